@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './platform/config.ts';
+import type { AppContext } from './platform/context.ts';
+import { openDatabase } from './platform/db/database.ts';
+import { inProcessBus, redisBus } from './platform/events/bus.ts';
+import { AccessLogWriter } from './platform/http/access-log.ts';
+import { buildHttp } from './platform/http/server.ts';
+import { JobQueue } from './platform/jobs/queue.ts';
+import { createLogger, type Logger } from './platform/logging.ts';
+import { SseHub } from './platform/sse/hub.ts';
+import { seedOnce, syncInterfaces, syncMenus } from './db/seed.ts';
+import { allRoutes } from './modules/index.ts';
+import { registerJobs } from './modules/jobs.ts';
+
+export interface RunningApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  url: string;
+  /** The generated administrator password on first start, else null. */
+  adminPassword: string | null;
+  close: () => Promise<void>;
+}
+
+/** Opens every platform part, applies migrations and the seed, and listens. */
+export async function startApp(config: Config, opts: { memoryDb?: boolean; logger?: Logger } = {}): Promise<RunningApp> {
+  const log = opts.logger ?? createLogger(config.logLevel);
+  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb });
+  const interfaceIds = await syncInterfaces(database.db, allRoutes);
+  await syncMenus(database.db);
+  const seed = await seedOnce(database, config.adminPassword);
+  const bus = config.redisUrl ? await redisBus(config.redisUrl, log) : inProcessBus();
+  const sse = new SseHub(bus, config.sseHeartbeatMs);
+  const jobs = new JobQueue(database, log, config.roles.has('jobs'));
+  const accessLog = new AccessLogWriter(database, log, config.accessLogFlushMs);
+  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, interfaceIds };
+  registerJobs(ctx);
+  await jobs.start();
+  const app = await buildHttp(ctx, config.roles.has('api') ? allRoutes : []);
+  if (config.roles.has('api') && existsSync(config.webDist)) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false });
+    // Client-side routes: every non-API GET falls back to the console's index.html.
+    app.get('/*', (req, reply) => (req.url.startsWith('/api/') ? reply.callNotFound() : reply.sendFile('index.html')));
+  }
+  const address = await app.listen({ port: config.port, host: config.host });
+  const port = new URL(address).port;
+  return {
+    app,
+    ctx,
+    url: `http://127.0.0.1:${port}`,
+    adminPassword: seed.adminPassword,
+    close: async () => {
+      sse.closeAll();
+      await app.close();
+      await accessLog.close();
+      await jobs.stop();
+      await bus.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './system.ts';
+export * from './site.ts';
+export * from './files.ts';

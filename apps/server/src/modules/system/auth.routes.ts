@@ -1,0 +1,66 @@
+import { changeInfoBody, changePasswordBody, loginBody } from '@ess/contract';
+import { route } from '../../platform/http/route.ts';
+import { CAPTCHA_COOKIE, issueCaptcha, login, logout } from './auth.service.ts';
+import { changeInfo, changePassword, profileInfo } from './profile.service.ts';
+
+function cookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return decodeURIComponent(v.join('='));
+  }
+  return undefined;
+}
+
+export const authRoutes = [
+  route({
+    method: 'GET', path: '/basic/captcha', access: 'public', name: '获取验证码', area: 'Session and basics', kind: 'other', raw: true,
+    handler: async ({ ctx, reply }) => {
+      const c = await issueCaptcha(ctx);
+      return reply
+        .header('content-type', 'image/svg+xml; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .header('set-cookie', `${CAPTCHA_COOKIE}=${c.id}; Path=/api/manager/basic; HttpOnly; SameSite=Strict; Max-Age=300`)
+        .send(c.svg);
+    },
+  }),
+  route({
+    method: 'POST', path: '/basic/user/login', access: 'public', name: '登录', body: loginBody,
+    handler: async ({ ctx, body, req }) => {
+      const code = req.headers['x-image-code'];
+      return login(ctx, {
+        username: body.username,
+        password: body.password,
+        captchaId: cookie(req.headers.cookie, CAPTCHA_COOKIE),
+        captchaCode: typeof code === 'string' ? code : undefined,
+        ip: req.ip,
+        userAgent: req.headers['user-agent'] ?? null,
+      });
+    },
+  }),
+  route({
+    method: 'GET', path: '/basic/user/logout', access: 'user', name: '退出登录',
+    handler: async ({ ctx, user }) => {
+      await logout(ctx, user.sessionId);
+      return true;
+    },
+  }),
+  route({
+    method: 'GET', path: '/system/user/profile/info', access: 'user', name: '当前用户信息',
+    handler: ({ ctx, user }) => profileInfo(ctx, user),
+  }),
+  route({
+    method: 'POST', path: '/system/user/profile/change/password', access: 'user', name: '修改密码', body: changePasswordBody,
+    handler: async ({ ctx, user, body }) => {
+      await changePassword(ctx, user, body.oldPassword, body.newPassword);
+      return true;
+    },
+  }),
+  route({
+    method: 'POST', path: '/system/user/profile/change/info', access: 'user', name: '修改个人信息', body: changeInfoBody,
+    handler: async ({ ctx, user, body }) => {
+      await changeInfo(ctx, user, body);
+      return true;
+    },
+  }),
+];

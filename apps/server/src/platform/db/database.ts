@@ -1,0 +1,88 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from '../../db/schema/index.ts';
+
+export type Db = NodePgDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+/** The raw SQL seam used by pg-boss and bulk writers: one statement with parameters. */
+export interface SqlExecutor {
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  /** Several statements without parameters (PGlite's exec, pg's simple query). */
+  exec(text: string): Promise<void>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  sql: SqlExecutor;
+  close(): Promise<void>;
+}
+
+const migrationsFolder = resolve(import.meta.dirname, '../../db/migrations');
+
+/**
+ * Opens the database: PostgreSQL when a URL is given, otherwise embedded PGlite in
+ * `<dataDir>/pglite` (kept across restarts; `memory://` for tests). Migrations are applied here.
+ */
+export async function openDatabase(opts: { url?: string; dataDir: string; memory?: boolean }): Promise<Database> {
+  if (opts.url) return openPostgres(opts.url);
+  let dir = 'memory://';
+  if (!opts.memory) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    dir = join(opts.dataDir, 'pglite');
+  }
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+  return {
+    kind: 'pglite',
+    db,
+    sql: {
+      query: async <R>(text: string, values?: unknown[]) => {
+        const r = await client.query<R>(text, values);
+        return { rows: r.rows };
+      },
+      exec: async (text) => {
+        await client.exec(text);
+      },
+    },
+    close: () => client.close(),
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  pool.on('error', () => undefined); // an idle client's error must not crash the process
+  const db = drizzlePg(pool, { schema });
+  // Several instances may start at once: one migrates while the others wait on the lock.
+  const lockClient = await pool.connect();
+  try {
+    await lockClient.query('select pg_advisory_lock(727001)');
+    await migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder });
+  } finally {
+    await lockClient.query('select pg_advisory_unlock(727001)').catch(() => undefined);
+    lockClient.release();
+  }
+  return {
+    kind: 'postgres',
+    db,
+    sql: {
+      query: async <R>(text: string, values?: unknown[]) => {
+        const r = await pool.query(text, values);
+        return { rows: r.rows as R[] };
+      },
+      exec: async (text) => {
+        await pool.query(text);
+      },
+    },
+    close: () => pool.end(),
+  };
+}

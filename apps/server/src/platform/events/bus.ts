@@ -1,0 +1,66 @@
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import type { LiveEventName } from '@ess/contract';
+import type { Logger } from '../logging.ts';
+
+/** Messages that every server instance must see. */
+export type BusMessage =
+  | { type: 'live'; userIds: number[]; event: LiveEventName; data: unknown }
+  | { type: 'revoke'; userIds: number[] };
+
+export interface EventBus {
+  publish(msg: BusMessage): Promise<void>;
+  subscribe(handler: (msg: BusMessage) => void): void;
+  close(): Promise<void>;
+}
+
+/** Single-process fan-out: the default with no REDIS_URL. */
+export function inProcessBus(): EventBus {
+  const em = new EventEmitter();
+  em.setMaxListeners(0);
+  return {
+    publish: (msg) => {
+      em.emit('msg', msg);
+      return Promise.resolve();
+    },
+    subscribe: (handler) => em.on('msg', handler),
+    close: () => {
+      em.removeAllListeners();
+      return Promise.resolve();
+    },
+  };
+}
+
+const CHANNEL = 'ess:bus';
+
+/** Cross-instance fan-out over Redis pub/sub: every instance delivers to the streams it holds. */
+export async function redisBus(url: string, log: Logger): Promise<EventBus> {
+  const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  const sub = new Redis(url, { lazyConnect: true });
+  pub.on('error', (e) => log.warn({ err: e }, 'redis publisher error'));
+  sub.on('error', (e) => log.warn({ err: e }, 'redis subscriber error'));
+  await Promise.all([pub.connect(), sub.connect()]);
+  await sub.subscribe(CHANNEL);
+  const handlers: ((m: BusMessage) => void)[] = [];
+  sub.on('message', (_channel: string, text: string) => {
+    let msg: BusMessage;
+    try {
+      msg = JSON.parse(text) as BusMessage;
+    } catch {
+      log.warn('ignored a malformed bus message');
+      return;
+    }
+    for (const h of handlers) h(msg);
+  });
+  return {
+    publish: async (msg) => {
+      await pub.publish(CHANNEL, JSON.stringify(msg));
+    },
+    subscribe: (h) => handlers.push(h),
+    close: async () => {
+      sub.disconnect();
+      pub.disconnect();
+      await Promise.resolve();
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Database } from '../db/database.ts';
+
+/** The signed-in caller as every handler sees it. */
+export interface AuthUser {
+  id: number;
+  username: string;
+  name: string;
+  companyId: number;
+  /** Materialised path of the user's company; the data scope is every company under it. */
+  companyPath: string;
+  buildIn: boolean;
+  sessionId: number;
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** 256 random bits, base64url; only its SHA-256 is stored. */
+export const newToken = () => randomBytes(32).toString('base64url');
+
+export function tokenFrom(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const t = h.startsWith('Bearer ') ? h.slice(7) : h;
+  return t.length >= 20 && t.length <= 200 ? t : null;
+}
+
+interface SessionRow {
+  session_id: number;
+  user_id: number;
+  username: string;
+  name: string;
+  company_id: number;
+  company_path: string;
+  build_in: boolean;
+  last_seen_at: Date | string;
+  allowed: boolean | null;
+}
+
+export interface SessionCheck {
+  user: AuthUser;
+  allowed: boolean;
+  lastSeenAt: number;
+}
+
+/**
+ * One round trip: the live session (not revoked, not past its absolute or idle limit, user
+ * enabled) and, when an interface id is given, whether one of the user's roles grants it
+ * through a menu or directly.
+ */
+export async function checkSession(
+  database: Database,
+  token: string,
+  interfaceId: number | null,
+  idleMs: number,
+): Promise<SessionCheck | null> {
+  const { rows } = await database.sql.query<SessionRow>(
+    `select s.id as session_id, u.id as user_id, u.username, u.name, u.company_id, c.path as company_path,
+            u.build_in, s.last_seen_at,
+            case when $2::int is null then null else exists (
+              select 1 from user_role ur
+              where ur.user_id = u.id and (
+                exists (select 1 from role_menu rm join menu_interface mi on mi.menu_id = rm.menu_id
+                        where rm.role_id = ur.role_id and mi.interface_id = $2::int)
+                or exists (select 1 from role_interface ri where ri.role_id = ur.role_id and ri.interface_id = $2::int))
+            ) end as allowed
+       from session s join app_user u on u.id = s.user_id join company c on c.id = u.company_id
+      where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()
+        and s.last_seen_at > now() - ($3::int * interval '1 millisecond') and u.status = 1`,
+    [hashToken(token), interfaceId, Math.round(idleMs)],
+  );
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    user: {
+      id: r.user_id,
+      username: r.username,
+      name: r.name,
+      companyId: r.company_id,
+      companyPath: r.company_path,
+      buildIn: r.build_in,
+      sessionId: Number(r.session_id),
+    },
+    allowed: r.allowed === true,
+    lastSeenAt: new Date(r.last_seen_at).getTime(),
+  };
+}

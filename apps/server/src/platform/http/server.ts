@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import multipart from '@fastify/multipart';
+import qs from 'qs';
+import { z, type ZodError } from 'zod';
+import { API_BASE, ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract';
+import type { AppContext } from '../context.ts';
+import { checkSession, tokenFrom, type AuthUser } from './auth.ts';
+import { AppError } from './errors.ts';
+import type { AnyRoute } from './route.ts';
+
+z.config(z.locales.zhCN());
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    authUser?: AuthUser | null;
+    errorCode?: string;
+  }
+}
+
+export const ok = <T>(data: T): Envelope<T> => ({ errorCode: SUCCESS_CODE, tipMsg: '', errorMsg: '', data });
+
+function envelope(reply: FastifyReply, status: number, code: string, tip: string, errorMsg = '') {
+  reply.request.errorCode = code;
+  return reply.status(status).send({ errorCode: code, tipMsg: tip, errorMsg, data: null } satisfies Envelope<null>);
+}
+
+/** A tipMsg naming the field: "{field}不能为空" for missing values (product-spec §5). */
+export function validationTip(err: ZodError, where: 'body' | 'query'): string {
+  const issue = err.issues[0];
+  if (!issue) return ERRORS.INVALID_PARAM.tip;
+  const field = issue.path.length ? issue.path.join('.') : where === 'body' ? '请求体' : '查询参数';
+  if (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) return `${field}不能为空`;
+  return `${field}: ${issue.message}`;
+}
+
+const BODY_LIMIT = 1024 * 1024;
+
+export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<FastifyInstance> {
+  const logger: FastifyBaseLogger = ctx.log;
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    genReqId: (req) => {
+      const h = req.headers['x-request-id'];
+      return typeof h === 'string' && /^[\w-]{1,64}$/.test(h) ? h : randomUUID();
+    },
+    routerOptions: {
+      querystringParser: (s: string) => qs.parse(s, { arrayLimit: 1000, depth: 3, parameterLimit: 1000 }),
+      ignoreTrailingSlash: true,
+    },
+    trustProxy: true,
+  });
+
+  await app.register(multipart, {
+    limits: { fileSize: ctx.config.uploadMaxBytes, files: 20, fields: 50, fieldSize: 64 * 1024 },
+  });
+
+  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    if (err instanceof AppError) return envelope(reply, err.status, err.code, err.tip, err.detail ?? '');
+    switch (err.code) {
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return envelope(reply, 400, ERRORS.INVALID_JSON.code, ERRORS.INVALID_JSON.tip);
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      case 'FST_REQ_FILE_TOO_LARGE':
+      case 'FST_FILES_LIMIT':
+      case 'FST_PARTS_LIMIT':
+        return envelope(reply, 413, ERRORS.PAYLOAD_TOO_LARGE.code, ERRORS.PAYLOAD_TOO_LARGE.tip);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+        return envelope(reply, 415, ERRORS.UNSUPPORTED_MEDIA.code, ERRORS.UNSUPPORTED_MEDIA.tip);
+      default:
+    }
+    if (err.statusCode === 429) return envelope(reply, 429, ERRORS.TOO_MANY_REQUESTS.code, ERRORS.TOO_MANY_REQUESTS.tip);
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return envelope(reply, err.statusCode, ERRORS.INVALID_PARAM.code, ERRORS.INVALID_PARAM.tip, err.message);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return envelope(reply, 500, ERRORS.SYSTEM_ERROR.code, ERRORS.SYSTEM_ERROR.tip);
+  });
+
+  app.setNotFoundHandler((req, reply) =>
+    envelope(reply, 404, ERRORS.ROUTE_NOT_FOUND.code, `${ERRORS.ROUTE_NOT_FOUND.tip}: ${req.method} ${req.url.split('?')[0]}`),
+  );
+
+  app.addHook('onResponse', (req, reply, done) => {
+    const url = req.routeOptions.url;
+    if (url?.startsWith(API_BASE)) {
+      const q = req.url.indexOf('?');
+      ctx.accessLog.add({
+        requestId: String(req.id),
+        userId: req.authUser?.id ?? null,
+        companyId: req.authUser?.companyId ?? null,
+        username: req.authUser?.username ?? null,
+        method: req.method,
+        path: req.url.slice(API_BASE.length, q < 0 ? undefined : q).slice(0, 256),
+        query: q < 0 ? null : req.url.slice(q + 1, q + 1 + 1000),
+        status: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime),
+        ip: req.ip,
+        userAgent: (req.headers['user-agent'] ?? '').slice(0, 256) || null,
+        errorCode: req.errorCode ?? SUCCESS_CODE,
+        createdAt: new Date(),
+      });
+    }
+    done();
+  });
+
+  for (const r of routes) registerRoute(app, ctx, r);
+  return app;
+}
+
+function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
+  const interfaceId = ctx.interfaceIds.get(r.path) ?? null;
+  app.route({
+    method: r.method,
+    url: API_BASE + r.path,
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
+      let user: AuthUser | null = null;
+      const token = tokenFrom(req);
+      if (r.access !== 'public' || token) {
+        const check = token ? await checkSession(ctx.database, token, r.access === 'menu' ? interfaceId : null, ctx.config.sessionIdleMs) : null;
+        if (check) {
+          user = check.user;
+          req.authUser = user;
+          if (Date.now() - check.lastSeenAt > 60_000) touchSession(ctx, user.sessionId);
+        } else if (r.access !== 'public') {
+          throw new AppError('UNAUTHENTICATED');
+        }
+        if (r.access === 'menu' && check && !check.allowed) throw new AppError('FORBIDDEN');
+      }
+
+      let query: unknown = undefined;
+      if (r.query) {
+        const parsed = r.query.safeParse(req.query ?? {}, { reportInput: true });
+        if (!parsed.success) throw new AppError('INVALID_PARAM', validationTip(parsed.error, 'query'));
+        query = parsed.data;
+      }
+      let body: unknown = undefined;
+      if (r.body && !r.multipart) {
+        const parsed = r.body.safeParse(req.body ?? {}, { reportInput: true });
+        if (!parsed.success) throw new AppError('INVALID_PARAM', validationTip(parsed.error, 'body'));
+        body = parsed.data;
+      }
+      const data = await r.handler({ body, query, user, req, reply, ctx });
+      if (r.raw) return reply;
+      return ok(data ?? null);
+    },
+  });
+}
+
+/** Idle-limit bookkeeping: at most one write a minute per session, off the request path. */
+function touchSession(ctx: AppContext, sessionId: number) {
+  ctx.database.sql
+    .query('update session set last_seen_at = now() where id = $1', [sessionId])
+    .catch((err: unknown) => ctx.log.warn({ err }, 'session touch failed'));
+}

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { startApp, type RunningApp } from '../src/app.ts';
+import { loadConfig, type RawConfig } from '../src/platform/config.ts';
+import { createLogger } from '../src/platform/logging.ts';
+
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+async function reachable(url: string): Promise<boolean> {
+  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type DbTarget = 'pglite' | 'postgres';
+/** PGlite always; PostgreSQL wherever 127.0.0.1:5432 answers (CI has it). */
+export const DB_TARGETS: DbTarget[] = (await reachable(PG_ADMIN_URL)) ? ['pglite', 'postgres'] : ['pglite'];
+
+/** A fresh, empty PostgreSQL database for one test file; dropped by the returned function. */
+export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `ess_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export const ADMIN_PASSWORD = 'Admin12345';
+
+export interface TestApp extends RunningApp {
+  api: Api;
+  adminToken: string;
+  stop: () => Promise<void>;
+}
+
+/** Starts the real server on a free port, on PGlite in memory or a fresh PostgreSQL database. */
+export async function startTestApp(target: DbTarget, env: Partial<RawConfig> = {}, shared?: { databaseUrl: string }): Promise<TestApp> {
+  let drop: (() => Promise<void>) | null = null;
+  let databaseUrl = shared?.databaseUrl;
+  if (target === 'postgres' && !databaseUrl) {
+    const fresh = await freshPostgres();
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+  }
+  const config = loadConfig(
+    {},
+    {
+      PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'ess-test-')), ADMIN_PASSWORD, CAPTCHA_ENABLED: 'false',
+      LOG_LEVEL: 'silent', LOGIN_RATE_LIMIT_PER_MINUTE: '100000', ACCESS_LOG_FLUSH_MS: '100', SEED_DEMO: 'false', WEB_DIST: '/nonexistent',
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+      ...env,
+    },
+  );
+  const running = await startApp(config, { memoryDb: target === 'pglite', logger: createLogger('silent') });
+  const api = new Api(running.url);
+  const adminToken = await api.login('admin', ADMIN_PASSWORD);
+  return {
+    app: running.app,
+    ctx: running.ctx,
+    url: running.url,
+    adminPassword: running.adminPassword,
+    close: running.close,
+    api,
+    adminToken,
+    stop: async () => {
+      await running.close();
+      if (drop) await drop();
+    },
+  };
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: { errorCode: string; tipMsg: string; errorMsg: string; data: T };
+  raw: Buffer;
+}
+
+export interface CallOptions {
+  token?: string | null;
+  body?: unknown;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  rawBody?: string | Buffer | FormData;
+}
+
+/** A thin client over real HTTP for tests. */
+export class Api {
+  constructor(readonly base: string) {}
+
+  async call<T = unknown>(method: string, path: string, o: CallOptions = {}): Promise<ApiResponse<T>> {
+    const url = new URL(`/api/manager${path}`, this.base);
+    for (const [k, v] of Object.entries(o.query ?? {})) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    if (o.token) headers.authorization = o.token;
+    let body: string | Buffer | FormData | undefined;
+    if (o.rawBody !== undefined) body = o.rawBody;
+    else if (o.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(o.body);
+    }
+    const res = await fetch(url, { method, headers, body });
+    const raw = Buffer.from(await res.arrayBuffer());
+    let parsed: ApiResponse<T>['body'];
+    try {
+      parsed = JSON.parse(raw.toString('utf8')) as ApiResponse<T>['body'];
+    } catch {
+      parsed = { errorCode: '', tipMsg: '', errorMsg: '', data: null as T };
+    }
+    return { status: res.status, headers: res.headers, body: parsed, raw };
+  }
+
+  post<T = unknown>(path: string, token: string | null, body: unknown = {}) {
+    return this.call<T>('POST', path, { token, body });
+  }
+
+  get<T = unknown>(path: string, token: string | null, query?: Record<string, string | number | boolean>) {
+    return this.call<T>('GET', path, { token, query });
+  }
+
+  /** Signs in (captcha off) and returns the token; throws with the tipMsg on refusal. */
+  async login(username: string, password: string): Promise<string> {
+    const r = await this.post<{ token: string }>('/basic/user/login', null, { username, password });
+    if (r.body.errorCode !== '00000') throw new Error(`login ${username} failed: ${r.status} ${r.body.tipMsg}`);
+    return r.body.data.token;
+  }
+}

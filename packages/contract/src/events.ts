@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+/** Live events sent on GET /basic/sse/connect, typed once for server and console. */
+export const liveEventSchemas = {
+  heartbeat: z.object({ time: z.number() }),
+  Unread: z.object({ count: z.number().int().nonnegative() }),
+  PopupWindow: z.object({
+    id: z.number().int(),
+    title: z.string(),
+    content: z.string(),
+    createdAt: z.string(),
+  }),
+  RefreshAlarmKanban: z.object({ siteId: z.number().int().optional() }),
+} as const;
+
+export type LiveEventName = keyof typeof liveEventSchemas;
+export type LiveEventData<N extends LiveEventName> = z.infer<(typeof liveEventSchemas)[N]>;
+export const LIVE_EVENT_NAMES = Object.keys(liveEventSchemas) as LiveEventName[];

@@ -1,0 +1,177 @@
+/**
+ * The route/menu table: every screen of product-spec §2 as a menu entry, and the interfaces
+ * (catalogue paths, relative to /api/manager) that the screen calls. A role grants menus; a call is
+ * allowed when one of the user's roles grants a menu listing it (or grants the interface directly).
+ * An interface pattern ending in "/**" covers every path under that prefix.
+ */
+export interface MenuDef {
+  path: string;
+  parentPath?: string;
+  /** Source text (Simplified Chinese), translated by the language pack. */
+  name: string;
+  icon?: string;
+  /** Hidden entries are routes (detail pages) that do not show in the navigation. */
+  hidden?: boolean;
+  interfaces: string[];
+}
+
+const dir = (path: string, name: string, icon: string): MenuDef => ({ path, name, icon, interfaces: [] });
+const page = (parentPath: string, child: string, name: string, interfaces: string[], hidden = false): MenuDef => ({
+  path: `${parentPath}/${child}`,
+  parentPath,
+  name,
+  hidden,
+  interfaces,
+});
+
+const SITE_PICKERS = ['/system/company/query/tree', '/configure/site/query/tree', '/configure/site/query/list'];
+
+export const MENUS: MenuDef[] = [
+  dir('/home', '首页', 'home'),
+  page('/home', 'index', '首页概览', ['/home/page/**', ...SITE_PICKERS]),
+
+  dir('/synthesis', '综合监控', 'dashboard'),
+  page('/synthesis', 'realTime', '实时监控', ['/comprehensive/**', ...SITE_PICKERS]),
+  page('/synthesis', 'running', '运行监控', ['/comprehensive/**', ...SITE_PICKERS]),
+  page('/synthesis', 'businessOverview', '经营概览', ['/overview/energy/arbitrage/**', ...SITE_PICKERS]),
+
+  dir('/operation', '运营管理', 'account-book'),
+  page('/operation', 'meter', '储能抄表结算', ['/operation/energy/meter/**', ...SITE_PICKERS]),
+  page('/operation', 'solar', '光伏抄表结算', ['/operation/pv/meter/**', ...SITE_PICKERS]),
+  page('/operation', 'pile', '充电桩抄表结算', ['/operation/charging/pile/meter/**', ...SITE_PICKERS]),
+  page('/operation', 'statement', '储能结算单', ['/operation/statement/**', '/configure/site/statement/**', ...SITE_PICKERS]),
+  page('/operation', 'statementDetail', '结算单详情', ['/operation/statement/**'], true),
+
+  dir('/meter', '电表数据', 'dashboard'),
+  page('/meter', 'data', '电表数据', ['/meter/electric/**', ...SITE_PICKERS]),
+  page('/meter', 'time', '零点数据', ['/meter/zero/**', ...SITE_PICKERS]),
+  page('/meter', 'reading', '定时抄表', ['/meter/timing/**', ...SITE_PICKERS]),
+
+  dir('/demand', '需量管理', 'line-chart'),
+  page('/demand', 'analysis', '需量分析', ['/demand/analysis/**', ...SITE_PICKERS]),
+  page('/demand', 'track', '需量跟踪', ['/demand/track/**', ...SITE_PICKERS]),
+  page('/demand', 'reconcile', '需量对账', ['/demand/reconciliation/**', ...SITE_PICKERS]),
+  page('/demand', 'setting', '需量设置', ['/demand/setting/**', ...SITE_PICKERS]),
+
+  dir('/operatecfg', '运营配置', 'setting'),
+  page('/operatecfg', 'price', '电价模板', ['/operation/price/template/**', '/operation/price/cycle/**', ...SITE_PICKERS]),
+  page('/operatecfg', 'pricedetail', '电价详情', ['/operation/price/**', '/configure/price/cycle/**', '/configure/solar/price/cycle/**'], true),
+  page('/operatecfg', 'strategy', '运行策略', ['/configure/operation/strategy/**', ...SITE_PICKERS]),
+  page('/operatecfg', 'rate', '费率配置', ['/configure/price/cycle/**', '/configure/solar/price/cycle/**', '/i18n/currency/query/list', ...SITE_PICKERS]),
+
+  dir('/monitor', '设备监控', 'monitor'),
+  page('/monitor', 'device', '设备列表', ['/monitor/**', '/configure/device/data/**', '/configure/device/query/**', ...SITE_PICKERS]),
+  page('/monitor', 'energy', '能量监控', ['/monitor/**', '/configure/device/query/**', ...SITE_PICKERS]),
+
+  dir('/analysis', '数据分析', 'area-chart'),
+  page('/analysis', 'retrieval', '数据检索', ['/template/product/data/**', '/monitor/device/one/history', '/configure/device/query/**', ...SITE_PICKERS]),
+
+  dir('/alarm', '告警管理', 'alert'),
+  page('/alarm', 'alarmKanban', '告警看板', ['/alarm/kanban/**', '/alarm/monitor/query/**', ...SITE_PICKERS]),
+  page('/alarm', 'monitor', '告警监控', ['/alarm/monitor/**', ...SITE_PICKERS]),
+  page('/alarm', 'analysis', '故障分析', ['/alarm/monitor/query/**', '/alarm/kanban/**', ...SITE_PICKERS]),
+  page('/alarm', 'alarm', '告警字典', ['/alarm/dict/**', '/configure/product/query/list']),
+
+  dir('/repair', '维修管理', 'tool'),
+  page('/repair', 'order', '维修工单', ['/inspection/repair/**', '/system/user/query/list', ...SITE_PICKERS]),
+  page('/repair', 'order-detail', '维修工单详情', ['/inspection/repair/**'], true),
+
+  dir('/config', '站点配置', 'cluster'),
+  page('/config', 'site', '站点管理', ['/configure/site/**', '/dictionary/region/query/tree', '/i18n/currency/query/list', '/basic/oss/**', '/system/company/query/**']),
+  page('/config', 'siteSet', '站点设置', ['/configure/site/key/value/**', '/configure/site/query/**', '/system/company/query/tree']),
+  page('/config', 'circuit', '配电图设置', ['/configure/distribution/diagram/**', '/comprehensive/site/values', '/configure/device/query/**', ...SITE_PICKERS]),
+  page('/config', 'lockers', '储能柜管理', ['/configure/cabinet/**', ...SITE_PICKERS]),
+
+  dir('/product', '产品设备', 'appstore'),
+  page('/product', 'management', '产品管理', ['/configure/product/**', '/configure/property/**', '/configure/static/property/**']),
+  page('/product', 'template', '产品模板', ['/template/product/**', '/configure/product/query/list']),
+  page('/product', 'config', '参数配置', ['/configure/param/**', '/configure/product/query/list']),
+  page('/product', 'callback', '回调管理', ['/configure/callback/**']),
+  page('/product', 'equipment', '设备管理', ['/configure/device/**', '/configure/product/query/list', '/configure/cabinet/query/list', ...SITE_PICKERS]),
+  page('/product', 'replace', '设备更换', ['/configure/device/change/**', '/configure/device/query/**', ...SITE_PICKERS]),
+  page('/product', 'equipmentDetail', '设备详情', ['/configure/device/**', '/monitor/**', '/template/product/data/**'], true),
+
+  dir('/iot', '物联网', 'api'),
+  page('/iot', 'appConfig', '应用配置', ['/iot/config/**', '/iot/sync/**']),
+  page('/iot', 'productManagement', '物联网产品', ['/iot/product/**', '/iot/sync/**', '/iot/relate/**', '/iot/param/**']),
+  page('/iot', 'productDetail', '产品详情', ['/iot/product/**', '/iot/property/**', '/iot/event/**', '/iot/command/**', '/iot/relate/**'], true),
+  page('/iot', 'productCommandForm', '产品命令', ['/iot/command/**', '/iot/relate/command/**'], true),
+  page('/iot', 'productCommandDetail', '命令详情', ['/iot/command/**', '/iot/relate/command/**'], true),
+  page('/iot', 'productEventForm', '产品事件', ['/iot/event/**', '/iot/relate/event/**'], true),
+  page('/iot', 'productEventDetail', '事件详情', ['/iot/event/**', '/iot/relate/event/**'], true),
+  page('/iot', 'device', '物联网设备', ['/iot/device/**', '/iot/sync/device/one']),
+  page('/iot', 'deviceDetail', '设备详情', ['/iot/device/**'], true),
+
+  dir('/system', '系统管理', 'setting'),
+  page('/system', 'messageConfig', '消息配置', ['/system/notification/set/**', '/system/role/query/list', '/system/user/query/list']),
+  page('/system', 'messagePush', '消息推送', ['/system/notification/set/**', '/system/notification/log/**', '/system/role/query/list', '/system/user/query/list']),
+  page('/system', 'messageNotification', '消息通知', ['/system/notification/query/**', '/system/notification/read']),
+  page('/system', 'company', '公司管理', ['/system/company/**', '/dictionary/region/query/tree']),
+  page('/system', 'menu', '菜单管理', ['/system/menu/**', '/system/interface/query/list']),
+  page('/system', 'role', '角色管理', ['/system/role/**', '/system/menu/query/tree', '/system/interface/query/list', '/system/company/query/tree']),
+  page('/system', 'user', '用户管理', ['/system/user/query/**', '/system/user/add', '/system/user/edit', '/system/role/query/list', ...SITE_PICKERS]),
+
+  dir('/globalization', '国际化', 'global'),
+  page('/globalization', 'language', '语言管理', ['/i18n/language/**']),
+  page('/globalization', 'translation', '翻译管理', ['/i18n/data/**', '/i18n/text/**', '/i18n/language/**', '/configure/text/node/**']),
+  page('/globalization', 'engine', '翻译引擎', ['/i18n/engine/**']),
+  page('/globalization', 'currency', '币种管理', ['/i18n/currency/**']),
+
+  dir('/log', '日志管理', 'file-text'),
+  page('/log', 'login', '登录日志', ['/system/loginLog/**']),
+  page('/log', 'api', '接口日志', ['/system/access/log/**']),
+
+  dir('/mail', '邮件', 'mail'),
+  page('/mail', 'mail-account', '邮件账号', []),
+  page('/mail', 'mail-template', '邮件模板', []),
+  page('/mail', 'mail-log', '邮件日志', []),
+
+  dir('/sms', '短信', 'message'),
+  page('/sms', 'sms-channel', '短信渠道', []),
+  page('/sms', 'sms-template', '短信模板', []),
+  page('/sms', 'sms-log', '短信日志', []),
+
+  dir('/message', '消息', 'notification'),
+  page('/message', 'message-config', '消息配置', []),
+
+  dir('/overview', '总览', 'fund'),
+  page('/overview', 'station', '电站总览', ['/comprehensive/**', '/home/page/**', ...SITE_PICKERS]),
+  page('/overview', 'kanban', '运维看板', ['/alarm/kanban/**', '/inspection/overview/**', ...SITE_PICKERS]),
+  page('/overview', 'apparatus', '设备总览', ['/comprehensive/site/device-status', '/configure/device/query/**', ...SITE_PICKERS]),
+  page('/overview', 'order', '工单总览', ['/inspection/overview/**', ...SITE_PICKERS]),
+
+  dir('/firmware', '固件升级', 'cloud-upload'),
+  page('/firmware', 'firmware', '升级包', ['/basic/oss/**']),
+  page('/firmware', 'detail', '升级包详情', [], true),
+  page('/firmware', 'upgrade', '远程升级', [], true),
+  page('/firmware', 'log', '日志抓取', [], true),
+
+  dir('/hook', '钩子', 'link'),
+  page('/hook', 'trigger', '触发器', ['/hook/trigger/**', '/hook/param/**']),
+  page('/hook', 'triggerDetail', '触发器详情', ['/hook/trigger/**', '/hook/relate/**'], true),
+  page('/hook', 'triggerConfig', '触发器配置', ['/hook/relate/**', '/hook/param/**', '/basic/validate/script'], true),
+  page('/hook', 'triggerRelate', '触发器关联', ['/hook/relate/**'], true),
+  page('/hook', 'dispatch', '调度记录', ['/hook/exec/**']),
+
+  dir('/report', '报表', 'table'),
+  page('/report', 'jimu', '报表设计', []),
+
+  dir('/patrol', '巡检管理', 'schedule'),
+  page('/patrol', 'order', '巡检工单', ['/inspection/work/order/**', '/system/user/query/list', ...SITE_PICKERS]),
+  page('/patrol', 'work', '巡检项', ['/inspection/items/**', '/inspection/inspection/item/rel/**']),
+  page('/patrol', 'plan', '巡检计划', ['/inspection/plan/**', '/inspection/items/query/list', ...SITE_PICKERS]),
+  page('/patrol', 'order-detail', '巡检工单详情', ['/inspection/work/order/**', '/inspection/defect/**'], true),
+  page('/patrol', 'flaw', '缺陷记录', ['/inspection/defect/**', '/basic/oss/**', ...SITE_PICKERS]),
+];
+
+/** Routes any signed-in user may open (product-spec §2: welcome, person; and login). */
+export const FREE_AUTH_PATHS = ['/home/welcome', '/system/person', '/login'] as const;
+
+/** Whether an interface pattern of a menu covers a catalogue path. */
+export function patternCovers(pattern: string, path: string): boolean {
+  if (pattern.endsWith('/**')) {
+    const prefix = pattern.slice(0, -3);
+    return path === prefix || path.startsWith(`${prefix}/`);
+  }
+  return pattern === path;
+}
