@@ -26,7 +26,7 @@ export type DbTarget = 'pglite' | 'postgres';
 export const DB_TARGETS: DbTarget[] = (await reachable(PG_ADMIN_URL)) ? ['pglite', 'postgres'] : ['pglite'];
 
 /** A fresh, empty PostgreSQL database for one test file; dropped by the returned function. */
-export async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `ess_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
