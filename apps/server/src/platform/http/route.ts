@@ -9,8 +9,16 @@ import type { AuthUser } from './auth.ts';
  */
 export type Access = 'public' | 'user' | 'menu';
 
-/** How the route-table test can create an object of another company to show a refusal. */
-export type ScopeProbe = { entity: string; send: 'query' | 'body' };
+/**
+ * Declares that the route acts on one company-scoped object, so the route-table test can
+ * create such an object in another company (fixture named by `entity` in
+ * test/scope-fixtures.ts) and show the call is refused. `input` builds a request that passes
+ * validation for that id (sent as the query of a GET, the body of a POST); default `{ id }`.
+ */
+export interface ScopeProbe {
+  entity: string;
+  input?: (id: number) => Record<string, unknown>;
+}
 
 export interface RouteCall<B, Q, A extends Access> {
   body: B;

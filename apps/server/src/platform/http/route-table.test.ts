@@ -1,0 +1,90 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
+import { hashPassword } from '../../modules/system/auth.service.ts';
+import { allRoutes } from '../../modules/index.ts';
+import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { scopeFixtures } from '../../../test/scope-fixtures.ts';
+import type { AnyRoute } from './route.ts';
+
+/**
+ * Walks every registered route and shows the three refusals: no token → 401; a role without
+ * the route's menu → 403; another company's object → refused (403/404).
+ */
+describe.each(DB_TARGETS)('route table on %s', (target) => {
+  let t: TestApp;
+  let narrowToken: string;
+  let scopedToken: string;
+  let foreignCompanyId: number;
+
+  async function makeUser(username: string, companyId: number, menuPaths: string[] | 'all') {
+    const { db } = t.ctx;
+    const menus = await db.select({ id: menu.id, path: menu.path }).from(menu);
+    const picked = menuPaths === 'all' ? menus : menus.filter((m) => menuPaths.includes(m.path));
+    const [r] = await db.insert(role).values({ name: `role-${username}`, companyId }).returning();
+    await db.insert(roleMenu).values(picked.map((m) => ({ roleId: r!.id, menuId: m.id })));
+    const [u] = await db
+      .insert(appUser)
+      .values({ username, name: username, companyId, passwordHash: await hashPassword('Passw0rd1') })
+      .returning();
+    await db.insert(userRole).values({ userId: u!.id, roleId: r!.id });
+    return t.api.login(username, 'Passw0rd1');
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    const subs = await t.ctx.db.select().from(company).where(eq(company.code, 'EAST'));
+    const others = await t.ctx.db.select().from(company).where(eq(company.code, 'SOUTH'));
+    foreignCompanyId = others[0]!.id;
+    // Only the welcome-level home page: every menu route must refuse this user.
+    narrowToken = await makeUser('narrow', subs[0]!.id, ['/home/index']);
+    scopedToken = await makeUser('scoped', subs[0]!.id, 'all');
+  });
+  afterAll(async () => t?.stop());
+
+  const label = (r: AnyRoute) => `${r.method} ${r.path}`;
+  const send = (r: AnyRoute, token: string | null, input: Record<string, unknown> = {}) =>
+    r.method === 'GET'
+      ? t.api.call(r.method, r.path, { token, query: input as Record<string, string> })
+      : t.api.call(r.method, r.path, { token, body: input });
+
+  it('every route requires a token unless it is public', async () => {
+    const failures: string[] = [];
+    for (const r of allRoutes.filter((x) => x.access !== 'public')) {
+      const res = await send(r, null);
+      if (res.status !== 401 || res.body.errorCode !== 'A0100') failures.push(`${label(r)} → ${res.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('every menu route refuses a role that lacks its menu', async () => {
+    const homeOnly = new Set(['/home/page/top', '/home/page/energy', '/home/page/charge', '/home/page/error', '/home/page/income']);
+    const failures: string[] = [];
+    for (const r of allRoutes.filter((x) => x.access === 'menu' && !homeOnly.has(x.path))) {
+      const res = await send(r, narrowToken);
+      if (res.status !== 403 || res.body.errorCode !== 'A0300') failures.push(`${label(r)} → ${res.status}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it("every object route refuses another company's object", async () => {
+    const failures: string[] = [];
+    for (const r of allRoutes.filter((x) => x.scope)) {
+      const probe = r.scope!;
+      const fixture = scopeFixtures[probe.entity];
+      if (!fixture) {
+        failures.push(`${label(r)}: no fixture for ${probe.entity}`);
+        continue;
+      }
+      const foreignId = await fixture(t, foreignCompanyId);
+      const res = await send(r, scopedToken, probe.input ? probe.input(foreignId) : { id: foreignId });
+      if (![403, 404].includes(res.status)) failures.push(`${label(r)} → ${res.status} ${res.body.tipMsg}`);
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('the interface table lists every registered route', async () => {
+    const rows = await t.ctx.database.sql.query<{ path: string }>('select path from api_interface');
+    expect(new Set(rows.rows.map((r) => r.path))).toEqual(new Set(allRoutes.map((r) => r.path)));
+  });
+});
