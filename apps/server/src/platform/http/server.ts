@@ -7,6 +7,7 @@ import { API_BASE, ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract';
 import type { AppContext } from '../context.ts';
 import { checkSession, tokenFrom, type AuthUser } from './auth.ts';
 import { AppError } from './errors.ts';
+import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
 
 z.config(z.locales.zhCN());
@@ -109,6 +110,10 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
   });
 
   for (const r of routes) registerRoute(app, ctx, r);
+  if (routes.length) {
+    const doc = buildOpenApi(routes);
+    app.get(`${API_BASE}/openapi.json`, (_req, reply) => reply.send(doc));
+  }
   return app;
 }
 

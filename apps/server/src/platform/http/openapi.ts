@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { API_BASE, ERRORS } from '@ess/contract';
+import type { AnyRoute } from './route.ts';
+
+type Json = Record<string, unknown>;
+
+const schemaOf = (s: z.ZodType): Json =>
+  z.toJSONSchema(s, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as Json;
+
+const envelope: Json = {
+  type: 'object',
+  required: ['errorCode', 'tipMsg', 'errorMsg', 'data'],
+  properties: {
+    errorCode: { type: 'string', description: '"00000" is success; other codes: see x-error-codes' },
+    tipMsg: { type: 'string' },
+    errorMsg: { type: 'string' },
+    data: {},
+  },
+};
+
+/**
+ * The OpenAPI document, generated from the registered routes and their contract schemas.
+ * The committed copy (apps/server/openapi.json) must equal this; a test checks it.
+ */
+export function buildOpenApi(routes: AnyRoute[]): Json {
+  const paths: Record<string, Json> = {};
+  for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
+    const op: Json = {
+      operationId: `${r.method.toLowerCase()}${r.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      summary: r.name,
+      tags: [r.area ?? r.path.split('/')[1] ?? ''],
+      'x-access': r.access,
+      security: r.access === 'public' ? [] : [{ token: [] }],
+      responses: {
+        '200': {
+          description: r.raw ? 'file, image or event stream' : 'envelope',
+          content: r.raw ? { 'application/octet-stream': {} } : { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+        },
+        default: { description: 'error envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
+      },
+    };
+    if (r.query) {
+      const q = schemaOf(r.query);
+      const props = (q.properties ?? {}) as Record<string, Json>;
+      const required = new Set((q.required as string[] | undefined) ?? []);
+      op.parameters = Object.entries(props).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), schema }));
+    }
+    if (r.multipart) {
+      op.requestBody = {
+        required: true,
+        content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } },
+      };
+    } else if (r.body) {
+      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } };
+    }
+    paths[API_BASE + r.path] = { ...(paths[API_BASE + r.path] ?? {}), [r.method.toLowerCase()]: op };
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Energy-storage operations console API', version: '1.0.0' },
+    components: {
+      securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+      schemas: { Envelope: envelope },
+    },
+    'x-error-codes': Object.fromEntries(Object.values(ERRORS).map((e) => [e.code, { status: e.status, tipMsg: e.tip }])),
+    paths,
+  };
+}
