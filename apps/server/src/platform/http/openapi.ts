@@ -5,7 +5,7 @@ import type { AnyRoute } from './route.ts';
 type Json = Record<string, unknown>;
 
 const schemaOf = (s: z.ZodType): Json =>
-  z.toJSONSchema(s, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' }) as Json;
+  z.toJSONSchema(s, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' });
 
 const envelope: Json = {
   type: 'object',
