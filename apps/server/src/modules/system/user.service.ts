@@ -1,0 +1,226 @@
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PageRequest } from '@ess/contract';
+import { appUser, company, role, userRole } from '../../db/schema/system.ts';
+import { site, userSite } from '../../db/schema/site.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
+import type { AuthUser } from '../../platform/http/auth.ts';
+import { AppError, found } from '../../platform/http/errors.ts';
+import { pageOf } from '../../platform/http/paging.ts';
+import { assertCompany, assertSites, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
+import { hashPassword, revokeUserSessions } from './auth.service.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from './pg-error.ts';
+
+/**
+ * Stations a user may see: those granted to them, or for a built-in user every station of
+ * their companies (the same rule as the data scope).
+ */
+const siteCount = sql<number>`(case when ${appUser.buildIn}
+  then (select count(*) from site s join company sc on sc.id = s.company_id where sc.path like ${company.path} || '%')
+  else (select count(*) from user_site us where us.user_id = ${appUser.id}) end)::int`;
+
+/** Never the password hash. */
+const columns = {
+  id: appUser.id,
+  username: appUser.username,
+  name: appUser.name,
+  phone: appUser.phone,
+  email: appUser.email,
+  companyId: appUser.companyId,
+  companyName: company.name,
+  status: appUser.status,
+  buildIn: appUser.buildIn,
+  siteCount,
+  lastLoginAt: appUser.lastLoginAt,
+  createdAt: appUser.createdAt,
+  updatedAt: appUser.updatedAt,
+};
+
+interface UserFilter {
+  username?: string;
+  name?: string;
+  companyId?: number;
+  roleId?: number;
+  status?: 0 | 1;
+}
+
+function selectUsers(db: DbOrTx, where: SQL | undefined) {
+  return db.select(columns).from(appUser).innerJoin(company, eq(company.id, appUser.companyId)).where(where).orderBy(asc(appUser.id));
+}
+
+const filterOf = (db: DbOrTx, user: AuthUser, f: UserFilter) =>
+  and(
+    inCompanyScope(appUser.companyId, db, user),
+    f.username ? likeEscaped(appUser.username, f.username) : undefined,
+    f.name ? likeEscaped(appUser.name, f.name) : undefined,
+    f.companyId ? eq(appUser.companyId, f.companyId) : undefined,
+    f.roleId ? inArray(appUser.id, db.select({ id: userRole.userId }).from(userRole).where(eq(userRole.roleId, f.roleId))) : undefined,
+    f.status !== undefined ? eq(appUser.status, f.status) : undefined,
+  );
+
+async function rolesOf(db: DbOrTx, userIds: number[]) {
+  const byUser = new Map<number, { id: number; name: string }[]>();
+  if (!userIds.length) return byUser;
+  const rows = await db
+    .select({ userId: userRole.userId, id: role.id, name: role.name })
+    .from(userRole)
+    .innerJoin(role, eq(role.id, userRole.roleId))
+    .where(inArray(userRole.userId, userIds))
+    .orderBy(asc(role.id));
+  for (const r of rows) byUser.set(r.userId, [...(byUser.get(r.userId) ?? []), { id: r.id, name: r.name }]);
+  return byUser;
+}
+
+export async function userPage(ctx: AppContext, user: AuthUser, req: PageRequest & UserFilter) {
+  const where = filterOf(ctx.db, user, req);
+  const page = await pageOf(ctx.db, appUser, where, req, (limit, offset) => selectUsers(ctx.db, where).limit(limit).offset(offset));
+  const roles = await rolesOf(ctx.db, page.records.map((r) => r.id));
+  return { ...page, records: page.records.map((r) => ({ ...r, roles: roles.get(r.id) ?? [] })) };
+}
+
+/** The picker list (work orders, notifications): the users of the caller's companies. */
+export function userList(ctx: AppContext, user: AuthUser, f: UserFilter) {
+  return ctx.db
+    .select({
+      id: appUser.id, username: appUser.username, name: appUser.name, phone: appUser.phone, email: appUser.email,
+      companyId: appUser.companyId, companyName: company.name, status: appUser.status,
+    })
+    .from(appUser)
+    .innerJoin(company, eq(company.id, appUser.companyId))
+    .where(filterOf(ctx.db, user, f))
+    .orderBy(asc(appUser.id));
+}
+
+async function userInScope(db: DbOrTx, user: AuthUser, id: number) {
+  const [row] = await selectUsers(db, and(eq(appUser.id, id), inCompanyScope(appUser.companyId, db, user)));
+  return found(row, '用户不存在');
+}
+
+async function siteIdsOf(db: DbOrTx, userId: number) {
+  const rows = await db.select({ id: userSite.siteId }).from(userSite).where(eq(userSite.userId, userId)).orderBy(asc(userSite.siteId));
+  return rows.map((r) => r.id);
+}
+
+export async function userOne(ctx: AppContext, user: AuthUser, id: number) {
+  const u = await userInScope(ctx.db, user, id);
+  const roles = (await rolesOf(ctx.db, [id])).get(id) ?? [];
+  return { ...u, roles, roleIds: roles.map((r) => r.id), siteIds: await siteIdsOf(ctx.db, id) };
+}
+
+const companyPathOf = async (db: DbOrTx, companyId: number) => {
+  const [row] = await db.select({ path: company.path }).from(company).where(eq(company.id, companyId));
+  return found(row, '公司不存在').path;
+};
+
+/**
+ * Roles must exist; newly assigned ones must lie in the caller's scope; every role must belong
+ * to the user's company or one above it.
+ */
+async function assertRoles(db: DbOrTx, user: AuthUser, userCompanyPath: string, roleIds: number[], existing: number[] = []) {
+  const rows = await db
+    .select({ id: role.id, path: company.path })
+    .from(role)
+    .innerJoin(company, eq(company.id, role.companyId))
+    .where(inArray(role.id, roleIds));
+  if (rows.length !== roleIds.length) throw new AppError('RULE_VIOLATION', '包含不存在的角色');
+  const had = new Set(existing);
+  if (rows.some((r) => !had.has(r.id) && !r.path.startsWith(user.companyPath))) throw new AppError('OUT_OF_SCOPE', '包含无权访问的角色');
+  if (rows.some((r) => !userCompanyPath.startsWith(r.path))) throw new AppError('RULE_VIOLATION', '角色不属于该用户所在公司或其上级公司');
+}
+
+/** Newly granted stations must lie in the caller's station scope; all in the user's companies. */
+async function assertUserSites(db: DbOrTx, user: AuthUser, userCompanyPath: string, siteIds: number[], existing: number[] = []) {
+  if (!siteIds.length) return;
+  const had = new Set(existing);
+  await assertSites(db, user, siteIds.filter((id) => !had.has(id)));
+  const rows = await db
+    .select({ id: site.id, path: company.path })
+    .from(site)
+    .innerJoin(company, eq(company.id, site.companyId))
+    .where(inArray(site.id, siteIds));
+  if (rows.length !== siteIds.length) throw new AppError('RULE_VIOLATION', '包含不存在的站点');
+  if (rows.some((r) => !r.path.startsWith(userCompanyPath))) throw new AppError('RULE_VIOLATION', '站点不属于该用户所在公司');
+}
+
+async function writeLinks(db: DbOrTx, userId: number, roleIds: number[], siteIds: number[]) {
+  await db.delete(userRole).where(eq(userRole.userId, userId));
+  await db.delete(userSite).where(eq(userSite.userId, userId));
+  if (roleIds.length) await db.insert(userRole).values(roleIds.map((roleId) => ({ userId, roleId })));
+  if (siteIds.length) await db.insert(userSite).values(siteIds.map((siteId) => ({ userId, siteId })));
+}
+
+async function duplicateSafe<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (pgErrorCode(err) === UNIQUE_VIOLATION) throw new AppError('DUPLICATE', '用户名已存在');
+    throw err;
+  }
+}
+
+interface UserFields {
+  name: string;
+  phone: string | null;
+  email: string | null;
+  companyId: number;
+  roleIds: number[];
+  status: 0 | 1;
+  siteIds: number[];
+}
+
+export async function addUser(ctx: AppContext, user: AuthUser, body: UserFields & { username: string; password: string }) {
+  const passwordHash = await hashPassword(body.password);
+  return duplicateSafe(() =>
+    ctx.db.transaction(async (tx) => {
+      await assertCompany(tx, user, body.companyId);
+      const [taken] = await tx.select({ id: appUser.id }).from(appUser).where(sql`lower(${appUser.username}) = lower(${body.username})`);
+      if (taken) throw new AppError('DUPLICATE', '用户名已存在');
+      const path = await companyPathOf(tx, body.companyId);
+      await assertRoles(tx, user, path, body.roleIds);
+      await assertUserSites(tx, user, path, body.siteIds);
+      const [created] = await tx
+        .insert(appUser)
+        .values({
+          username: body.username, name: body.name, phone: body.phone, email: body.email, companyId: body.companyId,
+          status: body.status, passwordHash, passwordChangedAt: new Date(),
+        })
+        .returning({ id: appUser.id });
+      await writeLinks(tx, created!.id, body.roleIds, body.siteIds);
+      return { id: created!.id };
+    }),
+  );
+}
+
+/**
+ * Rules chosen here: nobody disables themselves; a built-in user is edited only by that user,
+ * who keeps their company; other users cannot change their own roles. Disabling a user or
+ * resetting the password ends the user's sessions (a reset of one's own keeps the current one).
+ */
+export async function editUser(ctx: AppContext, user: AuthUser, body: UserFields & { id: number; password?: string }) {
+  const passwordHash = body.password ? await hashPassword(body.password) : null;
+  const before = await ctx.db.transaction(async (tx) => {
+    const cur = await userInScope(tx, user, body.id);
+    const self = cur.id === user.id;
+    const curRoles = ((await rolesOf(tx, [cur.id])).get(cur.id) ?? []).map((r) => r.id);
+    const rolesChanged = curRoles.length !== body.roleIds.length || body.roleIds.some((id) => !curRoles.includes(id));
+    if (cur.buildIn && !self) throw new AppError('RULE_VIOLATION', '内置管理员只能由本人修改');
+    if (self && body.status === 0) throw new AppError('RULE_VIOLATION', '不能停用自己');
+    if (self && rolesChanged && !user.buildIn) throw new AppError('RULE_VIOLATION', '不能修改自己的角色');
+    if (cur.buildIn && body.companyId !== cur.companyId) throw new AppError('RULE_VIOLATION', '内置管理员不能更换公司');
+    if (body.companyId !== cur.companyId) await assertCompany(tx, user, body.companyId);
+    const path = await companyPathOf(tx, body.companyId);
+    await assertRoles(tx, user, path, body.roleIds, curRoles);
+    await assertUserSites(tx, user, path, body.siteIds, await siteIdsOf(tx, cur.id));
+    await tx
+      .update(appUser)
+      .set({
+        name: body.name, phone: body.phone, email: body.email, companyId: body.companyId, status: body.status, updatedAt: new Date(),
+        ...(passwordHash ? { passwordHash, passwordChangedAt: new Date(), failedCount: 0, failedSince: null, lockedUntil: null } : {}),
+      })
+      .where(eq(appUser.id, cur.id));
+    await writeLinks(tx, cur.id, body.roleIds, body.siteIds);
+    return { self };
+  });
+  if (body.status === 0) await revokeUserSessions(ctx, [body.id]);
+  else if (passwordHash) await revokeUserSessions(ctx, [body.id], before.self ? user.sessionId : undefined);
+}
