@@ -1,8 +1,11 @@
+import { AppError } from '../../platform/http/errors.ts';
+
 /**
  * The PostgreSQL error code (SQLSTATE) of a failed statement; drizzle wraps driver errors, so
  * the code may sit on a cause.
  */
 export function pgErrorCode(err: unknown): string | undefined {
+  if (err instanceof AppError) return undefined;
   let e: unknown = err;
   for (let i = 0; i < 4 && e && typeof e === 'object'; i++) {
     const code = (e as { code?: unknown }).code;
