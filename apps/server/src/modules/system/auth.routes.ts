@@ -26,6 +26,7 @@ export const authRoutes = [
   }),
   route({
     method: 'POST', path: '/basic/user/login', access: 'public', name: '登录', body: loginBody,
+    rateLimit: { max: (config) => config.loginRateLimitPerMinute, windowMs: 60_000 },
     handler: async ({ ctx, body, req }) => {
       const code = req.headers['x-image-code'];
       return login(ctx, {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { AuthUser } from './auth.ts';
 
@@ -18,6 +19,12 @@ export type Access = 'public' | 'user' | 'menu';
 export interface ScopeProbe {
   entity: string;
   input?: (id: number) => Record<string, unknown>;
+}
+
+/** At most `max(config)` requests per `windowMs` from one client address. */
+export interface RateLimit {
+  max: (config: Config) => number;
+  windowMs: number;
 }
 
 export interface RouteCall<B, Q, A extends Access> {
@@ -44,6 +51,8 @@ export interface RouteDef<B = unknown, Q = unknown, A extends Access = Access> {
   raw?: boolean;
   multipart?: boolean;
   scope?: ScopeProbe;
+  /** Per-address request limit for this route (shared across instances through Redis when configured). */
+  rateLimit?: RateLimit;
   handler(call: RouteCall<B, Q, A>): Promise<unknown>;
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import qs from 'qs';
 import { z, type ZodError } from 'zod';
 import { API_BASE, ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract';
@@ -54,6 +56,7 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
     trustProxy: true,
   });
 
+  await registerRateLimit(app, ctx);
   await app.register(multipart, {
     limits: { fileSize: ctx.config.uploadMaxBytes, files: 20, fields: 50, fieldSize: 64 * 1024 },
   });
@@ -122,6 +125,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
   app.route({
     method: r.method,
     url: API_BASE + r.path,
+    ...(r.rateLimit ? { config: { rateLimit: { max: r.rateLimit.max(ctx.config), timeWindow: r.rateLimit.windowMs } } } : {}),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       let user: AuthUser | null = null;
       const token = tokenFrom(req);
@@ -153,6 +157,29 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
       if (r.raw) return reply;
       return ok(data ?? null);
     },
+  });
+}
+
+/**
+ * @fastify/rate-limit for the routes that declare `rateLimit` (none globally), keyed by client
+ * address. With REDIS_URL the counts live in Redis so every instance shares them; if Redis
+ * fails the limit is skipped rather than refusing the call.
+ */
+async function registerRateLimit(app: FastifyInstance, ctx: AppContext) {
+  let redis: Redis | undefined;
+  if (ctx.config.redisUrl) {
+    redis = new Redis(ctx.config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 2000 });
+    redis.on('error', (err) => ctx.log.warn({ err }, 'rate-limit redis error'));
+    const client = redis;
+    app.addHook('onClose', async () => {
+      await client.quit().catch(() => client.disconnect());
+    });
+  }
+  await app.register(rateLimit, {
+    global: false,
+    skipOnError: true,
+    keyGenerator: (req) => req.ip,
+    ...(redis ? { redis, nameSpace: 'ess-rate-limit:' } : {}),
   });
 }
 

@@ -1,4 +1,5 @@
 import ExcelJS from 'exceljs';
+import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 
 export interface XlsxColumn<T> {
@@ -20,15 +21,17 @@ export async function sendXlsx<T>(reply: FastifyReply, fileName: string, sheet: 
   return sendFile(reply, `${fileName}.xlsx`, 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buf);
 }
 
-export function sendFile(reply: FastifyReply, fileName: string, mime: string, body: Buffer) {
+export function sendFile(reply: FastifyReply, fileName: string, mime: string, body: Buffer | Readable) {
   return reply
     .header('content-type', mime)
-    .header('content-disposition', `attachment; filename="${asciiName(fileName)}"; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .header('content-disposition', `attachment; filename="${asciiName(fileName)}"; filename*=UTF-8''${rfc5987(fileName)}`)
     .header('access-control-expose-headers', 'content-disposition')
     .send(body);
 }
 
 const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+/** RFC 5987 value-chars: percent-encoded UTF-8, including the ' ( ) * that encodeURIComponent leaves. */
+const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** Reads the first sheet of an uploaded workbook as header-keyed rows. */
 export async function readXlsx(buf: Buffer): Promise<Record<string, unknown>[]> {
