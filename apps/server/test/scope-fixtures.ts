@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { appUser, company, role } from '../src/db/schema/system.ts';
+import { accessLog, appUser, company, notification, notificationLog, notificationSetting, role } from '../src/db/schema/system.ts';
 import { storedFile } from '../src/db/schema/files.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
 import type { TestApp } from './harness.ts';
@@ -43,4 +43,34 @@ scopeFixtures.storedFile = async (t, companyId) => {
     .returning({ id: storedFile.id });
   await t.ctx.db.update(storedFile).set({ suffix: probeSuffix(f!.id) }).where(eq(storedFile.id, f!.id));
   return f!.id;
+};
+
+// Logs and notifications: rows of the given company (the inbox probe: another user's notification).
+async function probeSetting(t: TestApp, companyId: number) {
+  const [s] = await t.ctx.db
+    .insert(notificationSetting)
+    .values({ companyId, title: 'probe', content: 'probe', pushMode: 'scheduled', pushAt: new Date(Date.now() + 3_600_000), targetType: 'role', targetIds: [1], createdBy: 1 })
+    .returning({ id: notificationSetting.id });
+  return s!.id;
+}
+scopeFixtures.notificationSetting = probeSetting;
+scopeFixtures.notificationLog = async (t, companyId) => {
+  const settingId = await probeSetting(t, companyId);
+  const [l] = await t.ctx.db
+    .insert(notificationLog)
+    .values({ settingId, companyId, title: 'probe', recipientCount: 0, status: 'failed', error: 'probe' })
+    .returning({ id: notificationLog.id });
+  return l!.id;
+};
+scopeFixtures.notification = async (t, companyId) => {
+  const userId = await scopeFixtures.user!(t, companyId);
+  const [n] = await t.ctx.db.insert(notification).values({ userId, title: 'probe', content: 'probe' }).returning({ id: notification.id });
+  return n!.id;
+};
+scopeFixtures.accessLog = async (t, companyId) => {
+  const [a] = await t.ctx.db
+    .insert(accessLog)
+    .values({ companyId, userId: null, username: 'probe', method: 'POST', path: '/probe', status: 200, durationMs: 1, createdAt: new Date() })
+    .returning({ id: accessLog.id });
+  return a!.id;
 };

@@ -1,13 +1,17 @@
 import type { AnyRoute } from '../platform/http/route.ts';
 import { basicRoutes } from './basic/basic.routes.ts';
+import { sseRoutes } from './basic/sse.routes.ts';
 import { dictionaryRoutes } from './dictionary/dictionary.routes.ts';
 import { filesRoutes } from './files/files.routes.ts';
 import { authRoutes } from './system/auth.routes.ts';
 import { companyRoutes } from './system/company.routes.ts';
+import { logRoutes } from './system/log.routes.ts';
 import { menuRoutes } from './system/menu.routes.ts';
+import { notificationRoutes } from './system/notification.routes.ts';
 import { roleRoutes } from './system/role.routes.ts';
 import { userRoutes } from './system/user.routes.ts';
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */
 export const allRoutes: AnyRoute[] = [...authRoutes, ...companyRoutes, ...menuRoutes, ...roleRoutes, ...userRoutes,
-  ...dictionaryRoutes, ...filesRoutes, ...basicRoutes];
+  ...dictionaryRoutes, ...filesRoutes, ...basicRoutes,
+  ...logRoutes, ...notificationRoutes, ...sseRoutes];

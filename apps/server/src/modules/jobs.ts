@@ -1,6 +1,8 @@
 import type { AppContext } from '../platform/context.ts';
+import { registerNotificationJobs } from './system/notification.jobs.ts';
 
 /** Registers every module's background job handlers. */
-export function registerJobs(_ctx: AppContext): void {
+export function registerJobs(ctx: AppContext): void {
   // Modules add their handlers here.
+  registerNotificationJobs(ctx);
 }

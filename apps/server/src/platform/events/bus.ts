@@ -39,8 +39,15 @@ export async function redisBus(url: string, log: Logger): Promise<EventBus> {
   const sub = new Redis(url, { lazyConnect: true });
   pub.on('error', (e) => log.warn({ err: e }, 'redis publisher error'));
   sub.on('error', (e) => log.warn({ err: e }, 'redis subscriber error'));
-  await Promise.all([pub.connect(), sub.connect()]);
-  await sub.subscribe(CHANNEL);
+  try {
+    await Promise.all([pub.connect(), sub.connect()]);
+    await sub.subscribe(CHANNEL);
+  } catch (err) {
+    // A failed first connect leaves ioredis reconnecting forever: stop both clients.
+    pub.disconnect();
+    sub.disconnect();
+    throw new Error(`cannot connect to Redis for live-event fan-out: ${(err as Error).message}`, { cause: err });
+  }
   const handlers: ((m: BusMessage) => void)[] = [];
   sub.on('message', (_channel: string, text: string) => {
     let msg: BusMessage;
@@ -50,7 +57,13 @@ export async function redisBus(url: string, log: Logger): Promise<EventBus> {
       log.warn('ignored a malformed bus message');
       return;
     }
-    for (const h of handlers) h(msg);
+    for (const h of handlers) {
+      try {
+        h(msg);
+      } catch (err) {
+        log.warn({ err }, 'bus handler failed');
+      }
+    }
   });
   return {
     publish: async (msg) => {

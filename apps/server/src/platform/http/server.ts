@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     authUser?: AuthUser | null;
     errorCode?: string;
+    /** Set by handlers that wrote their access-log entry themselves (event streams, at open). */
+    accessLogged?: boolean;
   }
 }
 
@@ -90,25 +92,9 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
   );
 
   app.addHook('onResponse', (req, reply, done) => {
-    const url = req.routeOptions.url;
-    if (url?.startsWith(API_BASE)) {
-      const q = req.url.indexOf('?');
-      ctx.accessLog.add({
-        requestId: String(req.id),
-        userId: req.authUser?.id ?? null,
-        companyId: req.authUser?.companyId ?? null,
-        username: req.authUser?.username ?? null,
-        method: req.method,
-        path: req.url.slice(API_BASE.length, q < 0 ? undefined : q).slice(0, 256),
-        query: q < 0 ? null : req.url.slice(q + 1, q + 1 + 1000),
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime),
-        ip: req.ip,
-        userAgent: (req.headers['user-agent'] ?? '').slice(0, 256) || null,
-        errorCode: req.errorCode ?? SUCCESS_CODE,
-        createdAt: new Date(),
-      });
-    }
+    // Hijacked replies (event streams) log themselves when they open; their 'finish' comes
+    // only when the server ends the stream, and never when the client goes away.
+    if (!req.accessLogged) logAccess(ctx, req, reply.statusCode, reply.elapsedTime);
     done();
   });
 
@@ -118,6 +104,29 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
     app.get(`${API_BASE}/openapi.json`, (_req, reply) => reply.send(doc));
   }
   return app;
+}
+
+/** Queues one access-log entry for an API call (written in batches by AccessLogWriter). */
+export function logAccess(ctx: AppContext, req: FastifyRequest, status: number, elapsedMs: number): void {
+  const url = req.routeOptions.url;
+  if (!url?.startsWith(API_BASE)) return;
+  req.accessLogged = true;
+  const q = req.url.indexOf('?');
+  ctx.accessLog.add({
+    requestId: String(req.id),
+    userId: req.authUser?.id ?? null,
+    companyId: req.authUser?.companyId ?? null,
+    username: req.authUser?.username ?? null,
+    method: req.method,
+    path: req.url.slice(API_BASE.length, q < 0 ? undefined : q).slice(0, 256),
+    query: q < 0 ? null : req.url.slice(q + 1, q + 1 + 1000),
+    status,
+    durationMs: Math.round(elapsedMs),
+    ip: req.ip,
+    userAgent: (req.headers['user-agent'] ?? '').slice(0, 256) || null,
+    errorCode: req.errorCode ?? SUCCESS_CODE,
+    createdAt: new Date(),
+  });
 }
 
 function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {

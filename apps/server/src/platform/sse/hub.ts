@@ -41,9 +41,11 @@ export class SseHub {
     let set = this.byUser.get(userId);
     if (!set) this.byUser.set(userId, (set = new Set()));
     set.add(stream);
+    // A write racing a client that went away must not become an unhandled 'error' event.
+    res.on('error', () => res.destroy());
     res.on('close', () => {
       set.delete(stream);
-      if (set.size === 0) this.byUser.delete(userId);
+      if (set.size === 0 && this.byUser.get(userId) === set) this.byUser.delete(userId);
     });
     this.write(stream, 'heartbeat', { time: Date.now() });
   }
@@ -82,8 +84,12 @@ export class SseHub {
   }
 
   private write(s: Stream, event: string, data: unknown): void {
-    if (s.res.writableEnded) return;
+    if (s.res.writableEnded || s.res.destroyed) return;
     this.seq += 1;
-    s.res.write(`id: ${this.seq}\nevent: ${event}\nretry: ${SSE_RETRY_MS}\ndata: ${JSON.stringify(data)}\n\n`);
+    try {
+      s.res.write(`id: ${this.seq}\nevent: ${event}\nretry: ${SSE_RETRY_MS}\ndata: ${JSON.stringify(data)}\n\n`);
+    } catch {
+      s.res.destroy();
+    }
   }
 }

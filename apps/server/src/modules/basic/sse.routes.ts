@@ -1,0 +1,16 @@
+import { route } from '../../platform/http/route.ts';
+import { logAccess } from '../../platform/http/server.ts';
+
+export const sseRoutes = [
+  route({
+    method: 'GET', path: '/basic/sse/connect', access: 'user', name: '实时事件连接', area: 'System administration', kind: 'stream', raw: true,
+    // The route wrapper has already refused a missing or dead token with the 401 envelope.
+    handler: ({ ctx, user, req, reply }) => {
+      // Logged at open: a stream's reply only "finishes" when the server ends it.
+      logAccess(ctx, req, 200, reply.elapsedTime);
+      reply.hijack();
+      ctx.sse.open(user.id, user.sessionId, reply.raw);
+      return Promise.resolve(reply);
+    },
+  }),
+];
