@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,4 +18,6 @@ export default tseslint.config(
       '@typescript-eslint/only-throw-error': 'off',
     },
   },
+  // The console (apps/web): the rules of hooks on top of the type-aware rules above.
+  { files: ['apps/web/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 );

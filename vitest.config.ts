@@ -13,6 +13,14 @@ export default defineConfig({
           pool: 'forks',
         },
       },
+      {
+        test: {
+          name: 'web',
+          include: ['apps/web/**/*.test.ts', 'apps/web/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['apps/web/src/test/setup.ts'],
+        },
+      },
     ],
   },
 });

@@ -3,6 +3,7 @@ import { basicRoutes } from './basic/basic.routes.ts';
 import { sseRoutes } from './basic/sse.routes.ts';
 import { dictionaryRoutes } from './dictionary/dictionary.routes.ts';
 import { filesRoutes } from './files/files.routes.ts';
+import { i18nRoutes } from './i18n/i18n.routes.ts';
 import { authRoutes } from './system/auth.routes.ts';
 import { companyRoutes } from './system/company.routes.ts';
 import { logRoutes } from './system/log.routes.ts';
@@ -13,5 +14,5 @@ import { userRoutes } from './system/user.routes.ts';
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */
 export const allRoutes: AnyRoute[] = [...authRoutes, ...companyRoutes, ...menuRoutes, ...roleRoutes, ...userRoutes,
-  ...dictionaryRoutes, ...filesRoutes, ...basicRoutes,
+  ...dictionaryRoutes, ...filesRoutes, ...basicRoutes, ...i18nRoutes,
   ...logRoutes, ...notificationRoutes, ...sseRoutes];

@@ -1,0 +1,49 @@
+import { BellOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Badge, Button } from 'antd';
+import { useEffect } from 'react';
+import { useNavigate } from 'react-router';
+import { useT } from '../../platform/i18n/useT.ts';
+import { liveEvents } from '../../platform/live-events.ts';
+import { post } from '../../platform/request.ts';
+
+export const unreadKey = ['system', 'notification', 'count'] as const;
+
+/** The unread-notification badge: loaded once, then kept current by the Unread live event. */
+export function UnreadBell() {
+  const t = useT();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data } = useQuery({
+    queryKey: unreadKey,
+    queryFn: () => post<{ unread: number; total: number }>('/system/notification/query/count', {}, { noMessage: true, loading: false }),
+    staleTime: Infinity,
+  });
+  useEffect(
+    () =>
+      liveEvents.on('Unread', ({ count }) =>
+        queryClient.setQueryData(unreadKey, (old: { unread: number; total: number } | undefined) => ({ total: old?.total ?? count, unread: count })),
+      ),
+    [queryClient],
+  );
+  return (
+    <Button type="text" aria-label={t('消息通知')} onClick={() => void navigate('/system/messageNotification')} data-testid="unread-bell">
+      <Badge count={data?.unread ?? 0} size="small" overflowCount={99}>
+        <BellOutlined style={{ fontSize: 16 }} />
+      </Badge>
+    </Button>
+  );
+}
+
+/** Shows PopupWindow live events as notices that stay until closed; one notice per id. */
+export function PopupNotices() {
+  const { notification } = App.useApp();
+  useEffect(
+    () =>
+      liveEvents.on('PopupWindow', (p) => {
+        notification.open({ key: `popup-${p.id}`, message: p.title, description: p.content, duration: 0, placement: 'topRight' });
+      }),
+    [notification],
+  );
+  return null;
+}

@@ -1,0 +1,71 @@
+import { DownOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Tabs, type MenuProps } from 'antd';
+import { useNavigate } from 'react-router';
+import { useT } from '../../platform/i18n/useT.ts';
+import { firstLeaf } from '../../platform/menu.ts';
+import { useUserStore } from '../../platform/user-store.ts';
+import { WELCOME_PATH } from '../guard/navigation-guard.ts';
+import { pageTitle } from './page-titles.ts';
+import { closeTabs, refreshTab, useTabsStore, type TabAction } from './tabs.store.ts';
+
+/** Open pages with close current / others / left / right / all and refresh (product-spec §2). */
+export function TabStrip({ activeKey }: { activeKey: string }) {
+  const t = useT();
+  const navigate = useNavigate();
+  const tabs = useTabsStore((s) => s.tabs);
+  const menus = useUserStore((s) => s.menuProfiles);
+
+  const close = (action: TabAction, key: string) => {
+    const next = closeTabs(action, key, activeKey);
+    const to = next?.key ?? firstLeaf(menus)?.path ?? WELCOME_PATH;
+    if (to !== activeKey) void navigate(to);
+  };
+
+  const actions = (key: string): MenuProps => {
+    const i = tabs.findIndex((x) => x.key === key);
+    return {
+      items: [
+        { key: 'refresh', icon: <ReloadOutlined />, label: t('刷新') },
+        { type: 'divider' },
+        { key: 'current', label: t('关闭当前'), disabled: i === -1 },
+        { key: 'others', label: t('关闭其他'), disabled: tabs.length <= 1 },
+        { key: 'left', label: t('关闭左侧'), disabled: i <= 0 },
+        { key: 'right', label: t('关闭右侧'), disabled: i === -1 || i >= tabs.length - 1 },
+        { key: 'all', label: t('关闭全部') },
+      ],
+      onClick: ({ key: action }) => {
+        if (action === 'refresh') refreshTab(key);
+        else close(action as TabAction, key);
+      },
+    };
+  };
+
+  return (
+    <Tabs
+      className="ess-tab-strip"
+      type="editable-card"
+      hideAdd
+      size="small"
+      activeKey={activeKey}
+      onChange={(key) => void navigate(key)}
+      onEdit={(key, op) => {
+        if (op === 'remove' && typeof key === 'string') close('current', key);
+      }}
+      tabBarStyle={{ margin: 0 }}
+      tabBarExtraContent={
+        <Dropdown menu={actions(activeKey)} trigger={['click']}>
+          <Button size="small" type="text" aria-label={t('标签操作')} icon={<DownOutlined />} />
+        </Dropdown>
+      }
+      items={tabs.map((tab) => ({
+        key: tab.key,
+        closable: true,
+        label: (
+          <Dropdown menu={actions(tab.key)} trigger={['contextMenu']}>
+            <span>{t(pageTitle(menus, tab.path))}</span>
+          </Dropdown>
+        ),
+      }))}
+    />
+  );
+}

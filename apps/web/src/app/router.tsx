@@ -1,0 +1,56 @@
+import { lazy, Suspense } from 'react';
+import { createBrowserRouter, Outlet, redirect, type LoaderFunctionArgs } from 'react-router';
+import { liveEvents } from '../platform/live-events.ts';
+import { loadLanguagePack } from '../platform/i18n/language.ts';
+import { setNavigator } from '../platform/navigation.ts';
+import { clearUserInfo, loadUserInfo } from '../platform/user-store.ts';
+import { guardNavigation } from './guard/navigation-guard.ts';
+import { PageFallback } from './layout/PageFallback.tsx';
+
+const ConsoleLayout = lazy(() => import('./layout/ConsoleLayout.tsx').then((m) => ({ default: m.ConsoleLayout })));
+const LoginPage = lazy(() => import('../features/system/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+
+/** The navigation guard (product-spec §2) runs as the root loader, on every navigation. */
+async function guardLoader({ request }: LoaderFunctionArgs) {
+  const result = await guardNavigation(new URL(request.url).pathname, {
+    loadLanguagePack,
+    stopLiveEvents: () => liveEvents.stop(),
+    clearUserInfo,
+    loadUserInfo,
+    startLiveEvents: () => liveEvents.start(),
+  });
+  if (result.action === 'redirect') throw redirect(result.to);
+  return null;
+}
+
+export function createAppRouter() {
+  const router = createBrowserRouter([
+    {
+      id: 'root',
+      loader: guardLoader,
+      shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
+      hydrateFallbackElement: <PageFallback />,
+      element: <Outlet />,
+      children: [
+        {
+          path: '/login',
+          element: (
+            <Suspense fallback={<PageFallback />}>
+              <LoginPage />
+            </Suspense>
+          ),
+        },
+        {
+          path: '*',
+          element: (
+            <Suspense fallback={<PageFallback />}>
+              <ConsoleLayout />
+            </Suspense>
+          ),
+        },
+      ],
+    },
+  ]);
+  setNavigator((to, options) => void router.navigate(to, { replace: options?.replace === true }));
+  return router;
+}

@@ -1,0 +1,99 @@
+import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import { API_BASE, IMAGE_CODE_STORAGE_KEY, TOKEN_STORAGE_KEY } from '@ess/contract/constants';
+import { Alert, Button, Card, Form, Input, Space, Typography } from 'antd';
+import { useState } from 'react';
+import { useNavigate } from 'react-router';
+import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
+import { useT } from '../../platform/i18n/useT.ts';
+import { post, RequestError } from '../../platform/request.ts';
+
+interface LoginForm {
+  username: string;
+  password: string;
+  code: string;
+}
+
+export const CAPTCHA_URL = `${API_BASE}/basic/captcha`;
+
+/** The standalone sign-in page: user name, password and the captcha code from the image. */
+export function LoginPage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<LoginForm>();
+  const [captchaSeq, setCaptchaSeq] = useState(() => Date.now());
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const refreshCaptcha = () => {
+    setCaptchaSeq(Date.now());
+    form.setFieldValue('code', '');
+  };
+
+  const submit = async (values: LoginForm) => {
+    setError(null);
+    setBusy(true);
+    sessionStorage.setItem(IMAGE_CODE_STORAGE_KEY, values.code.trim());
+    try {
+      const data = await post<{ token: string; expiresAt: string }>(
+        '/basic/user/login',
+        { username: values.username.trim(), password: values.password },
+        { noMessage: true },
+      );
+      localStorage.setItem(TOKEN_STORAGE_KEY, data.token);
+      sessionStorage.setItem(IMAGE_CODE_STORAGE_KEY, '');
+      await navigate('/', { replace: true });
+    } catch (e) {
+      setError(e instanceof RequestError ? e.message : t('登录失败，请稍后再试'));
+      refreshCaptcha();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="ess-login">
+      <div style={{ position: 'absolute', insetInlineEnd: 16, top: 12 }}>
+        <LanguageSwitch />
+      </div>
+      <Card style={{ width: 380, maxWidth: '92vw' }}>
+        <Space direction="vertical" size={4} style={{ width: '100%', marginBottom: 16, textAlign: 'center' }}>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {t('储能运维平台')}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('请登录')}</Typography.Text>
+        </Space>
+        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
+        <Form<LoginForm> form={form} layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)} onValuesChange={() => setError(null)}>
+          <Form.Item
+            name="username"
+            label={t('用户名')}
+            rules={[{ required: true, whitespace: true, message: t('$1不能为空', t('用户名')) }]}
+          >
+            <Input prefix={<UserOutlined />} autoComplete="username" maxLength={64} autoFocus />
+          </Form.Item>
+          <Form.Item name="password" label={t('密码')} rules={[{ required: true, message: t('$1不能为空', t('密码')) }]}>
+            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+          </Form.Item>
+          <Form.Item label={t('验证码')} required>
+            <div style={{ display: 'flex', gap: 8 }}>
+              <Form.Item name="code" noStyle rules={[{ required: true, whitespace: true, message: t('$1不能为空', t('验证码')) }]}>
+                <Input prefix={<SafetyOutlined />} autoComplete="off" maxLength={8} aria-label={t('验证码')} />
+              </Form.Item>
+              <img
+                src={`${CAPTCHA_URL}?t=${captchaSeq}`}
+                alt={t('验证码')}
+                title={t('看不清？换一张')}
+                onClick={refreshCaptcha}
+                style={{ height: 32, width: 100, cursor: 'pointer', border: '1px solid #d9d9d9', borderRadius: 6, flex: 'none' }}
+                data-testid="captcha-image"
+              />
+            </div>
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block loading={busy}>
+            {t('登录')}
+          </Button>
+        </Form>
+      </Card>
+    </div>
+  );
+}
