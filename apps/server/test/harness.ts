@@ -2,9 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { startApp, type RunningApp } from '../src/app.ts';
+import { captcha } from '../src/db/schema/system.ts';
 import { loadConfig, type RawConfig } from '../src/platform/config.ts';
+import type { Db } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/logging.ts';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -73,7 +76,9 @@ export async function startTestApp(target: DbTarget, env: Partial<RawConfig> = {
   );
   const running = await startApp(config, { memoryDb: target === 'pglite', logger: createLogger('silent') });
   const api = new Api(running.url);
-  const adminToken = await api.login('admin', ADMIN_PASSWORD);
+  const adminToken = config.captchaEnabled
+    ? await api.login('admin', ADMIN_PASSWORD, await solveCaptcha(api, running.ctx.db))
+    : await api.login('admin', ADMIN_PASSWORD);
   return {
     app: running.app,
     ctx: running.ctx,
@@ -138,10 +143,28 @@ export class Api {
     return this.call<T>('GET', path, { token, query });
   }
 
-  /** Signs in (captcha off) and returns the token; throws with the tipMsg on refusal. */
-  async login(username: string, password: string): Promise<string> {
-    const r = await this.post<{ token: string }>('/basic/user/login', null, { username, password });
+  /** Signs in (with a solved captcha when it is on) and returns the token; throws with the tipMsg on refusal. */
+  async login(username: string, password: string, captcha?: SolvedCaptcha): Promise<string> {
+    const headers: Record<string, string> = captcha ? { cookie: captcha.cookie, 'x-image-code': captcha.code } : {};
+    const r = await this.call<{ token: string }>('POST', '/basic/user/login', { body: { username, password }, headers });
     if (r.body.errorCode !== '00000') throw new Error(`login ${username} failed: ${r.status} ${r.body.tipMsg}`);
     return r.body.data.token;
   }
+}
+
+export interface SolvedCaptcha {
+  /** Cookie header value carrying the captcha id. */
+  cookie: string;
+  code: string;
+}
+
+/** Fetches a captcha as a browser would and reads its code from the database (tests only). */
+export async function solveCaptcha(api: Api, db: Db): Promise<SolvedCaptcha> {
+  const res = await fetch(new URL('/api/manager/basic/captcha', api.base));
+  await res.arrayBuffer();
+  const id = /ess_captcha=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
+  if (!id) throw new Error('no captcha cookie');
+  const [row] = await db.select().from(captcha).where(eq(captcha.id, id));
+  if (!row) throw new Error('captcha not stored');
+  return { cookie: `ess_captcha=${id}`, code: row.code };
 }

@@ -131,10 +131,12 @@ export function logAccess(ctx: AppContext, req: FastifyRequest, status: number, 
 
 function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
   const interfaceId = ctx.interfaceIds.get(r.path) ?? null;
+  const limit = r.rateLimit;
   app.route({
     method: r.method,
     url: API_BASE + r.path,
-    ...(r.rateLimit ? { config: { rateLimit: { max: r.rateLimit.max(ctx.config), timeWindow: r.rateLimit.windowMs } } } : {}),
+    // `max` is read per request, so the limit follows the live configuration.
+    ...(limit ? { config: { rateLimit: { max: () => limit.max(ctx.config), timeWindow: limit.windowMs } } } : {}),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       let user: AuthUser | null = null;
       const token = tokenFrom(req);

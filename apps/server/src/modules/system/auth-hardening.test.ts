@@ -1,0 +1,331 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, eq, sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appUser, captcha, company, loginLog, session } from '../../db/schema/system.ts';
+import { DB_TARGETS, REDIS_TEST_URL, solveCaptcha, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { hashPassword } from './auth.service.ts';
+
+async function redisReachable(): Promise<boolean> {
+  const r = new Redis(REDIS_TEST_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  r.on('error', () => undefined);
+  try {
+    await r.connect();
+    await r.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    r.disconnect();
+  }
+}
+const REDIS_UP = await redisReachable();
+
+const uniq = () => randomBytes(4).toString('hex');
+/** A client address of its own per call site, so rate-limit counts never collide between runs. */
+const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+
+async function createUser(t: TestApp, password = 'Passw0rd1', username = `u-${uniq()}`) {
+  const [group] = await t.ctx.db.select().from(company).where(eq(company.code, 'GROUP'));
+  const [u] = await t.ctx.db
+    .insert(appUser)
+    .values({ username, name: username, companyId: group!.id, passwordHash: await hashPassword(password) })
+    .returning();
+  return u!;
+}
+
+const login = (t: TestApp, username: string, password: string, headers: Record<string, string> = {}) =>
+  t.api.call<{ token: string; expiresAt: string }>('POST', '/basic/user/login', { body: { username, password }, headers });
+
+const profile = (t: TestApp, token: string) => t.api.get<{ phone: string | null; email: string | null }>('/system/user/profile/info', token);
+
+describe.each(DB_TARGETS)('sign-in hardening on %s', (target) => {
+  describe('captcha on', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(target, { CAPTCHA_ENABLED: 'true' });
+    });
+    afterAll(async () => t?.stop());
+
+    it('serves an SVG image and sets the HttpOnly captcha cookie', async () => {
+      const res = await fetch(`${t.url}/api/manager/basic/captcha`);
+      const body = await res.text();
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toContain('image/svg+xml');
+      expect(body).toMatch(/^<svg/);
+      const cookie = res.headers.get('set-cookie') ?? '';
+      expect(cookie).toMatch(/^ess_captcha=[\w-]+;/);
+      expect(cookie).toContain('HttpOnly');
+      const id = /ess_captcha=([^;]+)/.exec(cookie)![1]!;
+      const [row] = await t.ctx.db.select().from(captcha).where(eq(captcha.id, id));
+      expect(row?.code).toMatch(/^\w{4}$/);
+    });
+
+    it('refuses a login without a code or with a wrong code (A0104), accepts the right one once', async () => {
+      const user = await createUser(t);
+      const none = await login(t, user.username, 'Passw0rd1');
+      expect(none.status).toBe(406);
+      expect(none.body.errorCode).toBe('A0104');
+
+      const solved = await solveCaptcha(t.api, t.ctx.db);
+      const cookieOnly = await login(t, user.username, 'Passw0rd1', { cookie: solved.cookie });
+      expect(cookieOnly.body.errorCode).toBe('A0104');
+
+      const wrong = await solveCaptcha(t.api, t.ctx.db);
+      const badCode = wrong.code === 'zzzz' ? 'yyyy' : 'zzzz';
+      const r1 = await login(t, user.username, 'Passw0rd1', { cookie: wrong.cookie, 'x-image-code': badCode });
+      expect(r1.body.errorCode).toBe('A0104');
+      // A wrong guess spends the captcha: the right code no longer works with it.
+      const r2 = await login(t, user.username, 'Passw0rd1', { cookie: wrong.cookie, 'x-image-code': wrong.code });
+      expect(r2.body.errorCode).toBe('A0104');
+
+      const right = await solveCaptcha(t.api, t.ctx.db);
+      const ok = await login(t, user.username, 'Passw0rd1', { cookie: right.cookie, 'x-image-code': right.code.toUpperCase() });
+      expect(ok.status).toBe(200);
+      expect(ok.body.errorCode).toBe('00000');
+      expect((await profile(t, ok.body.data.token)).status).toBe(200);
+      // Single use.
+      const again = await login(t, user.username, 'Passw0rd1', { cookie: right.cookie, 'x-image-code': right.code });
+      expect(again.body.errorCode).toBe('A0104');
+
+      const reasons = await t.ctx.db.select().from(loginLog).where(eq(loginLog.username, user.username)).orderBy(loginLog.id);
+      expect(reasons.map((r) => [r.success, r.reason])).toEqual([
+        [false, 'captcha'], [false, 'captcha'], [false, 'captcha'], [false, 'captcha'], [true, null], [false, 'captcha'],
+      ]);
+    });
+  });
+
+  describe('lockout, login log, tokens, password and profile', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(target);
+    });
+    afterAll(async () => t?.stop());
+
+    it('locks the account after 5 wrong passwords, even for the right one, until lockedUntil passes', async () => {
+      const user = await createUser(t);
+      for (let i = 1; i <= 4; i++) {
+        const r = await login(t, user.username, 'Wrong1234');
+        expect(r.body.errorCode, `attempt ${i}`).toBe('A0101');
+      }
+      const fifth = await login(t, user.username, 'Wrong1234');
+      expect(fifth.status).toBe(406);
+      expect(fifth.body.errorCode).toBe('A0102');
+      const right = await login(t, user.username, 'Passw0rd1');
+      expect(right.body.errorCode).toBe('A0102');
+      const [row] = await t.ctx.db.select().from(appUser).where(eq(appUser.id, user.id));
+      expect(row!.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+
+      await t.ctx.db.update(appUser).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(appUser.id, user.id));
+      const after = await login(t, user.username, 'Passw0rd1');
+      expect(after.body.errorCode).toBe('00000');
+      const [cleared] = await t.ctx.db.select().from(appUser).where(eq(appUser.id, user.id));
+      expect(cleared).toMatchObject({ failedCount: 0, lockedUntil: null });
+    });
+
+    it('writes every attempt to login_log with its reason, address and user agent', async () => {
+      const user = await createUser(t);
+      const headers = { 'x-forwarded-for': '203.0.113.7', 'user-agent': 'hardening-test/1.0' };
+      await login(t, user.username, 'Wrong1234', headers);
+      await login(t, user.username, 'Passw0rd1', headers);
+      const ghost = `ghost-${uniq()}`;
+      await login(t, ghost, 'Whatever1', headers);
+      await t.ctx.db.update(appUser).set({ status: 0 }).where(eq(appUser.id, user.id));
+      await login(t, user.username, 'Passw0rd1', headers);
+
+      const rows = await t.ctx.db
+        .select()
+        .from(loginLog)
+        .where(sql`${loginLog.username} in (${user.username}, ${ghost})`)
+        .orderBy(loginLog.id);
+      expect(rows.map((r) => ({ u: r.username, ok: r.success, reason: r.reason, userId: r.userId }))).toEqual([
+        { u: user.username, ok: false, reason: 'wrong password', userId: user.id },
+        { u: user.username, ok: true, reason: null, userId: user.id },
+        { u: ghost, ok: false, reason: 'unknown user', userId: null },
+        { u: user.username, ok: false, reason: 'disabled', userId: user.id },
+      ]);
+      for (const r of rows) expect(r).toMatchObject({ ip: '203.0.113.7', userAgent: 'hardening-test/1.0' });
+    });
+
+    it('issues tokens of at least 128 random bits and stores only their SHA-256', async () => {
+      const user = await createUser(t);
+      const tokens = [
+        (await login(t, user.username, 'Passw0rd1')).body.data.token,
+        (await login(t, user.username, 'Passw0rd1')).body.data.token,
+      ];
+      expect(tokens[0]).not.toBe(tokens[1]);
+      for (const token of tokens) expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
+      const rows = await t.ctx.db.select().from(session).where(eq(session.userId, user.id));
+      expect(rows).toHaveLength(2);
+      const dump = JSON.stringify(rows);
+      for (const token of tokens) {
+        expect(dump).not.toContain(token);
+        expect(rows.map((r) => r.tokenHash)).toContain(createHash('sha256').update(token).digest('hex'));
+      }
+    });
+
+    it('logout revokes the session', async () => {
+      const user = await createUser(t);
+      const token = (await login(t, user.username, 'Passw0rd1')).body.data.token;
+      expect((await profile(t, token)).status).toBe(200);
+      expect((await t.api.get('/basic/user/logout', token)).body.errorCode).toBe('00000');
+      const r = await profile(t, token);
+      expect(r.status).toBe(401);
+      expect(r.body.errorCode).toBe('A0100');
+      const [row] = await t.ctx.db.select().from(session).where(eq(session.userId, user.id));
+      expect(row!.revokedAt).not.toBeNull();
+    });
+
+    it('change password: refuses rule violations with a clear tip, then switches passwords and ends other sessions', async () => {
+      const user = await createUser(t);
+      const mine = (await login(t, user.username, 'Passw0rd1')).body.data.token;
+      const other = (await login(t, user.username, 'Passw0rd1')).body.data.token;
+      const change = (body: Record<string, string>) => t.api.post('/system/user/profile/change/password', mine, body);
+
+      const short = await change({ oldPassword: 'Passw0rd1', newPassword: 'Ab1', confirmPassword: 'Ab1' });
+      expect(short.status).toBe(400);
+      expect(short.body.tipMsg).toBe('newPassword: 密码长度为8-20位');
+      const long = await change({ oldPassword: 'Passw0rd1', newPassword: 'Ab1'.repeat(7), confirmPassword: 'Ab1'.repeat(7) });
+      expect(long.body.tipMsg).toBe('newPassword: 密码长度为8-20位');
+      const oneClass = await change({ oldPassword: 'Passw0rd1', newPassword: 'abcdefghijk', confirmPassword: 'abcdefghijk' });
+      expect(oneClass.status).toBe(400);
+      expect(oneClass.body.tipMsg).toBe('newPassword: 密码须至少包含大写字母、小写字母、数字中的两种');
+      const differs = await change({ oldPassword: 'Passw0rd1', newPassword: 'NewPassw0rd', confirmPassword: 'NewPassw0rX' });
+      expect(differs.status).toBe(400);
+      expect(differs.body.tipMsg).toBe('confirmPassword: 两次输入的密码不一致');
+      const wrongOld = await change({ oldPassword: 'Nope12345', newPassword: 'NewPassw0rd', confirmPassword: 'NewPassw0rd' });
+      expect(wrongOld.status).toBe(406);
+      expect(wrongOld.body.tipMsg).toBe('原密码不正确');
+      const same = await change({ oldPassword: 'Passw0rd1', newPassword: 'Passw0rd1', confirmPassword: 'Passw0rd1' });
+      expect(same.body.tipMsg).toBe('新密码不能与原密码相同');
+      const missing = await change({ oldPassword: 'Passw0rd1', newPassword: 'NewPassw0rd' });
+      expect(missing.body.tipMsg).toBe('confirmPassword不能为空');
+      // Nothing changed so far.
+      expect((await profile(t, other)).status).toBe(200);
+
+      const done = await change({ oldPassword: 'Passw0rd1', newPassword: 'NewPassw0rd', confirmPassword: 'NewPassw0rd' });
+      expect(done.body.errorCode).toBe('00000');
+      expect((await profile(t, mine)).status).toBe(200);
+      expect((await profile(t, other)).status).toBe(401);
+      expect((await login(t, user.username, 'Passw0rd1')).body.errorCode).toBe('A0101');
+      expect((await login(t, user.username, 'NewPassw0rd')).body.errorCode).toBe('00000');
+    });
+
+    it('change info: checks phone and e-mail formats and saves valid values', async () => {
+      const user = await createUser(t);
+      const token = (await login(t, user.username, 'Passw0rd1')).body.data.token;
+      const change = (body: Record<string, unknown>) => t.api.post('/system/user/profile/change/info', token, body);
+      for (const phone of ['abc', '12', '+86 138-0000-0000-0000-00', '138 0000 000x']) {
+        const r = await change({ name: '张三', phone });
+        expect(r.status, phone).toBe(400);
+        expect(r.body.tipMsg, phone).toContain('手机号格式不正确');
+      }
+      for (const email of ['x@', 'no-at.example.com', 'a b@example.com']) {
+        const r = await change({ name: '张三', email });
+        expect(r.status, email).toBe(400);
+        expect(r.body.tipMsg, email).toContain('邮箱格式不正确');
+      }
+      expect((await change({ phone: '13800000000' })).body.tipMsg).toBe('name不能为空');
+      const ok = await change({ name: '张三', phone: '+86 138-0000-0000', email: 'zhang@example.com' });
+      expect(ok.body.errorCode).toBe('00000');
+      expect((await profile(t, token)).body.data).toMatchObject({ name: '张三', phone: '+86 138-0000-0000', email: 'zhang@example.com' });
+      // Empty strings clear the optional fields.
+      await change({ name: '张三', phone: '', email: '' });
+      expect((await profile(t, token)).body.data).toMatchObject({ phone: null, email: null });
+    });
+  });
+
+  describe('session limits', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      // Idle limit 1.2 s, absolute limit 3.6 s.
+      t = await startTestApp(target, { SESSION_IDLE_MINUTES: '0.02', SESSION_MAX_HOURS: '0.001' });
+    });
+    afterAll(async () => t?.stop());
+
+    it('ends an idle session (401)', async () => {
+      const user = await createUser(t);
+      const token = (await login(t, user.username, 'Passw0rd1')).body.data.token;
+      expect((await profile(t, token)).status).toBe(200);
+      await sleep(1500);
+      const r = await profile(t, token);
+      expect(r.status).toBe(401);
+      expect(r.body.errorCode).toBe('A0100');
+    });
+
+    it('ends a session at its absolute limit even when it is active (401)', async () => {
+      const user = await createUser(t);
+      const r = await login(t, user.username, 'Passw0rd1');
+      const token = r.body.data.token;
+      expect(new Date(r.body.data.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(3600);
+      const keepAlive = () => t.ctx.db.update(session).set({ lastSeenAt: new Date() }).where(eq(session.userId, user.id));
+      await sleep(1000);
+      await keepAlive();
+      expect((await profile(t, token)).status).toBe(200);
+      await sleep(1000);
+      await keepAlive();
+      expect((await profile(t, token)).status).toBe(200);
+      await sleep(1800);
+      await keepAlive();
+      expect((await profile(t, token)).status).toBe(401);
+    });
+  });
+
+  describe('per-address rate limit on sign-in', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await startTestApp(target, { LOGIN_RATE_LIMIT_PER_MINUTE: '3' });
+    });
+    afterAll(async () => t?.stop());
+
+    it('refuses the 4th attempt a minute from one address with 429 A0105, but not other addresses or other calls', async () => {
+      const user = await createUser(t);
+      const ip = randomIp();
+      for (let i = 0; i < 3; i++) {
+        const r = await login(t, user.username, i === 2 ? 'Passw0rd1' : 'Wrong1234', { 'x-forwarded-for': ip });
+        expect(r.status, `attempt ${i + 1}`).not.toBe(429);
+      }
+      const over = await login(t, user.username, 'Passw0rd1', { 'x-forwarded-for': ip });
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ errorCode: 'A0105', data: null });
+      expect(over.body.tipMsg).toBeTruthy();
+      expect(over.headers.get('retry-after')).toBeTruthy();
+
+      const elsewhere = await login(t, user.username, 'Passw0rd1', { 'x-forwarded-for': randomIp() });
+      expect(elsewhere.body.errorCode).toBe('00000');
+      // Only the sign-in route is limited.
+      for (let i = 0; i < 5; i++) {
+        expect((await t.api.call('GET', '/system/user/profile/info', { token: t.adminToken, headers: { 'x-forwarded-for': ip } })).status).toBe(200);
+      }
+      // Refused attempts never reach the password check or the login log.
+      const logged = await t.ctx.db.select().from(loginLog).where(and(eq(loginLog.username, user.username), eq(loginLog.ip, ip)));
+      expect(logged).toHaveLength(3);
+    });
+
+    it.skipIf(!REDIS_UP)('shares the count between instances through Redis', async () => {
+      const a = await startTestApp(target, { REDIS_URL: REDIS_TEST_URL });
+      try {
+        const b = await startTestApp(target, { REDIS_URL: REDIS_TEST_URL }, target === 'postgres' ? { databaseUrl: a.ctx.config.databaseUrl! } : undefined);
+        try {
+          // Lowered after start (the limit is read per request), so the harness's own sign-ins are not counted against it.
+          a.ctx.config.loginRateLimitPerMinute = 3;
+          b.ctx.config.loginRateLimitPerMinute = 3;
+          const ip = randomIp();
+          const headers = { 'x-forwarded-for': ip };
+          expect((await login(a, 'nobody', 'Wrong1234', headers)).status).toBe(406);
+          expect((await login(b, 'nobody', 'Wrong1234', headers)).status).toBe(406);
+          expect((await login(a, 'nobody', 'Wrong1234', headers)).status).toBe(406);
+          const over = await login(b, 'nobody', 'Wrong1234', headers);
+          expect(over.status).toBe(429);
+          expect(over.body.errorCode).toBe('A0105');
+          expect((await login(a, 'nobody', 'Wrong1234', headers)).status).toBe(429);
+        } finally {
+          await b.close();
+        }
+      } finally {
+        await a.stop();
+      }
+    });
+  });
+});
