@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { Config } from './platform/config.ts';
 import type { AppContext } from './platform/context.ts';
 import { openDatabase } from './platform/db/database.ts';
-import { inProcessBus, redisBus } from './platform/events/bus.ts';
+import { busChannel, inProcessBus, redisBus } from './platform/events/bus.ts';
 import { AccessLogWriter } from './platform/http/access-log.ts';
 import { buildHttp } from './platform/http/server.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
@@ -30,7 +30,7 @@ export async function startApp(config: Config, opts: { memoryDb?: boolean; logge
   const interfaceIds = await syncInterfaces(database.db, allRoutes);
   await syncMenus(database.db);
   const seed = await seedOnce(database, config.adminPassword);
-  const bus = config.redisUrl ? await redisBus(config.redisUrl, log) : inProcessBus();
+  const bus = config.redisUrl ? await redisBus(config.redisUrl, log, busChannel(config.databaseUrl, config.dataDir)) : inProcessBus();
   const sse = new SseHub(bus, config.sseHeartbeatMs);
   const jobs = new JobQueue(database, log, config.roles.has('jobs'));
   const accessLog = new AccessLogWriter(database, log, config.accessLogFlushMs);

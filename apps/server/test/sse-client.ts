@@ -77,6 +77,17 @@ export class SseStream {
     return this.next((e) => e.event === name && where(e.data as T), timeoutMs) as Promise<SseEvent & { data: T }>;
   }
 
+  /** Whether the server ended the stream within `timeoutMs`. */
+  async endsWithin(timeoutMs = 5000): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
+    const ended = await Promise.race([this.ended.then(() => true as const), timeout]);
+    clearTimeout(timer);
+    return ended;
+  }
+
   close(): void {
     this.abort.abort();
   }

@@ -31,10 +31,24 @@ export function inProcessBus(): EventBus {
   };
 }
 
-const CHANNEL = 'ess:bus';
+/**
+ * Pub/sub channels are global to a Redis server (not per database index), so the channel is
+ * named after the deployment: instances sharing one database share one channel, and other
+ * deployments (or parallel test servers) on the same Redis never see each other's messages.
+ */
+export function busChannel(databaseUrl: string | undefined, dataDir: string): string {
+  if (!databaseUrl) return `ess:bus:pglite:${dataDir}`;
+  try {
+    const u = new URL(databaseUrl);
+    return `ess:bus:${decodeURIComponent(u.pathname.replace(/^\//, '')) || u.username || 'postgres'}`;
+  } catch {
+    return 'ess:bus';
+  }
+}
 
 /** Cross-instance fan-out over Redis pub/sub: every instance delivers to the streams it holds. */
-export async function redisBus(url: string, log: Logger): Promise<EventBus> {
+export async function redisBus(url: string, log: Logger, channel = 'ess:bus'): Promise<EventBus> {
+  const CHANNEL = channel;
   const pub = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 3 });
   const sub = new Redis(url, { lazyConnect: true });
   pub.on('error', (e) => log.warn({ err: e }, 'redis publisher error'));
