@@ -56,6 +56,10 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
       ignoreTrailingSlash: true,
     },
     trustProxy: true,
+    // Malformed URLs (bad percent-encoding, over-long parameters) answer with the envelope too.
+    frameworkErrors: (err, _req, reply) => {
+      void envelope(reply, 400, ERRORS.INVALID_PARAM.code, ERRORS.INVALID_PARAM.tip, err.message);
+    },
   });
 
   await registerRateLimit(app, ctx);
@@ -158,6 +162,8 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
         if (!parsed.success) throw new AppError('INVALID_PARAM', validationTip(parsed.error, 'query'));
         query = parsed.data;
       }
+      const nul = nulPath(req.body) ?? nulPath(req.query);
+      if (nul) throw new AppError('INVALID_PARAM', `${nul.length ? nul.join('.') : '请求体'}: 不能包含空字符`);
       let body: unknown = undefined;
       if (r.body && !r.multipart) {
         const parsed = r.body.safeParse(req.body ?? {}, { reportInput: true });
@@ -192,6 +198,21 @@ async function registerRateLimit(app: FastifyInstance, ctx: AppContext) {
     keyGenerator: (req) => req.ip,
     ...(redis ? { redis, nameSpace: 'ess-rate-limit:' } : {}),
   });
+}
+
+/**
+ * Where a string holds U+0000, which PostgreSQL text cannot store: such input is refused as a
+ * bad parameter up front instead of failing in the database.
+ */
+function nulPath(value: unknown, path: string[] = [], depth = 0): string[] | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+  if (value === null || typeof value !== 'object' || depth > 32) return null;
+  for (const [k, v] of Object.entries(value)) {
+    if (k.includes('\u0000')) return [...path, k];
+    const found = nulPath(v, [...path, k], depth + 1);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Idle-limit bookkeeping: at most one write a minute per session, off the request path. */
