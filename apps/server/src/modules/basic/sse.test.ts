@@ -4,7 +4,7 @@ import { SSE_RETRY_MS } from '@ess/contract';
 import { accessLog, appUser } from '../../db/schema/system.ts';
 import { revokeUserSessions } from '../system/auth.service.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, eventually, makeUser } from '../../../test/notify-fixtures.ts';
+import { companiesOf, eventually, FIXTURE_PASSWORD, makeUser } from '../../../test/notify-fixtures.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 
 describe.each(DB_TARGETS)('live events (SSE) on %s', (target) => {
@@ -77,6 +77,24 @@ describe.each(DB_TARGETS)('live events (SSE) on %s', (target) => {
     expect(await s.endsWithin(5000)).toBe(true);
     const again = await open(u.token);
     expect(again.status).toBe(401);
+  });
+
+  it("a password change ends the streams of the user's other sessions and keeps the caller's", async () => {
+    const { east } = await companiesOf(t);
+    const u = await makeUser(t, east.id);
+    const otherToken = await t.api.login(u.username, FIXTURE_PASSWORD);
+    const mine = await open(u.token);
+    const other = await open(otherToken);
+    await mine.nextEvent('heartbeat');
+    await other.nextEvent('heartbeat');
+    const changed = await t.api.post('/system/user/profile/change/password', u.token, { oldPassword: FIXTURE_PASSWORD, newPassword: 'NewPassw0rd', confirmPassword: 'NewPassw0rd' });
+    expect(changed.body.errorCode).toBe('00000');
+    expect(await other.endsWithin(5000)).toBe(true);
+    // The caller's own stream keeps its heartbeats.
+    await mine.nextEvent('heartbeat');
+    await mine.nextEvent('heartbeat');
+    expect(mine.closed).toBe(false);
+    mine.close();
   });
 
   it('writes one access-log entry per connect, at open', async () => {

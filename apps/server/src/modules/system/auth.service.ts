@@ -122,5 +122,5 @@ export async function revokeUserSessions(ctx: AppContext, userIds: number[], exc
         ),
       );
   }
-  if (!exceptSessionId) await ctx.sse.revoke(userIds);
+  await ctx.sse.revoke(userIds, exceptSessionId);
 }

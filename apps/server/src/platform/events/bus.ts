@@ -6,7 +6,7 @@ import type { Logger } from '../logging.ts';
 /** Messages that every server instance must see. */
 export type BusMessage =
   | { type: 'live'; userIds: number[]; event: LiveEventName; data: unknown }
-  | { type: 'revoke'; userIds: number[] };
+  | { type: 'revoke'; userIds: number[]; exceptSessionId?: number };
 
 export interface EventBus {
   publish(msg: BusMessage): Promise<void>;

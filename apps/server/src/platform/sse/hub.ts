@@ -56,9 +56,13 @@ export class SseHub {
     return this.bus.publish({ type: 'live', userIds, event, data });
   }
 
-  /** Ends the streams of users whose sessions were revoked (disabled accounts). */
-  revoke(userIds: number[]): Promise<void> {
-    return this.bus.publish({ type: 'revoke', userIds });
+  /**
+   * Ends the streams of users whose sessions were revoked (disabled accounts; changed
+   * passwords keep the caller's own session and its streams).
+   */
+  revoke(userIds: number[], exceptSessionId?: number): Promise<void> {
+    if (userIds.length === 0) return Promise.resolve();
+    return this.bus.publish(exceptSessionId ? { type: 'revoke', userIds, exceptSessionId } : { type: 'revoke', userIds });
   }
 
   closeAll(): void {
@@ -73,7 +77,7 @@ export class SseHub {
       if (!set) continue;
       for (const s of [...set]) {
         if (m.type === 'live') this.write(s, m.event, m.data);
-        else s.res.end();
+        else if (s.sessionId !== m.exceptSessionId) s.res.end();
       }
     }
   }
