@@ -160,9 +160,14 @@ export async function storeUpload(
     await unlink(tmp).catch(() => undefined);
     throw err;
   }
-  await ctx.db.insert(storedFile).values({
-    suffix, originalName: name, mime: FILE_TYPES[ext].mime, size, sha256: hash.digest('hex'), companyId: user.companyId, uploadedBy: user.id,
-  });
+  try {
+    await ctx.db.insert(storedFile).values({
+      suffix, originalName: name, mime: FILE_TYPES[ext].mime, size, sha256: hash.digest('hex'), companyId: user.companyId, uploadedBy: user.id,
+    });
+  } catch (err) {
+    await unlink(join(dir, suffix)).catch(() => undefined);
+    throw err;
+  }
   return { suffix, name, size, url: downloadUrl(suffix) };
 }
 
