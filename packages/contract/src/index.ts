@@ -4,3 +4,4 @@ export * from './events.ts';
 export * from './menus.ts';
 export * from './common.ts';
 export * from './system.ts';
+export * from './telemetry.ts';

@@ -1,0 +1,300 @@
+import { randomBytes } from 'node:crypto';
+import type { CommandReply, EventPayload, StatusPayload, TelemetryPayload } from '@ess/contract';
+import { MQTT_QOS, commandPayloadSchema, deviceTopic, parseDeviceTopic } from '@ess/contract';
+import type { IClientOptions, MqttClient } from 'mqtt';
+import { connectAsync } from 'mqtt';
+import type { Clock } from './clock.ts';
+import { systemClock } from './clock.ts';
+import { applyCommand, faultLabel, recoverFaults, reportedFaults } from './commands.ts';
+import type { DeviceDef, Fleet } from './fleet.ts';
+import { stationDeviceValues } from './readings.ts';
+import type { SimState, StationState } from './state.ts';
+import { createState, devicesOf, findStation } from './state.ts';
+import { step } from './step.ts';
+
+export interface SimulatorOptions {
+  mqttUrl: string;
+  fleet: Fleet;
+  /** Wall-clock ms between reports (default 5000); 0 = no timer, the caller ticks. */
+  intervalMs?: number;
+  /** Simulated time (default: the system clock). */
+  clock?: Clock;
+  /** Resume from a saved state (must belong to the same fleet); default: a new state at clock.now(). */
+  state?: SimState;
+  /** Wall-clock ms a rebooting device stays offline (default 5000). */
+  rebootMs?: number;
+  /** Random demo faults per device per day (default 0). */
+  randomFaultsPerDevicePerDay?: number;
+  /** Extra mqtt.js options (username, password, …). */
+  mqtt?: Partial<IClientOptions>;
+  log?: (message: string) => void;
+}
+
+export interface SimulatorHandle {
+  /** The current state (replaced on every tick). */
+  readonly state: SimState;
+  /** Steps the physics to clock.now(), publishes events and every device's telemetry. */
+  tick(): Promise<void>;
+  /** Raises a fault on a device (published as an event with active true at once). */
+  injectFault(deviceCode: string, code: string): Promise<void>;
+  /** Clears one or all faults of a device (events with active false). */
+  clearFault(deviceCode: string, code?: string): Promise<void>;
+  /** Stops publishing for a device (telemetry, events, replies), so that it goes offline. */
+  silence(deviceCode: string): void;
+  unsilence(deviceCode: string): void;
+  /** Publishes offline status for every device and disconnects. */
+  stop(): Promise<void>;
+}
+
+interface StationAgent {
+  code: string;
+  client: MqttClient;
+  seq: Map<string, number>;
+  /** Faults last published as active, by device. */
+  published: Map<string, Set<string>>;
+}
+
+const json = (x: TelemetryPayload | EventPayload | StatusPayload | CommandReply) => JSON.stringify(x);
+
+/**
+ * Plays a fleet over MQTT: one connection per station (last will: the station gateway's status
+ * offline, retained), telemetry of every device each interval, events when faults appear and
+ * clear, and answers to commands on `…/command`.
+ */
+export async function runSimulator(options: SimulatorOptions): Promise<SimulatorHandle> {
+  const clock = options.clock ?? systemClock;
+  const intervalMs = options.intervalMs ?? 5000;
+  const rebootMs = options.rebootMs ?? 5000;
+  const log = options.log ?? (() => undefined);
+  let state =
+    options.state ?? createState(options.fleet, clock.now(), { randomFaultsPerDevicePerDay: options.randomFaultsPerDevicePerDay ?? 0 });
+  const silenced = new Set<string>();
+  const timers = new Set<NodeJS.Timeout>();
+  const agents = new Map<string, StationAgent>();
+  let stopped = false;
+  let ticking: Promise<void> | null = null;
+  const instance = randomBytes(3).toString('hex');
+
+  const stationOf = (code: string): StationState => {
+    const s = state.stations.find((x) => x.def.code === code);
+    if (!s) throw new Error(`unknown station ${code}`);
+    return s;
+  };
+  const quiet = (station: StationState, deviceCode: string) =>
+    silenced.has(deviceCode) || station.dyn.controls.rebooting[deviceCode] === true;
+
+  const publish = async (agent: StationAgent, deviceCode: string, kind: 'telemetry' | 'event' | 'status' | 'command/reply', payload: string, retain = false) => {
+    try {
+      await agent.client.publishAsync(deviceTopic(agent.code, deviceCode, kind), payload, { qos: MQTT_QOS, retain });
+    } catch (err) {
+      if (!stopped) log(`publish ${deviceCode} ${kind} failed: ${(err as Error).message}`);
+    }
+  };
+
+  const status = (agent: StationAgent, deviceCode: string, online: boolean) =>
+    publish(agent, deviceCode, 'status', json({ ts: clock.now(), online }), true);
+
+  /** Publishes the difference between active (reported) faults and what was last published. */
+  const syncEvents = async (agent: StationAgent): Promise<void> => {
+    const station = stationOf(agent.code);
+    const jobs: Promise<void>[] = [];
+    for (const device of station.def.devices) {
+      if (quiet(station, device.code)) continue;
+      const now = new Set(reportedFaults(station, device));
+      const before = agent.published.get(device.code) ?? new Set<string>();
+      for (const code of now) {
+        if (!before.has(code)) {
+          jobs.push(publish(agent, device.code, 'event', json({ ts: clock.now(), code, active: true, message: faultLabel(device.type, code) })));
+        }
+      }
+      for (const code of before) {
+        if (!now.has(code)) {
+          jobs.push(publish(agent, device.code, 'event', json({ ts: clock.now(), code, active: false, message: `${faultLabel(device.type, code)}恢复` })));
+        }
+      }
+      agent.published.set(device.code, now);
+    }
+    await Promise.all(jobs);
+  };
+
+  const reboot = async (agent: StationAgent, device: DeviceDef): Promise<void> => {
+    const station = stationOf(agent.code);
+    await status(agent, device.code, false);
+    station.dyn.controls.rebooting[device.code] = true;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      const current = stationOf(agent.code);
+      delete current.dyn.controls.rebooting[device.code];
+      if (!stopped && !silenced.has(device.code)) void status(agent, device.code, true);
+    }, rebootMs);
+    timers.add(timer);
+  };
+
+  const onCommand = async (agent: StationAgent, topic: string, payload: Buffer): Promise<void> => {
+    const parsed = parseDeviceTopic(topic);
+    if (!parsed || parsed.kind !== 'command' || parsed.siteCode !== agent.code) return;
+    const station = stationOf(agent.code);
+    const device = station.def.devices.find((d) => d.code === parsed.deviceCode);
+    let body: unknown;
+    try {
+      body = JSON.parse(payload.toString('utf8'));
+    } catch {
+      log(`unparseable command on ${topic}`);
+      return;
+    }
+    const requestId = typeof body === 'object' && body !== null && 'requestId' in body && typeof body.requestId === 'string' ? body.requestId : null;
+    const reply = (r: Omit<CommandReply, 'requestId'>) =>
+      requestId ? publish(agent, parsed.deviceCode, 'command/reply', json({ requestId, ...r })) : Promise.resolve();
+    if (!device) {
+      await reply({ ok: false, error: `unknown device ${parsed.deviceCode}` });
+      return;
+    }
+    // An offline device does not answer: the server's timeout must handle it.
+    if (quiet(station, device.code)) return;
+    const cmd = commandPayloadSchema.safeParse(body);
+    if (!cmd.success) {
+      await reply({ ok: false, error: `invalid command: ${cmd.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}` });
+      return;
+    }
+    const outcome = applyCommand(state, station, device, cmd.data);
+    log(`${device.code} ${cmd.data.command} → ${outcome.ok ? 'ok' : outcome.error ?? 'failed'}`);
+    await reply({ ok: outcome.ok, ...(outcome.result ? { result: outcome.result } : {}), ...(outcome.error ? { error: outcome.error } : {}) });
+    if (outcome.reboot) await reboot(agent, device);
+    await syncEvents(agent);
+  };
+
+  const publishAll = async (agent: StationAgent): Promise<void> => {
+    const station = stationOf(agent.code);
+    const ts = state.timeMs;
+    const jobs: Promise<void>[] = [];
+    for (const device of station.def.devices) {
+      if (quiet(station, device.code)) continue;
+      const seq = (agent.seq.get(device.code) ?? 0) + 1;
+      agent.seq.set(device.code, seq);
+      const payload: TelemetryPayload = { ts, seq, values: stationDeviceValues(state, station, device) };
+      jobs.push(publish(agent, device.code, 'telemetry', json(payload)));
+    }
+    await Promise.all(jobs);
+  };
+
+  const doTick = async (): Promise<void> => {
+    const now = clock.now();
+    if (now > state.timeMs) state = step(state, now - state.timeMs, now);
+    for (const agent of agents.values()) {
+      await syncEvents(agent);
+      await publishAll(agent);
+    }
+  };
+
+  const tick = async (): Promise<void> => {
+    // Never two ticks at once: a slow broker makes ticks wait, it does not pile them up.
+    while (ticking) await ticking;
+    if (stopped) return;
+    ticking = doTick().finally(() => {
+      ticking = null;
+    });
+    await ticking;
+  };
+
+  for (const station of state.stations) {
+    const gateway = devicesOf(station.def, 'ems')[0]?.code ?? `${station.def.code}-GW`;
+    const clientId = `sim-${station.def.code}-${instance}`;
+    const client = await connectAsync(options.mqttUrl, {
+      clientId,
+      clean: true,
+      reconnectPeriod: 2000,
+      connectTimeout: 10_000,
+      ...options.mqtt,
+      will: {
+        topic: deviceTopic(station.def.code, gateway, 'status'),
+        payload: Buffer.from(json({ ts: clock.now(), online: false })),
+        qos: MQTT_QOS,
+        retain: true,
+      },
+    });
+    const agent: StationAgent = { code: station.def.code, client, seq: new Map(), published: new Map() };
+    agents.set(station.def.code, agent);
+    client.on('message', (topic, payload) => {
+      onCommand(agent, topic, payload).catch((err: unknown) => log(`command on ${topic} failed: ${(err as Error).message}`));
+    });
+    const announce = async () => {
+      const st = stationOf(agent.code);
+      await Promise.all(st.def.devices.filter((d) => !quiet(st, d.code)).map((d) => status(agent, d.code, true)));
+    };
+    client.on('connect', () => {
+      // Reconnected: the broker may have published our will; say we are back.
+      announce().catch(() => undefined);
+    });
+    await client.subscribeAsync(deviceTopic(station.def.code, '+', 'command'), { qos: MQTT_QOS });
+    await announce();
+    log(`station ${station.def.code} connected as ${clientId}`);
+  }
+
+  if (intervalMs > 0) {
+    const loop = () => {
+      if (stopped) return;
+      tick()
+        .catch((err: unknown) => log(`tick failed: ${(err as Error).message}`))
+        .finally(() => {
+          if (stopped) return;
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            loop();
+          }, intervalMs);
+          timers.add(timer);
+        });
+    };
+    loop();
+  }
+
+  const agentFor = (deviceCode: string): { agent: StationAgent; station: StationState } => {
+    const found = findStation(state, deviceCode);
+    const agent = found ? agents.get(found.station.def.code) : undefined;
+    if (!found || !agent) throw new Error(`unknown device ${deviceCode}`);
+    return { agent, station: found.station };
+  };
+
+  return {
+    get state() {
+      return state;
+    },
+    tick,
+    injectFault: async (deviceCode, code) => {
+      const { agent, station } = agentFor(deviceCode);
+      const list = station.dyn.injectedFaults[deviceCode] ?? [];
+      if (!list.includes(code)) station.dyn.injectedFaults[deviceCode] = [...list, code];
+      await syncEvents(agent);
+    },
+    clearFault: async (deviceCode, code) => {
+      const { agent, station } = agentFor(deviceCode);
+      recoverFaults(state, station, deviceCode, code);
+      await syncEvents(agent);
+    },
+    silence: (deviceCode) => {
+      agentFor(deviceCode);
+      silenced.add(deviceCode);
+    },
+    unsilence: (deviceCode) => {
+      const { agent } = agentFor(deviceCode);
+      if (silenced.delete(deviceCode)) void status(agent, deviceCode, true);
+    },
+    stop: async () => {
+      if (stopped) return;
+      while (ticking) await ticking;
+      stopped = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await Promise.all(
+        [...agents.values()].map(async (agent) => {
+          const st = stationOf(agent.code);
+          await Promise.all(
+            st.def.devices.map((d) =>
+              agent.client.publishAsync(deviceTopic(agent.code, d.code, 'status'), json({ ts: clock.now(), online: false }), { qos: MQTT_QOS, retain: true }).catch(() => undefined),
+            ),
+          );
+          await agent.client.endAsync();
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,13 @@
+export * from './fleet.ts';
+export * from './state.ts';
+export * from './step.ts';
+export * from './readings.ts';
+export * from './commands.ts';
+export * from './clock.ts';
+export * from './broker.ts';
+export * from './agent.ts';
+export * from './persist.ts';
+export { localTime, periodAt, utcOffsetMinutes } from './local-time.ts';
+export type { LocalTime, PricePeriod, TouSegment } from './local-time.ts';
+export { solarElevation, clearSkyIrradiance } from './solar.ts';
+export { ocv, CELL_MAX_V, CELL_MIN_V } from './battery.ts';

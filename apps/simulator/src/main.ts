@@ -1,0 +1,94 @@
+import { acceleratedClock, systemClock } from './clock.ts';
+import { startEmbeddedBroker } from './broker.ts';
+import type { EmbeddedBroker } from './broker.ts';
+import { createFleet } from './fleet.ts';
+import { loadState, saveState } from './persist.ts';
+import { runSimulator } from './agent.ts';
+
+/**
+ * CLI: plays the demo (or a scaled) fleet against an MQTT broker. Environment:
+ *   MQTT_URL          broker (default mqtt://127.0.0.1:1883; the server's embedded broker listens on 18830)
+ *   MQTT_USERNAME, MQTT_PASSWORD
+ *   SIM_BROKER        "embedded": start an in-process broker on MQTT_URL's port first
+ *   SIM_INTERVAL_MS   report interval, wall clock (default 5000)
+ *   SIM_STATIONS      3 = the demo; 1–2 its first stations; more = a scaled fleet (default 3)
+ *   SIM_SEED          fleet seed (default 1)
+ *   SIM_SPEED         simulated seconds per wall second (default 1)
+ *   SIM_FAULT_RATE    random faults per device per day (default 0.02)
+ *   SIM_STATE_FILE    where state is saved to continue after a restart (default .data/simulator-state.json; "" = none)
+ */
+
+const env = process.env;
+const num = (name: string, fallback: number): number => {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const v = Number(raw);
+  if (!Number.isFinite(v)) throw new Error(`${name} must be a number, got ${raw}`);
+  return v;
+};
+
+const log = (message: string) => console.log(`${new Date().toISOString()} [simulator] ${message}`);
+
+async function main(): Promise<void> {
+  const mqttUrl = env.MQTT_URL || 'mqtt://127.0.0.1:1883';
+  const intervalMs = num('SIM_INTERVAL_MS', 5000);
+  const stations = num('SIM_STATIONS', 3);
+  const seed = num('SIM_SEED', 1);
+  const speed = num('SIM_SPEED', 1);
+  const faultRate = num('SIM_FAULT_RATE', 0.02);
+  const stateFile = env.SIM_STATE_FILE ?? '.data/simulator-state.json';
+
+  let broker: EmbeddedBroker | null = null;
+  if (env.SIM_BROKER === 'embedded') {
+    const url = new URL(mqttUrl);
+    broker = await startEmbeddedBroker(Number(url.port || 1883), url.hostname);
+    log(`embedded broker on ${broker.url}`);
+  }
+
+  const fleet = createFleet(stations, seed);
+  const clock = speed === 1 ? systemClock : acceleratedClock(speed);
+  const resumed = stateFile && speed === 1 ? await loadState(stateFile, fleet, clock.now()) : null;
+  if (resumed) log(`resumed from ${stateFile}`);
+  const sim = await runSimulator({
+    mqttUrl,
+    fleet,
+    intervalMs,
+    clock,
+    ...(resumed ? { state: resumed } : {}),
+    randomFaultsPerDevicePerDay: faultRate,
+    mqtt: { ...(env.MQTT_USERNAME ? { username: env.MQTT_USERNAME } : {}), ...(env.MQTT_PASSWORD ? { password: env.MQTT_PASSWORD } : {}) },
+    log,
+  });
+  const deviceCount = fleet.stations.reduce((a, s) => a + s.devices.length, 0);
+  log(`${fleet.stations.length} stations, ${deviceCount} devices, every ${intervalMs} ms to ${mqttUrl}`);
+
+  const save = async () => {
+    if (stateFile && speed === 1) await saveState(stateFile, sim.state);
+  };
+  const saver = setInterval(() => {
+    save().catch((err: unknown) => log(`saving state failed: ${(err as Error).message}`));
+  }, 60_000);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`${signal}: stopping`);
+    clearInterval(saver);
+    save()
+      .then(() => sim.stop())
+      .then(() => broker?.close())
+      .then(() => process.exit(0))
+      .catch((err: unknown) => {
+        log(`stop failed: ${(err as Error).message}`);
+        process.exit(1);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  log(`failed: ${(err as Error).stack ?? String(err)}`);
+  process.exit(1);
+});
