@@ -6,6 +6,7 @@ import { setNavigator } from '../platform/navigation.ts';
 import { clearUserInfo, loadUserInfo } from '../platform/user-store.ts';
 import { guardNavigation } from './guard/navigation-guard.ts';
 import { PageFallback } from './layout/PageFallback.tsx';
+import { clearTabs } from './layout/tabs.store.ts';
 
 const ConsoleLayout = lazy(() => import('./layout/ConsoleLayout.tsx').then((m) => ({ default: m.ConsoleLayout })));
 const LoginPage = lazy(() => import('../features/system/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
@@ -15,7 +16,10 @@ async function guardLoader({ request }: LoaderFunctionArgs) {
   const result = await guardNavigation(new URL(request.url).pathname, {
     loadLanguagePack,
     stopLiveEvents: () => liveEvents.stop(),
-    clearUserInfo,
+    clearUserInfo: () => {
+      clearUserInfo();
+      clearTabs();
+    },
     loadUserInfo,
     startLiveEvents: () => liveEvents.start(),
   });

@@ -187,6 +187,19 @@ describe('live-event client (§4)', () => {
     expect(c.reconnects).toBe(1);
   });
 
+  it('a heartbeat exactly 60 s old at a check counts as missing', async () => {
+    const s = server();
+    const { client: c } = make(s);
+    c.start();
+    await flush();
+    await vi.advanceTimersByTimeAsync(5000);
+    s.streams[0]!.push('event: heartbeat\ndata: {}\n\n');
+    s.mode = 'pending';
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(s.fetchImpl).toHaveBeenCalledTimes(2);
+    expect(c.reconnects).toBe(1);
+  });
+
   it('pauses after 3 reconnects, and an open with 200 resets the counter and resumes the watcher', async () => {
     const s = server('pending');
     const { client: c } = make(s);

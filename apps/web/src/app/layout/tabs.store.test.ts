@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { closeTabs, openTab, refreshTab, useTabsStore } from './tabs.store.ts';
+import { clearTabs, closeTabs, openTab, refreshTab, useTabsStore } from './tabs.store.ts';
 
 const keys = () => useTabsStore.getState().tabs.map((t) => t.key);
 
@@ -38,5 +38,12 @@ describe('tab strip actions (§2)', () => {
     refreshTab('/b');
     refreshTab('/b');
     expect(useTabsStore.getState().refreshSeq).toEqual({ '/b': 2 });
+  });
+
+  it('keeps the open tabs in session storage and clears them on request', () => {
+    expect(JSON.parse(sessionStorage.getItem('ess-tabs')!)).toMatchObject({ state: { tabs: [{ key: '/a' }, { key: '/b' }, { key: '/c' }, { key: '/d' }] } });
+    clearTabs();
+    expect(keys()).toEqual([]);
+    expect(JSON.parse(sessionStorage.getItem('ess-tabs')!)).toMatchObject({ state: { tabs: [] } });
   });
 });

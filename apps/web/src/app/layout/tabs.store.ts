@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { createJSONStorage, persist } from 'zustand/middleware';
 
 /** One open page in the tab strip; `key` is the full location (path and query). */
 export interface PageTab {
@@ -12,7 +13,19 @@ interface TabsState {
   refreshSeq: Record<string, number>;
 }
 
-export const useTabsStore = create<TabsState>(() => ({ tabs: [], refreshSeq: {} }));
+/** Open tabs survive a page reload within the browser tab (session storage), not a sign-out. */
+export const useTabsStore = create<TabsState>()(
+  persist((): TabsState => ({ tabs: [], refreshSeq: {} }), {
+    name: 'ess-tabs',
+    storage: createJSONStorage(() => sessionStorage),
+    partialize: (s) => ({ tabs: s.tabs }),
+  }),
+);
+
+/** Closes every tab (the login page: the next user starts afresh). */
+export function clearTabs(): void {
+  useTabsStore.setState({ tabs: [], refreshSeq: {} });
+}
 
 export type TabAction = 'current' | 'others' | 'left' | 'right' | 'all';
 

@@ -1,0 +1,90 @@
+import { TOKEN_STORAGE_KEY } from '@ess/contract/constants';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { envelope, json, mockFetch } from '../test/http.ts';
+import { useI18nStore } from '../platform/i18n/translate.ts';
+import { liveEvents } from '../platform/live-events.ts';
+import { clearUserInfo } from '../platform/user-store.ts';
+import { App } from './App.tsx';
+import { clearTabs } from './layout/tabs.store.ts';
+
+const profile = (menuProfiles: { path: string; parentPath: string | null; name: string }[]) => ({
+  id: 1, username: 'op', name: '运维员', phone: null, email: null, companyId: 1, companyName: '储能集团', buildIn: false,
+  roles: [], menuProfiles: menuProfiles.map((m, i) => ({ id: i + 1, icon: null, sort: i, hidden: false, ...m })),
+});
+
+const MENUS = [
+  { path: '/system', parentPath: null, name: '系统管理' },
+  { path: '/system/user', parentPath: '/system', name: '用户管理' },
+];
+
+function server(menus: typeof MENUS | null) {
+  return mockFetch((c) => {
+    if (c.url.startsWith('/api/manager/basic/sse/connect')) return new Promise<Response>(() => undefined);
+    if (c.url.startsWith('/api/manager/system/user/profile/info')) {
+      return menus ? json(envelope(profile(menus))) : json(envelope(null, 'A0100', '未登录或登录已过期'), 401);
+    }
+    return json(envelope({ unread: 0, total: 0 }));
+  });
+}
+
+// Each test loads the real pages (lazy chunks, antd, ProLayout) in jsdom.
+vi.setConfig({ testTimeout: 30_000 });
+
+beforeEach(() => {
+  clearUserInfo();
+  clearTabs();
+  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
+});
+afterEach(() => {
+  cleanup();
+  liveEvents.stop();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('the app with its navigation guard (§2)', () => {
+  it('without a session, a page sends the user to the login page with the 401 toast', async () => {
+    server(null);
+    window.history.replaceState(null, '', '/system/user');
+    render(<App />);
+    await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 5000 });
+    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('未登录或登录已过期')).toBeTruthy();
+    expect(screen.getByAltText('验证码').getAttribute('src')).toMatch(/^\/api\/manager\/basic\/captcha\?t=\d+$/);
+  });
+
+  it('a path outside the menu redirects to the first leaf menu entry, shown with breadcrumbs and a tab', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    server(MENUS);
+    const start = vi.spyOn(liveEvents, 'start');
+    window.history.replaceState(null, '', '/alarm/monitor');
+    render(<App />);
+    await waitFor(() => expect(window.location.pathname).toBe('/system/user'), { timeout: 5000 });
+    expect(await screen.findByText('页面建设中', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getAllByText('用户管理').length).toBeGreaterThanOrEqual(2);
+    expect(start).toHaveBeenCalled();
+  });
+
+  it('a user without menus lands on the welcome page; the person center is open to them', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    server([]);
+    window.history.replaceState(null, '', '/system/user');
+    const { unmount } = render(<App />);
+    await waitFor(() => expect(window.location.pathname).toBe('/home/welcome'), { timeout: 5000 });
+    expect(await screen.findByText('您暂无菜单权限，请联系管理员分配', undefined, { timeout: 5000 })).toBeTruthy();
+    unmount();
+    window.history.replaceState(null, '', '/system/person');
+    render(<App />);
+    expect(await screen.findByText('修改信息', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(window.location.pathname).toBe('/system/person');
+  });
+
+  it('the login page stops the live stream', async () => {
+    server(MENUS);
+    const stop = vi.spyOn(liveEvents, 'stop');
+    window.history.replaceState(null, '', '/login');
+    render(<App />);
+    await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 });
+    expect(stop).toHaveBeenCalled();
+  });
+});
