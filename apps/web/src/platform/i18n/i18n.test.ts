@@ -123,8 +123,8 @@ function shellTexts(): string[] {
 }
 
 describe('shipped packs', () => {
-  it('en-US translates every text the shell shows', () => {
-    const pack = JSON.parse(readFileSync(join(PACKS, 'en-US.json'), 'utf8')) as Record<string, string>;
+  it.each(['en-US', 'ar-EG'])('%s translates every text the shell shows', (locale) => {
+    const pack = JSON.parse(readFileSync(join(PACKS, `${locale}.json`), 'utf8')) as Record<string, string>;
     const texts = shellTexts();
     expect(texts.length).toBeGreaterThan(100);
     expect(texts.filter((s) => !pack[s])).toEqual([]);
