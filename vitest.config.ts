@@ -21,6 +21,14 @@ export default defineConfig({
           setupFiles: ['apps/web/src/test/setup.ts'],
         },
       },
+      {
+        test: {
+          name: 'simulator',
+          include: ['apps/simulator/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
     ],
   },
 });
