@@ -189,7 +189,7 @@ export class LiveEventClient {
     if (this.channel) {
       this.channel.onmessage = (ev: MessageEvent) => {
         const m = ev.data as StreamMessage | undefined;
-        if (m && typeof m.event === 'string' && typeof m.data === 'string') this.dispatch(m);
+        if (m && typeof m.event === 'string' && typeof m.data === 'string') this.deliver(m);
       };
     }
   }
@@ -297,10 +297,14 @@ export class LiveEventClient {
       return;
     }
     this.channel?.postMessage({ event: m.event, data: m.data, id: m.id });
-    this.dispatch(m);
+    this.deliver(m);
   }
 
-  private dispatch(m: StreamMessage): void {
+  /**
+   * Hands a message to the local listeners of its event name, with its data parsed as JSON
+   * (messages from this tab's stream and broadcasts from other tabs both arrive here).
+   */
+  deliver(m: StreamMessage): void {
     const set = this.handlers.get(m.event);
     if (!set || set.size === 0) return;
     let data: unknown;

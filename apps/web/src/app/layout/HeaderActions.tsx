@@ -1,10 +1,9 @@
 import { BellOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button } from 'antd';
-import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
-import { liveEvents } from '../../platform/live-events.ts';
+import { useLiveEvent } from '../../platform/useLiveEvent.ts';
 import { post } from '../../platform/request.ts';
 
 export const unreadKey = ['system', 'notification', 'count'] as const;
@@ -19,12 +18,8 @@ export function UnreadBell() {
     queryFn: () => post<{ unread: number; total: number }>('/system/notification/query/count', {}, { noMessage: true, loading: false }),
     staleTime: Infinity,
   });
-  useEffect(
-    () =>
-      liveEvents.on('Unread', ({ count }) =>
-        queryClient.setQueryData(unreadKey, (old: { unread: number; total: number } | undefined) => ({ total: old?.total ?? count, unread: count })),
-      ),
-    [queryClient],
+  useLiveEvent('Unread', ({ count }) =>
+    queryClient.setQueryData(unreadKey, (old: { unread: number; total: number } | undefined) => ({ total: old?.total ?? count, unread: count })),
   );
   return (
     <Button type="text" aria-label={t('消息通知')} onClick={() => void navigate('/system/messageNotification')} data-testid="unread-bell">
@@ -38,12 +33,8 @@ export function UnreadBell() {
 /** Shows PopupWindow live events as notices that stay until closed; one notice per id. */
 export function PopupNotices() {
   const { notification } = App.useApp();
-  useEffect(
-    () =>
-      liveEvents.on('PopupWindow', (p) => {
-        notification.open({ key: `popup-${p.id}`, message: p.title, description: p.content, duration: 0, placement: 'topRight' });
-      }),
-    [notification],
-  );
+  useLiveEvent('PopupWindow', (p) => {
+    notification.open({ key: `popup-${p.id}`, message: p.title, description: p.content, duration: 0, placement: 'topRight' });
+  });
   return null;
 }

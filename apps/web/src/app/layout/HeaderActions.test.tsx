@@ -1,0 +1,45 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { App } from 'antd';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it } from 'vitest';
+import { envelope, json, mockFetch } from '../../test/http.ts';
+import { liveEvents } from '../../platform/live-events.ts';
+import { PopupNotices, UnreadBell } from './HeaderActions.tsx';
+
+afterEach(cleanup);
+
+const mount = () =>
+  render(
+    <App>
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <UnreadBell />
+          <PopupNotices />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </App>,
+  );
+
+const badge = () => document.querySelector('[data-testid=unread-bell] .ant-scroll-number')?.getAttribute('title');
+
+describe('unread badge and popups fed by live events (§4)', () => {
+  it('starts from the unread count and follows Unread events', async () => {
+    const { calls } = mockFetch(() => json(envelope({ unread: 2, total: 9 })));
+    mount();
+    await waitFor(() => expect(badge()).toBe('2'));
+    expect(calls[0]!.url).toBe('/api/manager/system/notification/query/count');
+    act(() => liveEvents.deliver({ event: 'Unread', data: '{"count":5}', id: '1' }));
+    await waitFor(() => expect(badge()).toBe('5'));
+  });
+
+  it('shows a PopupWindow event as a notice that stays open', async () => {
+    mockFetch(() => json(envelope({ unread: 0, total: 0 })));
+    mount();
+    act(() =>
+      liveEvents.deliver({ event: 'PopupWindow', data: JSON.stringify({ id: 7, title: '储能柜温度过高', content: '1号柜 55℃', createdAt: '2026-01-01T00:00:00Z' }), id: '2' }),
+    );
+    expect(await screen.findByText('储能柜温度过高')).toBeTruthy();
+    expect(screen.getByText('1号柜 55℃')).toBeTruthy();
+  });
+});
