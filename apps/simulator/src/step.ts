@@ -219,8 +219,9 @@ function subStep(station: StationState, seed: number, t0: number, t1: number): v
       case 'pile': p = pileTotal; q = qPile; break;
       case undefined: break;
     }
-    ms.power = p;
-    ms.reactivePower = q;
+    // No negative zero: the state must survive a JSON round trip unchanged (state file).
+    ms.power = p || 0;
+    ms.reactivePower = q || 0;
     const e = p * dtH;
     if (e > 0) ms.forward[period] += e;
     else if (e < 0) ms.reverse[period] -= e;
@@ -269,16 +270,16 @@ function subStep(station: StationState, seed: number, t0: number, t1: number): v
     aux,
     irradiance: g,
     outdoorTemperature: tOut,
-    pvAc,
+    pvAc: pvAc || 0,
     pvInverterAc,
     pvInverterDc,
     dcdcPv: dcdcPvUsed,
-    dcdcOut,
-    pcs: pcsAc,
-    battery,
+    dcdcOut: dcdcOut || 0,
+    pcs: pcsAc || 0,
+    battery: battery || 0,
     pile: pileTotal,
     pileAc,
-    grid,
+    grid: grid || 0,
     strategy: battery < -0.5 ? 1 : battery > 0.5 ? 2 : 0,
     period,
   };

@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { demoFleet } from './fleet.ts';
+import { loadState, saveState } from './persist.ts';
+import { createState } from './state.ts';
+import { step } from './step.ts';
+
+const dir = await mkdtemp(join(tmpdir(), 'ess-sim-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('state file', () => {
+  it('a restarted simulator continues: same registers, caught up to now', async () => {
+    const fleet = demoFleet(21);
+    const t0 = Date.UTC(2025, 5, 10);
+    const s = step(createState(fleet, t0), 6 * 3_600_000, t0 + 6 * 3_600_000);
+    const file = join(dir, 'state.json');
+    await saveState(file, s);
+
+    const same = await loadState(file, fleet, s.timeMs);
+    expect(same?.stations.map((x) => x.dyn)).toEqual(s.stations.map((x) => x.dyn));
+
+    const later = await loadState(file, fleet, s.timeMs + 3_600_000);
+    expect(later?.timeMs).toBe(s.timeMs + 3_600_000);
+    expect(later?.stations.map((x) => x.dyn)).toEqual(step(s, 3_600_000, s.timeMs + 3_600_000).stations.map((x) => x.dyn));
+  });
+
+  it('ignores a file of another fleet, a missing file and a state from the future', async () => {
+    const fleet = demoFleet(22);
+    const t0 = Date.UTC(2025, 5, 10);
+    const file = join(dir, 'other.json');
+    await saveState(file, createState(fleet, t0));
+    expect(await loadState(file, demoFleet(23), t0)).toBeNull();
+    expect(await loadState(file, { seed: 22, stations: fleet.stations.slice(0, 2) }, t0)).toBeNull();
+    expect(await loadState(file, fleet, t0 - 1)).toBeNull();
+    expect(await loadState(join(dir, 'missing.json'), fleet, t0)).toBeNull();
+    expect(await loadState(file, fleet, t0)).not.toBeNull();
+  });
+});
