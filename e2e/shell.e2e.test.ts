@@ -1,0 +1,77 @@
+import type { RunningApp } from '../apps/server/src/app.ts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConsoleShell } from './pages/ConsoleShell.ts';
+import { LoginPage } from './pages/LoginPage.ts';
+import { launchBrowser } from './support/browser.ts';
+import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
+
+describe('console shell in Chromium', () => {
+  let server: RunningApp & { captchaCode(id: string): Promise<string> };
+  let browser: Browser;
+  let page: Page;
+  let login: LoginPage;
+  let shell: ConsoleShell;
+
+  beforeAll(async () => {
+    server = await startConsole();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  beforeEach(async () => {
+    const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+    page = await context.newPage();
+    login = new LoginPage(page, server.url, (id) => server.captchaCode(id));
+    shell = new ConsoleShell(page);
+  });
+
+  it('sends a visitor without a session to the login page with the 401 message', async () => {
+    await page.goto(`${server.url}/system/user`);
+    await page.waitForURL('**/login');
+    await page.locator('.ant-message').getByText('未登录或登录已过期').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+  });
+
+  it('refuses a wrong captcha with a clear error and a fresh image', async () => {
+    await login.open();
+    const before = await page.getAttribute('[data-testid=captcha-image]', 'src');
+    await login.signIn('admin', E2E_ADMIN_PASSWORD, 'zzzz');
+    await expect(login.error().textContent()).resolves.toContain('验证码错误或已过期');
+    expect(await page.getAttribute('[data-testid=captcha-image]', 'src')).not.toBe(before);
+    await page.fill('#username', 'admin ');
+    await expect(login.error().count()).resolves.toBe(0);
+  });
+
+  it('signs in, lands on the first menu page with the live stream open, switches language and direction, signs out', async () => {
+    await login.open();
+    const stream = page.waitForResponse((r) => r.url().endsWith('/api/manager/basic/sse/connect'));
+    await login.signIn('admin', E2E_ADMIN_PASSWORD);
+    await page.waitForURL('**/home/index');
+    expect((await stream).status()).toBe(200);
+    await expect(shell.breadcrumb().textContent()).resolves.toBe('首页/首页概览');
+    await expect(page.evaluate(() => localStorage.getItem('Token'))).resolves.toMatch(/.{20,}/);
+
+    await page.goto(`${server.url}/system/person`);
+    await page.getByText('修改密码').first().waitFor();
+    await expect(shell.tabs().count()).resolves.toBe(2);
+
+    await shell.chooseLanguage('English');
+    await page.getByText('Energy Storage Operations Console').waitFor();
+    await expect(shell.breadcrumb().textContent()).resolves.toBe('Personal center');
+    await shell.chooseLanguage('العربية');
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    await expect(page.locator('.ant-layout-header, header').first().evaluate((el) => getComputedStyle(el).direction)).resolves.toBe('rtl');
+    await shell.chooseLanguage('简体中文');
+    await page.waitForFunction(() => document.documentElement.dir === 'ltr');
+
+    await shell.tabAction('关闭其他');
+    await expect(shell.tabs().count()).resolves.toBe(1);
+
+    await shell.signOut();
+    await page.waitForURL('**/login');
+    await expect(page.evaluate(() => localStorage.getItem('Token'))).resolves.toBeNull();
+  });
+});
