@@ -282,7 +282,7 @@ describe('MQTT agent on its timer', () => {
       if (c.id.startsWith('sim-SH01-')) simClient = c;
     };
     broker.broker.on('client', onClient);
-    const sim = await runSimulator({ mqttUrl: broker.url, fleet, intervalMs: 40, clock: acceleratedClock(600, SHANGHAI_PEAK) });
+    const sim = await runSimulator({ mqttUrl: broker.url, fleet, intervalMs: 40, clock: acceleratedClock(600, SHANGHAI_PEAK), mqtt: { reconnectPeriod: 100 } });
     try {
       const reports = (await waitForCount(isTelemetry('SH01-EMS-01'), 3)).map(telemetryOf);
       expect(reports.map((r) => r.seq).slice(0, 3)).toEqual([1, 2, 3]);
@@ -299,5 +299,39 @@ describe('MQTT agent on its timer', () => {
       broker.broker.removeListener('client', onClient);
       await sim.stop();
     }
+  });
+});
+
+describe('MQTT agent before its broker', () => {
+  it('waits for a broker that starts later instead of failing', async () => {
+    const probe = await startEmbeddedBroker(0);
+    const port = probe.port;
+    await probe.close();
+    const logs: string[] = [];
+    const starting = runSimulator({
+      mqttUrl: `mqtt://127.0.0.1:${port}`, fleet: createFleet(1, 4), intervalMs: 0, clock: manualClock(SHANGHAI_PEAK),
+      mqtt: { reconnectPeriod: 50 }, log: (m) => logs.push(m),
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(logs.some((l) => l.includes('ECONNREFUSED'))).toBe(true);
+    const late = await startEmbeddedBroker(port);
+    try {
+      const sim = await starting;
+      await sim.stop();
+    } finally {
+      await late.close();
+    }
+  });
+});
+
+describe('MQTT agent after its broker', () => {
+  it('stops promptly when the broker has gone away', async () => {
+    const gone = await startEmbeddedBroker(0);
+    const sim = await runSimulator({ mqttUrl: gone.url, fleet: createFleet(1, 5), intervalMs: 0, clock: manualClock(SHANGHAI_PEAK), mqtt: { reconnectPeriod: 50 }, log: () => undefined });
+    await gone.close();
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await sim.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
   });
 });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { CommandReply, EventPayload, StatusPayload, TelemetryPayload } from '@ess/contract';
 import { MQTT_QOS, commandPayloadSchema, deviceTopic, parseDeviceTopic } from '@ess/contract';
 import type { IClientOptions, MqttClient } from 'mqtt';
-import { connectAsync } from 'mqtt';
+import { connect } from 'mqtt';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { applyCommand, faultLabel, recoverFaults, reportedFaults } from './commands.ts';
@@ -52,6 +52,26 @@ interface StationAgent {
   seq: Map<string, number>;
   /** Faults last published as active, by device. */
   published: Map<string, Set<string>>;
+}
+
+/**
+ * Connects and resolves on the first CONNACK, retrying (every reconnectPeriod) while the broker
+ * is not there yet, so the simulator can start before the server's broker. Errors are logged,
+ * never thrown as unhandled 'error' events.
+ */
+function connectPatiently(url: string, log: (m: string) => void, opts: IClientOptions): Promise<MqttClient> {
+  const client = connect(url, opts);
+  let last = '';
+  client.on('error', (err) => {
+    if (err.message !== last) log(`mqtt ${opts.clientId ?? ''}: ${err.message}`);
+    last = err.message;
+  });
+  return new Promise((resolve) => {
+    client.once('connect', () => {
+      last = '';
+      resolve(client);
+    });
+  });
 }
 
 const json = (x: TelemetryPayload | EventPayload | StatusPayload | CommandReply) => JSON.stringify(x);
@@ -199,7 +219,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
   for (const station of state.stations) {
     const gateway = devicesOf(station.def, 'ems')[0]?.code ?? `${station.def.code}-GW`;
     const clientId = `sim-${station.def.code}-${instance}`;
-    const client = await connectAsync(options.mqttUrl, {
+    const client = await connectPatiently(options.mqttUrl, log, {
       clientId,
       clean: true,
       reconnectPeriod: 2000,
@@ -287,12 +307,16 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
       await Promise.all(
         [...agents.values()].map(async (agent) => {
           const st = stationOf(agent.code);
-          await Promise.all(
-            st.def.devices.map((d) =>
-              agent.client.publishAsync(deviceTopic(agent.code, d.code, 'status'), json({ ts: clock.now(), online: false }), { qos: MQTT_QOS, retain: true }).catch(() => undefined),
-            ),
-          );
-          await agent.client.endAsync();
+          // With the broker unreachable, don't wait for it: the will says the station is gone.
+          const connected = agent.client.connected;
+          if (connected) {
+            await Promise.all(
+              st.def.devices.map((d) =>
+                agent.client.publishAsync(deviceTopic(agent.code, d.code, 'status'), json({ ts: clock.now(), online: false }), { qos: MQTT_QOS, retain: true }).catch(() => undefined),
+              ),
+            );
+          }
+          await agent.client.endAsync(!connected);
         }),
       );
     },
