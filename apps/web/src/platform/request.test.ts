@@ -95,6 +95,7 @@ describe('bodies, methods and paths (§7)', () => {
     await expect(request({ url: '/basic/oss/upload', method: 'POST', bodyKind: 'form', data: {} })).rejects.toThrow(
       '当前环境不支持 multipart/form-data',
     );
+    expect(ui.toasts.map((x) => x.text)).toEqual(['当前环境不支持 multipart/form-data']);
   });
 
   it('text, file, raw, none and query bodies', async () => {

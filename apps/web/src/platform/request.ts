@@ -1,4 +1,6 @@
-import { API_BASE, DEFAULT_LOCALE, IMAGE_CODE_STORAGE_KEY, LOCALE_STORAGE_KEY, TOKEN_STORAGE_KEY } from '@ess/contract/constants';
+import {
+  API_BASE, DEFAULT_LOCALE, HTTP_TIMEOUT_MS, IMAGE_CODE_STORAGE_KEY, LOCALE_STORAGE_KEY, TOKEN_STORAGE_KEY,
+} from '@ess/contract/constants';
 import { ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract/errors';
 import qs from 'qs';
 import { fileNameFromDisposition, saveBlob } from './download.ts';
@@ -95,9 +97,17 @@ export function toQuery(data: unknown): string {
   return qs.stringify(data, { arrayFormat: 'brackets', skipNulls: true });
 }
 
+/** Thrown where the environment has no FormData (product-spec §8). */
+export class FormDataUnsupportedError extends Error {
+  constructor() {
+    super(t('当前环境不支持 multipart/form-data'));
+    this.name = 'FormDataUnsupportedError';
+  }
+}
+
 /** Multipart body with every field of the data; arrays repeat the field, objects go as JSON. */
 export function toFormData(data: unknown): FormData {
-  if (typeof FormData === 'undefined') throw new Error(t('当前环境不支持 multipart/form-data'));
+  if (typeof FormData === 'undefined') throw new FormDataUnsupportedError();
   if (data instanceof FormData) return data;
   const form = new FormData();
   if (data === null || data === undefined) return form;
@@ -161,7 +171,13 @@ function prepare(o: RequestOptions): Prepared {
       break;
   }
   if (query) path += (path.includes('?') ? '&' : '?') + query;
-  return { url: path, init: { method, headers, body, credentials: 'include', signal: o.signal } };
+  // HTTP_TIMEOUT_MS is 0 (product-spec §9): no timeout unless the contract changes it.
+  const signal = HTTP_TIMEOUT_MS > 0 ? anySignal(o.signal, AbortSignal.timeout(HTTP_TIMEOUT_MS)) : o.signal;
+  return { url: path, init: { method, headers, body, credentials: 'include', signal } };
+}
+
+function anySignal(a: AbortSignal | undefined, b: AbortSignal): AbortSignal {
+  return a ? AbortSignal.any([a, b]) : b;
 }
 
 function isEnvelope(v: unknown): v is Envelope {
@@ -208,7 +224,14 @@ function fail(status: number, envelope: Envelope | null, noMessage: boolean): ne
 }
 
 async function send(o: RequestOptions): Promise<Response> {
-  const { url, init } = prepare(o);
+  let prepared: Prepared;
+  try {
+    prepared = prepare(o);
+  } catch (e) {
+    if (e instanceof FormDataUnsupportedError && o.noMessage !== true) toast('error', e.message);
+    throw e;
+  }
+  const { url, init } = prepared;
   try {
     return await fetch(url, init);
   } catch (e) {
