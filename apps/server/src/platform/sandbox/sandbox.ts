@@ -1,5 +1,5 @@
 import {
-  newQuickJSWASMModule, newVariant, RELEASE_SYNC, shouldInterruptAfterDeadline, type ExecutePendingJobsResult, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule,
+  newQuickJSWASMModule, newVariant, RELEASE_SYNC, shouldInterruptAfterDeadline, type CustomizeVariantOptions, type ExecutePendingJobsResult, type QuickJSContext, type QuickJSHandle, type QuickJSWASMModule,
 } from 'quickjs-emscripten';
 
 /**
@@ -51,8 +51,10 @@ const PAGE = 64 * 1024;
  * inside QuickJS as "out of memory". Modules are shared per memory cap and rebuilt after an
  * out-of-memory run or a host-level fault.
  */
-/** The runtime's WebAssembly global; the project's lib settings do not declare it. */
-declare const WebAssembly: { Memory: new (descriptor: { initial: number; maximum: number }) => object };
+/** The memory type QuickJS expects, whichever lib declares WebAssembly in this build. */
+type WasmMemory = Extract<NonNullable<CustomizeVariantOptions['wasmMemory']>, (...args: never[]) => unknown> extends () => Promise<infer M> ? M : never;
+/** The runtime's WebAssembly global; the server's lib settings do not declare it. */
+const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (d: { initial: number; maximum: number }) => WasmMemory } }).WebAssembly;
 
 const modules = new Map<number, Promise<QuickJSWASMModule>>();
 
@@ -61,7 +63,7 @@ function quickjs(memoryBytes: number): { pages: number; module: Promise<QuickJSW
   let module = modules.get(pages);
   if (!module) {
     const variant = newVariant(RELEASE_SYNC, {
-      wasmMemory: () => Promise.resolve(new WebAssembly.Memory({ initial: BASE_PAGES, maximum: pages })),
+      wasmMemory: () => Promise.resolve(new wasm.Memory({ initial: BASE_PAGES, maximum: pages })),
     });
     module = newQuickJSWASMModule(variant).catch((err: unknown) => {
       modules.delete(pages);
