@@ -53,15 +53,15 @@ describe('the app with its navigation guard (§2)', () => {
     expect(screen.getByAltText('验证码').getAttribute('src')).toMatch(/^\/api\/manager\/basic\/captcha\?t=\d+$/);
   });
 
-  it('a path outside the menu redirects to the first leaf menu entry, shown with breadcrumbs and a tab', async () => {
+  it('menu entries whose screen is not built are not navigable: the guard sends the user to welcome, never to a placeholder', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
-    server(MENUS);
+    // /report/jimu (an embedded report designer) has no screen in this console.
+    server([{ path: '/report', parentPath: null, name: '报表' }, { path: '/report/jimu', parentPath: '/report', name: '报表设计' }]);
     const start = vi.spyOn(liveEvents, 'start');
-    window.history.replaceState(null, '', '/alarm/monitor');
+    window.history.replaceState(null, '', '/report/jimu');
     render(<App />);
-    await waitFor(() => expect(window.location.pathname).toBe('/system/user'), { timeout: 5000 });
-    expect(await screen.findByText('页面建设中', undefined, { timeout: 5000 })).toBeTruthy();
-    expect(screen.getAllByText('用户管理').length).toBeGreaterThanOrEqual(2);
+    await waitFor(() => expect(window.location.pathname).toBe('/home/welcome'), { timeout: 5000 });
+    expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 5000 })).toBeTruthy();
     expect(start).toHaveBeenCalled();
   });
 

@@ -6,6 +6,7 @@ import { setNavigator } from '../platform/navigation.ts';
 import { clearUserInfo, loadUserInfo } from '../platform/user-store.ts';
 import { guardNavigation } from './guard/navigation-guard.ts';
 import { PageFallback } from './layout/PageFallback.tsx';
+import { navigableMenus } from './screens.ts';
 import { clearTabs } from './layout/tabs.store.ts';
 
 const ConsoleLayout = lazy(() => import('./layout/ConsoleLayout.tsx').then((m) => ({ default: m.ConsoleLayout })));
@@ -20,7 +21,10 @@ async function guardLoader({ request }: LoaderFunctionArgs) {
       clearUserInfo();
       clearTabs();
     },
-    loadUserInfo,
+    loadUserInfo: async () => {
+      const user = await loadUserInfo();
+      return user && { menuProfiles: navigableMenus(user.menuProfiles) };
+    },
     startLiveEvents: () => liveEvents.start(),
   });
   if (result.action === 'redirect') throw redirect(result.to);

@@ -10,3 +10,17 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);
+
+/**
+ * The menu entries a person can navigate to: those with a screen, and the directories above
+ * them. A screen that is not built yet is absent, so the guard never sends anyone to it.
+ */
+export function navigableMenus<M extends { path: string; parentPath?: string | null }>(menus: readonly M[], has = hasScreen): M[] {
+  const keep = new Set<string>();
+  const byPath = new Map(menus.map((m) => [m.path, m]));
+  for (const m of menus) {
+    if (!has(m.path)) continue;
+    for (let cur: M | undefined = m; cur && !keep.has(cur.path); cur = cur.parentPath ? byPath.get(cur.parentPath) : undefined) keep.add(cur.path);
+  }
+  return menus.filter((m) => keep.has(m.path));
+}

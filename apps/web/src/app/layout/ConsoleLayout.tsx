@@ -98,8 +98,6 @@ export function ConsoleLayout() {
           <Suspense fallback={<PageFallback />}>
             <Screen key={`${key}#${refreshSeq[key] ?? 0}`} />
           </Suspense>
-        ) : entry ? (
-          <Result status="info" title={t('页面建设中')} subTitle={t(entry.name)} />
         ) : (
           <Result status="404" title="404" subTitle={t('页面不存在')} />
         )}
