@@ -23,6 +23,8 @@ const envSchema = z.object({
   UPLOAD_MAX_MB: z.coerce.number().positive().default(20),
   SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
   ACCESS_LOG_FLUSH_MS: z.coerce.number().int().positive().default(1000),
+  /** false (default), true, or comma-separated addresses/CIDRs of trusted proxies (Fastify trustProxy). */
+  TRUST_PROXY: z.string().default('false'),
   ROLES: z.string().default('api,ingest,jobs'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: bool.default(true),
@@ -53,6 +55,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     uploadMaxBytes: Math.round(raw.UPLOAD_MAX_MB * 1024 * 1024),
     sseHeartbeatMs: raw.SSE_HEARTBEAT_MS,
     accessLogFlushMs: raw.ACCESS_LOG_FLUSH_MS,
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
     roles: new Set(raw.ROLES.split(',').map((r) => r.trim())),
     logLevel: raw.LOG_LEVEL,
     seedDemo: raw.SEED_DEMO,
@@ -64,4 +67,10 @@ export type RawConfig = z.input<typeof envSchema>;
 
 function pickDefined(env: Record<string, string | undefined>) {
   return Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+}
+
+function parseTrustProxy(v: string): boolean | string {
+  if (v === 'true') return true;
+  if (v === 'false' || v === '') return false;
+  return v;
 }

@@ -55,7 +55,7 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
       querystringParser: (s: string) => qs.parse(s, { arrayLimit: 1000, depth: 3, parameterLimit: 1000 }),
       ignoreTrailingSlash: true,
     },
-    trustProxy: true,
+    trustProxy: ctx.config.trustProxy,
     // Malformed URLs (bad percent-encoding, over-long parameters) answer with the envelope too.
     frameworkErrors: (err, _req, reply) => {
       void envelope(reply, 400, ERRORS.INVALID_PARAM.code, ERRORS.INVALID_PARAM.tip, err.message);

@@ -11,6 +11,8 @@ export type JobHandler<T> = (data: T) => Promise<void>;
 export class JobQueue {
   private readonly boss: PgBoss;
   private readonly handlers = new Map<string, JobHandler<unknown>>();
+  private readonly periodic: { ms: number; fn: () => Promise<void> }[] = [];
+  private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(database: Database, private readonly log: Logger, private readonly work: boolean) {
     this.boss = new PgBoss({
@@ -38,6 +40,11 @@ export class JobQueue {
     this.handlers.set(name, handler as JobHandler<unknown>);
   }
 
+  /** Runs `fn` at start and every `ms` on instances with the jobs role (sweeps, catch-up work). */
+  every(ms: number, fn: () => Promise<void>): void {
+    this.periodic.push({ ms, fn });
+  }
+
   async start(): Promise<void> {
     await this.boss.start();
     for (const name of this.handlers.keys()) await this.boss.createQueue(name);
@@ -47,6 +54,13 @@ export class JobQueue {
         for (const job of jobs) await handler(job.data);
       });
     }
+    for (const p of this.periodic) {
+      const run = () => void p.fn().catch((err: unknown) => this.log.error({ err }, 'periodic job failed'));
+      run();
+      const timer = setInterval(run, p.ms);
+      timer.unref();
+      this.timers.push(timer);
+    }
   }
 
   async send<T extends object>(name: string, data: T, startAfter?: Date): Promise<void> {
@@ -54,6 +68,7 @@ export class JobQueue {
   }
 
   async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
     await this.boss.stop({ graceful: false, wait: true });
   }
 }
