@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['apps/server/**/*.test.ts', 'packages/**/*.test.ts'],
+          include: ['apps/server/**/*.test.ts', 'packages/**/*.test.ts', 'docs/**/*.test.ts'],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
