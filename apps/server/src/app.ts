@@ -11,6 +11,9 @@ import { JobQueue } from './platform/jobs/queue.ts';
 import { createLogger, type Logger } from './platform/logging.ts';
 import { SseHub } from './platform/sse/hub.ts';
 import { seedOnce, syncInterfaces, syncMenus } from './db/seed.ts';
+import { seedDemoOnce } from './db/demo-seed.ts';
+import { syncThingModels } from './modules/device/thing-model.ts';
+import { startTelemetry } from './modules/telemetry/runtime.ts';
 import { allRoutes } from './modules/index.ts';
 import { registerJobs } from './modules/jobs.ts';
 
@@ -30,11 +33,14 @@ export async function startApp(config: Config, opts: { memoryDb?: boolean; logge
   const interfaceIds = await syncInterfaces(database.db, allRoutes);
   await syncMenus(database.db);
   const seed = await seedOnce(database, config.adminPassword);
+  await syncThingModels(database.db);
+  if (config.seedDemo) await seedDemoOnce(database.db);
   const bus = config.redisUrl ? await redisBus(config.redisUrl, log, busChannel(config.databaseUrl, config.dataDir)) : inProcessBus();
   const sse = new SseHub(bus, config.sseHeartbeatMs);
   const jobs = new JobQueue(database, log, config.roles.has('jobs'));
   const accessLog = new AccessLogWriter(database, log, config.accessLogFlushMs);
-  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, interfaceIds };
+  const telemetry = await startTelemetry(config, database, log);
+  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, interfaceIds, telemetry };
   registerJobs(ctx);
   await jobs.start();
   const app = await buildHttp(ctx, config.roles.has('api') ? allRoutes : []);
@@ -53,6 +59,7 @@ export async function startApp(config: Config, opts: { memoryDb?: boolean; logge
     close: async () => {
       sse.closeAll();
       await app.close();
+      await telemetry.close();
       await accessLog.close();
       await jobs.stop();
       await bus.close();

@@ -29,6 +29,24 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: bool.default(true),
   WEB_DIST: z.string().optional(),
+  /** Embedded broker port when MQTT_URL is unset (0 = any free port). */
+  MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(18830),
+  /** The ingest's fixed MQTT client id (persistent session); unique per instance. */
+  MQTT_CLIENT_ID: z.string().optional(),
+  MQTT_USERNAME: z.string().optional(),
+  MQTT_PASSWORD: z.string().optional(),
+  /** Shared-subscription group of the ingest instances (used with MQTT_URL). */
+  MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]+$/).default('ess-ingest'),
+  INGEST_BATCH_POINTS: z.coerce.number().int().positive().default(5000),
+  INGEST_BATCH_MS: z.coerce.number().int().positive().default(200),
+  LATEST_FLUSH_MS: z.coerce.number().int().positive().default(1000),
+  ROLLUP_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
+  /** A device is offline when nothing came for max(this, 3 observed report intervals). */
+  DEVICE_OFFLINE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
+  TELEMETRY_5M_RETENTION_DAYS: z.coerce.number().positive().default(93),
+  /** on: start the station simulator with the server (npm start); auto: only with the embedded broker and the demo seed. */
+  SIMULATOR: z.enum(['on', 'off', 'auto']).default('auto'),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -59,6 +77,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     roles: new Set(raw.ROLES.split(',').map((r) => r.trim())),
     logLevel: raw.LOG_LEVEL,
     seedDemo: raw.SEED_DEMO,
+    mqttPort: raw.MQTT_PORT,
+    mqttClientId: raw.MQTT_CLIENT_ID,
+    mqttUsername: raw.MQTT_USERNAME,
+    mqttPassword: raw.MQTT_PASSWORD,
+    mqttShareGroup: raw.MQTT_SHARE_GROUP,
+    ingestBatchPoints: raw.INGEST_BATCH_POINTS,
+    ingestBatchMs: raw.INGEST_BATCH_MS,
+    latestFlushMs: raw.LATEST_FLUSH_MS,
+    rollupFlushMs: raw.ROLLUP_FLUSH_MS,
+    deviceOfflineTimeoutMs: raw.DEVICE_OFFLINE_TIMEOUT_MS,
+    rawRetentionDays: raw.TELEMETRY_RAW_RETENTION_DAYS,
+    fiveMinuteRetentionDays: raw.TELEMETRY_5M_RETENTION_DAYS,
+    simulator: raw.SIMULATOR,
     webDist: raw.WEB_DIST ?? resolve(import.meta.dirname, '../../../web/dist'),
   };
 }

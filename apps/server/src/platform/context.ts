@@ -5,6 +5,7 @@ import type { AccessLogWriter } from './http/access-log.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logging.ts';
 import type { SseHub } from './sse/hub.ts';
+import type { TelemetryRuntime } from '../modules/telemetry/runtime.ts';
 
 /** What every module gets: the shared platform parts of one server instance. */
 export interface AppContext {
@@ -18,4 +19,6 @@ export interface AppContext {
   accessLog: AccessLogWriter;
   /** Catalogue path → api_interface id, loaded at start. */
   interfaceIds: Map<string, number>;
+  /** The MQTT broker in use and, with the ingest role, the telemetry pipeline. */
+  telemetry: TelemetryRuntime;
 }

@@ -1,0 +1,481 @@
+import { EventEmitter } from 'node:events';
+import {
+  commandReplySchema, eventPayloadSchema, parseDeviceTopic, statusPayloadSchema, telemetryPayloadSchema,
+  type CommandReply, type TelemetryValue,
+} from '@ess/contract';
+import type { Database } from '../../platform/db/database.ts';
+import type { Logger } from '../../platform/logging.ts';
+import { CopyEncoder } from './copy.ts';
+import { copyWriter, type CopyWriter } from './copy-writer.ts';
+import type { DeviceRegistry, RegisteredDevice } from './registry.ts';
+import { ROLLUP_TABLES, RollupAccumulator, uniqueRuns, writeAggregates, type Granularity } from './rollup.ts';
+
+export interface IngestSettings {
+  batchPoints: number;
+  batchMs: number;
+  latestFlushMs: number;
+  rollupFlushMs: number;
+}
+
+/** What the ingest has seen and done since start; read by tests, the bench and the logs. */
+export interface IngestCounters {
+  received: number;
+  telemetry: number;
+  events: number;
+  statuses: number;
+  replies: number;
+  /** Not one of our topics, unparseable JSON, or failing the contract schema. */
+  invalid: number;
+  unknownDevice: number;
+  duplicates: number;
+  /** Valid but not for the ingest: retained statuses, our own commands. */
+  ignored: number;
+  storedReports: number;
+  storedPoints: number;
+  batches: number;
+  batchErrors: number;
+  droppedReports: number;
+  eventsStored: number;
+  latestFlushes: number;
+  rollupFlushes: number;
+  rollupRows: number;
+}
+
+/** Per-device live state: the latest values and last-seen, in memory, flushed in batches. */
+interface LiveState {
+  ts: number | null;
+  seq: number | null;
+  values: Record<string, TelemetryValue> | null;
+  /** Receive time of the newest telemetry or online status. */
+  lastSeen: number | null;
+  /** Receive time of the latest telemetry (for the observed interval). */
+  lastReport: number | null;
+  offlineAt: number | null;
+  intervalMs: number | null;
+  dirty: boolean;
+}
+
+interface PendingReport {
+  device: RegisteredDevice;
+  ts: number;
+  values: Float64Array;
+}
+
+interface Batch {
+  data: Buffer;
+  reports: PendingReport[];
+  points: number;
+  attempts: number;
+}
+
+interface EventRow {
+  deviceId: number;
+  code: string;
+  active: boolean;
+  message: string;
+  ts: number;
+  receivedAt: number;
+}
+
+const MAX_LATENCY_MS = 60_000;
+const MAX_ATTEMPTS = 5;
+const TELEMETRY_COLUMNS = 'device_id, ts, seq, v';
+
+/**
+ * The ingest pipeline: validates each MQTT message against the contract, resolves the device,
+ * appends telemetry to a binary COPY batch (written when it holds `batchPoints` points or every
+ * `batchMs`), keeps latest values and last-seen in memory (flushed every `latestFlushMs`), folds
+ * stored reports into the rollups (flushed every `rollupFlushMs`) and records fault events. A
+ * bad message is counted and logged and never stops the rest.
+ */
+export class Ingest {
+  readonly counters: IngestCounters = {
+    received: 0, telemetry: 0, events: 0, statuses: 0, replies: 0, invalid: 0, unknownDevice: 0, duplicates: 0, ignored: 0,
+    storedReports: 0, storedPoints: 0, batches: 0, batchErrors: 0, droppedReports: 0, eventsStored: 0, latestFlushes: 0,
+    rollupFlushes: 0, rollupRows: 0,
+  };
+  /** Milliseconds from a report's ts to the commit of its batch: [0..60000] histogram. */
+  readonly latency = new Uint32Array(MAX_LATENCY_MS + 1);
+  readonly replies = new EventEmitter<{ reply: [RegisteredDevice, CommandReply] }>();
+
+  private readonly live = new Map<number, LiveState>();
+  private encoder = new CopyEncoder();
+  private reports: PendingReport[] = [];
+  private points = 0;
+  private readonly retry: Batch[] = [];
+  private inFlight = 0;
+  private readonly maxInFlight: number;
+  private readonly idle: (() => void)[] = [];
+  private events: EventRow[] = [];
+  private readonly rollups = new RollupAccumulator();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private latestWrite: Promise<void> = Promise.resolve();
+  private rollupWrite: Promise<void> = Promise.resolve();
+  private readonly copy: CopyWriter;
+  private invalidLogged = 0;
+  private invalidLogWindow = 0;
+
+  constructor(
+    private readonly database: Database,
+    readonly registry: DeviceRegistry,
+    private readonly settings: IngestSettings,
+    private readonly log: Logger,
+  ) {
+    this.copy = copyWriter(database);
+    this.maxInFlight = database.kind === 'postgres' ? 2 : 1;
+  }
+
+  /** Loads the registry and the last stored state, and starts the flush timers. */
+  async start(): Promise<void> {
+    await this.registry.load();
+    const rows = await this.database.sql.query<{ device_id: number; ts: Date | null; seq: number | null; last_seen_at: Date | null; offline_at: Date | null; interval_ms: number | null }>(
+      'select device_id, ts, seq, last_seen_at, offline_at, interval_ms from device_latest',
+    );
+    for (const r of rows.rows) {
+      this.live.set(r.device_id, {
+        ts: r.ts ? r.ts.getTime() : null, seq: r.seq, values: null, lastSeen: r.last_seen_at?.getTime() ?? null, lastReport: null,
+        offlineAt: r.offline_at?.getTime() ?? null, intervalMs: r.interval_ms, dirty: false,
+      });
+    }
+    const every = (ms: number, fn: () => Promise<void>) => {
+      const t = setInterval(() => void fn().catch((err: unknown) => this.log.error({ err }, 'ingest flush failed')), ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(this.settings.batchMs, () => this.flushBatch());
+    every(this.settings.latestFlushMs, () => this.flushLatest());
+    every(this.settings.rollupFlushMs, () => this.flushRollups());
+    every(30_000, () => this.registry.load());
+  }
+
+  /** Handles one MQTT message; never throws. */
+  handle(topic: string, payload: Buffer, retained: boolean): void {
+    this.counters.received++;
+    try {
+      this.route(topic, payload, retained);
+    } catch (err) {
+      this.invalid(topic, `handler error: ${(err as Error).message}`);
+    }
+  }
+
+  private route(topic: string, payload: Buffer, retained: boolean): void {
+    const parsed = parseDeviceTopic(topic);
+    if (!parsed) return this.invalid(topic, 'not a device topic');
+    if (parsed.kind === 'command') {
+      this.counters.ignored++;
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(payload.toString('utf8'));
+    } catch {
+      return this.invalid(topic, 'payload is not JSON');
+    }
+    const dev = this.registry.byCode.get(parsed.deviceCode);
+    const known = dev && dev.siteCode === parsed.siteCode ? dev : undefined;
+    switch (parsed.kind) {
+      case 'telemetry': {
+        const r = telemetryPayloadSchema.safeParse(body);
+        if (!r.success) return this.invalid(topic, r.error.issues[0]?.message ?? 'invalid telemetry');
+        if (!known) return this.unknown();
+        this.counters.telemetry++;
+        return this.telemetry(known, r.data.ts, r.data.seq, r.data.values);
+      }
+      case 'event': {
+        const r = eventPayloadSchema.safeParse(body);
+        if (!r.success) return this.invalid(topic, r.error.issues[0]?.message ?? 'invalid event');
+        if (!known) return this.unknown();
+        this.counters.events++;
+        this.events.push({ deviceId: known.id, code: r.data.code, active: r.data.active, message: r.data.message, ts: r.data.ts, receivedAt: Date.now() });
+        return;
+      }
+      case 'status': {
+        const r = statusPayloadSchema.safeParse(body);
+        if (!r.success) return this.invalid(topic, r.error.issues[0]?.message ?? 'invalid status');
+        if (!known) return this.unknown();
+        this.counters.statuses++;
+        // A retained status describes some earlier moment (a will's ts is even the connect
+        // time): the report timeout decides instead.
+        if (retained) {
+          this.counters.ignored++;
+          return;
+        }
+        return this.status(known, r.data.online);
+      }
+      case 'command/reply': {
+        const r = commandReplySchema.safeParse(body);
+        if (!r.success) return this.invalid(topic, r.error.issues[0]?.message ?? 'invalid reply');
+        if (!known) return this.unknown();
+        this.counters.replies++;
+        this.replies.emit('reply', known, r.data);
+        return;
+      }
+      default:
+        this.counters.ignored++;
+    }
+  }
+
+  private invalid(topic: string, reason: string): void {
+    this.counters.invalid++;
+    // At most 20 log lines a minute, however bad the stream.
+    const now = Date.now();
+    if (now - this.invalidLogWindow > 60_000) {
+      this.invalidLogWindow = now;
+      this.invalidLogged = 0;
+    }
+    if (this.invalidLogged++ < 20) this.log.warn({ topic, reason }, 'invalid device message dropped');
+  }
+
+  private unknown(): void {
+    this.counters.unknownDevice++;
+    this.registry.requestReload();
+  }
+
+  private state(id: number): LiveState {
+    let s = this.live.get(id);
+    if (!s) {
+      s = { ts: null, seq: null, values: null, lastSeen: null, lastReport: null, offlineAt: null, intervalMs: null, dirty: false };
+      this.live.set(id, s);
+    }
+    return s;
+  }
+
+  private telemetry(device: RegisteredDevice, ts: number, seq: number, values: Record<string, TelemetryValue>): void {
+    const st = this.state(device.id);
+    if (st.ts === ts && st.seq === seq) {
+      this.counters.duplicates++;
+      return;
+    }
+    const slots = this.registry.products.get(device.productId);
+    const row = new Float64Array(slots?.identifiers.length ?? 0).fill(NaN);
+    let points = 0;
+    if (slots) {
+      for (const key in values) {
+        const i = slots.indexOf.get(key);
+        if (i === undefined) continue;
+        const v = values[key];
+        const x = typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+        if (Number.isFinite(x)) {
+          row[i] = x;
+          points++;
+        }
+      }
+    }
+    this.encoder.add(device.id, ts, seq, row);
+    this.reports.push({ device, ts, values: row });
+    this.points += points;
+
+    const now = Date.now();
+    if (st.lastReport !== null && now > st.lastReport) {
+      const gap = now - st.lastReport;
+      st.intervalMs = st.intervalMs === null ? gap : Math.round(st.intervalMs * 0.8 + gap * 0.2);
+    }
+    st.lastReport = now;
+    st.lastSeen = now;
+    if (st.ts === null || ts >= st.ts) {
+      st.ts = ts;
+      st.seq = seq;
+      st.values = values;
+    }
+    st.dirty = true;
+    if (this.points >= this.settings.batchPoints) void this.flushBatch();
+  }
+
+  private status(device: RegisteredDevice, online: boolean): void {
+    const now = Date.now();
+    if (online) {
+      const st = this.state(device.id);
+      st.lastSeen = now;
+      st.dirty = true;
+      return;
+    }
+    // The gateway's last will: every device of its station is unreachable.
+    const ids = device.gateway ? (this.registry.devicesOfSite.get(device.siteId) ?? [device.id]) : [device.id];
+    for (const id of ids) {
+      const st = this.state(id);
+      st.offlineAt = now;
+      st.dirty = true;
+    }
+  }
+
+  /** Seals the current batch and writes it (or leaves it to the write in flight to pick up). */
+  flushBatch(): Promise<void> {
+    if (this.encoder.rows > 0) {
+      this.retry.push({ data: this.encoder.take(), reports: this.reports, points: this.points, attempts: 0 });
+      this.reports = [];
+      this.points = 0;
+    }
+    this.pump();
+    return this.drained();
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.maxInFlight && this.retry.length > 0) {
+      const batch = this.retry.shift()!;
+      this.inFlight++;
+      void this.write(batch).finally(() => {
+        this.inFlight--;
+        // What arrived meanwhile is the next batch, as large as the database's pace made it.
+        if (this.points >= this.settings.batchPoints && this.encoder.rows > 0) {
+          this.retry.push({ data: this.encoder.take(), reports: this.reports, points: this.points, attempts: 0 });
+          this.reports = [];
+          this.points = 0;
+        }
+        this.pump();
+        if (this.inFlight === 0 && this.retry.length === 0) for (const f of this.idle.splice(0)) f();
+      });
+    }
+  }
+
+  private drained(): Promise<void> {
+    if (this.inFlight === 0 && this.retry.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private async write(batch: Batch): Promise<void> {
+    try {
+      await this.copy('telemetry', TELEMETRY_COLUMNS, batch.data);
+    } catch (err) {
+      this.counters.batchErrors++;
+      batch.attempts++;
+      if (batch.attempts >= MAX_ATTEMPTS) {
+        this.counters.droppedReports += batch.reports.length;
+        this.log.error({ err, reports: batch.reports.length }, 'telemetry batch dropped after repeated failures');
+        return;
+      }
+      this.log.warn({ err, attempt: batch.attempts }, 'telemetry batch failed; retrying');
+      await new Promise((r) => setTimeout(r, 500 * batch.attempts));
+      this.retry.unshift(batch);
+      return;
+    }
+    const now = Date.now();
+    this.counters.batches++;
+    this.counters.storedReports += batch.reports.length;
+    this.counters.storedPoints += batch.points;
+    for (const r of batch.reports) {
+      this.latency[Math.max(0, Math.min(MAX_LATENCY_MS, now - r.ts))]!++;
+      this.rollups.add(r.device.id, r.device.timeZone, r.ts, r.values);
+    }
+  }
+
+  /** Upserts the latest values and last-seen of every device that changed, and the new events. */
+  flushLatest(): Promise<void> {
+    this.latestWrite = this.latestWrite.then(() => this.writeLatest());
+    return this.latestWrite;
+  }
+
+  private async writeLatest(): Promise<void> {
+    const dirty: [number, LiveState][] = [];
+    for (const [id, st] of this.live) {
+      if (st.dirty) {
+        dirty.push([id, st]);
+        st.dirty = false;
+      }
+    }
+    const events = this.events;
+    this.events = [];
+    if (dirty.length === 0 && events.length === 0) return;
+    const { sql } = this.database;
+    try {
+      for (let i = 0; i < dirty.length; i += 1000) {
+        const params: unknown[] = [];
+        const rows = dirty.slice(i, i + 1000).map(([id, st]) => {
+          const b = params.length;
+          params.push(
+            id, st.ts === null ? null : new Date(st.ts), st.seq, st.values ? JSON.stringify(st.values) : null,
+            st.lastSeen === null ? null : new Date(st.lastSeen), st.offlineAt === null ? null : new Date(st.offlineAt), st.intervalMs,
+          );
+          return `($${b + 1}::int4,$${b + 2}::timestamptz,$${b + 3}::int4,$${b + 4}::jsonb,$${b + 5}::timestamptz,$${b + 6}::timestamptz,$${b + 7}::int4,now())`;
+        });
+        await sql.query(
+          `insert into device_latest as l (device_id, ts, seq, values, last_seen_at, offline_at, interval_ms, updated_at)
+           select v.* from (values ${rows.join(',')}) as v(device_id, ts, seq, values, last_seen_at, offline_at, interval_ms, updated_at)
+           where exists (select 1 from device d where d.id = v.device_id)
+           on conflict (device_id) do update set
+             ts = case when excluded.ts is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.ts else l.ts end,
+             seq = case when excluded.ts is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.seq else l.seq end,
+             values = case when excluded.values is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.values else l.values end,
+             last_seen_at = greatest(l.last_seen_at, excluded.last_seen_at),
+             offline_at = greatest(l.offline_at, excluded.offline_at),
+             interval_ms = coalesce(excluded.interval_ms, l.interval_ms),
+             updated_at = now()`,
+          params,
+        );
+      }
+      for (let i = 0; i < events.length; i += 1000) {
+        const params: unknown[] = [];
+        const rows = events.slice(i, i + 1000).map((e) => {
+          const b = params.length;
+          params.push(e.deviceId, e.code, e.active, e.message, new Date(e.ts), new Date(e.receivedAt));
+          return `($${b + 1}::int4,$${b + 2},$${b + 3}::boolean,$${b + 4},$${b + 5}::timestamptz,$${b + 6}::timestamptz)`;
+        });
+        await sql.query(
+          `insert into device_event (device_id, code, active, message, ts, received_at)
+           select v.* from (values ${rows.join(',')}) as v(device_id, code, active, message, ts, received_at)
+           where exists (select 1 from device d where d.id = v.device_id)`,
+          params,
+        );
+        this.counters.eventsStored += rows.length;
+      }
+      this.counters.latestFlushes++;
+    } catch (err) {
+      // Put it back: the next flush tries again with whatever is newest by then.
+      for (const [, st] of dirty) st.dirty = true;
+      this.events.unshift(...events);
+      throw err;
+    }
+  }
+
+  /** Upserts every rollup aggregate touched since the last flush. */
+  flushRollups(): Promise<void> {
+    this.rollupWrite = this.rollupWrite.then(() => this.writeRollups());
+    return this.rollupWrite;
+  }
+
+  private async writeRollups(): Promise<void> {
+    const taken = this.rollups.take();
+    for (const g of Object.keys(taken) as Granularity[]) {
+      for (const run of uniqueRuns(taken[g])) {
+        await writeAggregates(this.database.sql, ROLLUP_TABLES[g], run);
+        this.counters.rollupRows += run.length;
+      }
+    }
+    this.counters.rollupFlushes++;
+  }
+
+  /** Writes everything buffered now: telemetry, then latest values and events, then rollups. */
+  async flush(): Promise<void> {
+    await this.flushBatch();
+    await this.flushLatest();
+    await this.flushRollups();
+  }
+
+  /** Reports received but not yet committed. */
+  get pendingReports(): number {
+    return this.reports.length + this.retry.reduce((a, b) => a + b.reports.length, 0);
+  }
+
+  /** Latency percentile (ms from report ts to commit) over what was stored since the last reset. */
+  latencyPercentile(p: number): number | null {
+    let total = 0;
+    for (const c of this.latency) total += c;
+    if (total === 0) return null;
+    const target = Math.ceil((p / 100) * total);
+    let seen = 0;
+    for (let ms = 0; ms < this.latency.length; ms++) {
+      seen += this.latency[ms]!;
+      if (seen >= target) return ms;
+    }
+    return MAX_LATENCY_MS;
+  }
+
+  resetLatency(): void {
+    this.latency.fill(0);
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers.length = 0;
+    await this.flush();
+  }
+}
