@@ -1,0 +1,305 @@
+import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import { ProTable, type ProColumns } from '@ant-design/pro-components';
+import { App, Button, Popconfirm, Select, TreeSelect, Upload } from 'antd';
+import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { useT } from '../../platform/i18n/useT.ts';
+import { ResourceDetail } from './ResourceDetail.tsx';
+import { ResourceForm } from './ResourceForm.tsx';
+import { renderCell } from './crud.cells.tsx';
+import { filtersToBody } from './crud.filters.ts';
+import {
+  useDeleteResource, useExportResource, useImportResource, useOptionSource, useResourceList, useResourcePage, useResourceTree,
+} from './crud.hooks.ts';
+import type { FilterDef, ResourceDef, Translate } from './crud.types.ts';
+
+/** What toolbar buttons and row actions of a screen can do with the shared table. */
+export interface TableContext<R, F> {
+  openAdd: (initial?: Partial<F>) => void;
+  openEdit: (row: R) => void;
+  openDetail: (row: R) => void;
+  refresh: () => Promise<unknown>;
+  /** Rows ticked (with `selectable`). */
+  selected: R[];
+  clearSelection: () => void;
+  /** The request fields of the current search. */
+  filters: Record<string, unknown>;
+}
+
+export interface ResourceTableProps<R extends { id: number }, F, O> {
+  def: ResourceDef<R, F, O>;
+  toolbar?: (ctx: TableContext<R, F>) => ReactNode[];
+  rowActions?: (row: R, ctx: TableContext<R, F>) => ReactNode[];
+  /** Tick boxes on rows (bulk actions in the toolbar). */
+  selectable?: boolean;
+  detailExtra?: (record: O) => ReactNode;
+  /** Runs when a row's detail opens (e.g. mark a notification read). */
+  onDetail?: (row: R) => void;
+}
+
+type FormState<F> = { mode: 'add'; initial?: Partial<F> } | { mode: 'edit'; id: number } | null;
+
+const withoutEmptyChildren = <R,>(rows: R[]): R[] =>
+  rows.map((r) => {
+    const children = (r as { children?: R[] }).children;
+    if (!Array.isArray(children)) return r;
+    if (children.length === 0) {
+      const { children: _drop, ...rest } = r as R & { children?: R[] };
+      return rest as R;
+    }
+    return { ...r, children: withoutEmptyChildren(children) };
+  });
+
+const parentIds = <R extends { id: number }>(rows: R[]): number[] =>
+  rows.flatMap((r) => {
+    const children = (r as { children?: R[] }).children;
+    return Array.isArray(children) && children.length ? [r.id, ...parentIds(children)] : [];
+  });
+
+/** A search-form select over enum values or server options. */
+function FilterSelect({ filter, t, ...rest }: { filter: FilterDef; t: Translate; value?: unknown; onChange?: (v: unknown) => void }) {
+  const loaded = useOptionSource(filter.source ?? null);
+  const placeholder = t('请选择');
+  if (filter.type === 'treeSelect') {
+    return (
+      <TreeSelect
+        {...rest}
+        treeData={loaded.data ?? []}
+        allowClear
+        showSearch
+        treeNodeFilterProp="label"
+        treeDefaultExpandAll
+        placeholder={placeholder}
+        aria-label={t(filter.title)}
+      />
+    );
+  }
+  const options = filter.options
+    ? filter.options.map((o) => ({ value: String(o.value), label: t(o.label) }))
+    : (loaded.data ?? []);
+  return <Select {...rest} options={options} allowClear showSearch optionFilterProp="label" placeholder={placeholder} aria-label={t(filter.title)} />;
+}
+
+/**
+ * The list screen of a resource: ProTable with the definition's search form, the server's page
+ * ({ records, total, current, pageSize }) or tree, refresh, add/edit form, detail drawer, delete
+ * with confirmation, xlsx export of the current search and xlsx import.
+ */
+export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, rowActions, selectable, detailExtra, onDetail }: ResourceTableProps<R, F, O>) {
+  const t = useT();
+  const { message } = App.useApp();
+  const [filters, setFilters] = useState<Record<string, unknown>>({});
+  const [paging, setPaging] = useState({ current: 1, pageSize: def.pageSize ?? 10 });
+  const [form, setForm] = useState<FormState<F>>(null);
+  const [detail, setDetail] = useState<R | null>(null);
+  const [selectedKeys, setSelectedKeys] = useState<Key[]>([]);
+  const [expanded, setExpanded] = useState<readonly Key[] | null>(null);
+
+  const { endpoints } = def;
+  const mode = endpoints.page ? 'page' : endpoints.tree ? 'tree' : 'list';
+  const filtered = Object.keys(filters).length > 0;
+  const useFlatList = mode === 'list' || (mode === 'tree' && filtered && !!endpoints.list);
+  const page = useResourcePage(def, { ...filters, ...paging }, mode === 'page');
+  const list = useResourceList(def, filters, useFlatList);
+  const tree = useResourceTree(def, mode === 'tree' && !useFlatList);
+  const active = mode === 'page' ? page : useFlatList ? list : tree;
+  const rows = useMemo<R[]>(() => {
+    if (mode === 'page') return page.data?.records ?? [];
+    return withoutEmptyChildren((useFlatList ? list.data : tree.data) ?? []);
+  }, [mode, useFlatList, page.data, list.data, tree.data]);
+  const remove = useDeleteResource(def);
+  const exporter = useExportResource(def, def.exportName ? t(def.exportName) : undefined);
+  const importer = useImportResource(def);
+
+  const selected = rows.filter((r) => selectedKeys.includes(r.id));
+  const ctx: TableContext<R, F> = {
+    openAdd: (initial) => setForm({ mode: 'add', initial }),
+    openEdit: (row) => setForm({ mode: 'edit', id: row.id }),
+    openDetail: (row) => {
+      setDetail(row);
+      onDetail?.(row);
+    },
+    refresh: () => active.refetch(),
+    selected,
+    clearSelection: () => setSelectedKeys([]),
+    filters,
+  };
+
+  const canAdd = !!def.form && !!endpoints.add;
+  const canEdit = (row: R) => !!def.form && !!endpoints.edit && (def.canEdit?.(row) ?? true);
+  const canDelete = (row: R) => !!endpoints.delete && (def.canDelete?.(row) ?? true);
+  const hasDetail = def.detail ?? !!endpoints.one;
+
+  const deleteRow = async (row: R) => {
+    try {
+      await remove.mutateAsync(row.id);
+      void message.success(t('删除成功'));
+    } catch {
+      // The request layer has shown the reason.
+    }
+  };
+
+  const columns: ProColumns<R>[] = [
+    ...def.columns
+      .filter((c) => c.inTable !== false)
+      .map<ProColumns<R>>((c) => ({
+        key: `col:${c.key}`,
+        dataIndex: c.key,
+        title: t(c.title),
+        width: c.width,
+        ellipsis: c.ellipsis,
+        search: false,
+        render: (_dom, row) => renderCell(c, row, t),
+      })),
+    ...(def.filters ?? []).map<ProColumns<R>>((f) => ({
+      // The search form names its field by the column key: it must be the request field.
+      key: f.key,
+      dataIndex: f.key,
+      title: t(f.title),
+      hideInTable: true,
+      hideInSetting: true,
+      valueType: f.type === 'datetimeRange' ? 'dateTimeRange' : f.type === 'number' ? 'digit' : 'text',
+      fieldProps: f.type === 'text' || !f.type ? { maxLength: 128 } : undefined,
+      renderFormItem:
+        f.type === 'enum' || f.type === 'select' || f.type === 'treeSelect' ? () => <FilterSelect filter={f} t={t} /> : undefined,
+    })),
+  ];
+
+  const actionsFor = (row: R): ReactNode[] => [
+    ...(hasDetail
+      ? [
+          <Button key="detail" type="link" size="small" icon={<EyeOutlined />} onClick={() => ctx.openDetail(row)}>
+            {t('详情')}
+          </Button>,
+        ]
+      : []),
+    ...(canEdit(row)
+      ? [
+          <Button key="edit" type="link" size="small" icon={<EditOutlined />} onClick={() => ctx.openEdit(row)}>
+            {t('编辑')}
+          </Button>,
+        ]
+      : []),
+    ...(rowActions?.(row, ctx) ?? []),
+    ...(canDelete(row)
+      ? [
+          <Popconfirm
+            key="delete"
+            title={t('确定删除该$1吗？', t(def.name))}
+            okText={t('删除')}
+            cancelText={t('取消')}
+            okButtonProps={{ danger: true }}
+            onConfirm={() => void deleteRow(row)}
+          >
+            <Button type="link" size="small" danger icon={<DeleteOutlined />}>
+              {t('删除')}
+            </Button>
+          </Popconfirm>,
+        ]
+      : []),
+  ];
+  const anyActions = hasDetail || !!endpoints.edit || !!endpoints.delete || !!rowActions;
+  if (anyActions) {
+    columns.push({
+      key: 'actions',
+      title: t('操作'),
+      valueType: 'option',
+      fixed: 'right',
+      width: def.actionsWidth ?? 200,
+      render: (_dom, row) => actionsFor(row),
+    });
+  }
+
+  const toolbarButtons: ReactNode[] = [
+    ...(toolbar?.(ctx) ?? []),
+    ...(endpoints.import && def.showImport !== false
+      ? [
+          <Upload
+            key="import"
+            accept=".xlsx"
+            showUploadList={false}
+            beforeUpload={(file) => {
+              if (!/\.xlsx$/i.test(file.name)) {
+                void message.error(t('只能上传 xlsx 文件'));
+                return Upload.LIST_IGNORE;
+              }
+              importer.mutate(file, { onSuccess: () => void message.success(t('导入成功')) });
+              return false;
+            }}
+          >
+            <Button icon={<UploadOutlined />} loading={importer.isPending}>
+              {t('导入')}
+            </Button>
+          </Upload>,
+        ]
+      : []),
+    ...(endpoints.export && def.showExport !== false
+      ? [
+          <Button key="export" icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => exporter.mutate(filters)}>
+            {t('导出')}
+          </Button>,
+        ]
+      : []),
+    ...(canAdd
+      ? [
+          <Button key="add" type="primary" icon={<PlusOutlined />} onClick={() => ctx.openAdd()}>
+            {t('新增')}
+          </Button>,
+        ]
+      : []),
+  ];
+
+  const expandedKeys = expanded ?? parentIds(rows);
+
+  return (
+    <>
+      <ProTable<R>
+        rowKey="id"
+        columns={columns}
+        dataSource={rows}
+        loading={active.isFetching}
+        headerTitle={t('$1列表', t(def.name))}
+        search={def.filters?.length ? { labelWidth: 'auto', defaultCollapsed: false, span: 6 } : false}
+        onSubmit={(values) => {
+          setFilters(filtersToBody(def.filters, values));
+          setPaging((p) => ({ ...p, current: 1 }));
+          setSelectedKeys([]);
+        }}
+        onReset={() => {
+          setFilters({});
+          setPaging((p) => ({ ...p, current: 1 }));
+          setSelectedKeys([]);
+        }}
+        options={{ reload: () => void active.refetch(), density: true, setting: true }}
+        toolBarRender={() => toolbarButtons}
+        rowSelection={selectable ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys) } : undefined}
+        tableAlertRender={false}
+        expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
+        pagination={
+          mode === 'page'
+            ? {
+                current: paging.current,
+                pageSize: paging.pageSize,
+                total: page.data?.total ?? 0,
+                showSizeChanger: true,
+                showTotal: (total) => t('共 $1 条', total),
+                onChange: (current, pageSize) => setPaging({ current: pageSize !== paging.pageSize ? 1 : current, pageSize }),
+              }
+            : false
+        }
+        scroll={{ x: 'max-content' }}
+        cardBordered
+      />
+      {form && (
+        <ResourceForm
+          def={def}
+          mode={form.mode}
+          id={form.mode === 'edit' ? form.id : undefined}
+          initialValues={form.mode === 'add' ? form.initial : undefined}
+          onClose={() => setForm(null)}
+          onSaved={() => setForm(null)}
+        />
+      )}
+      {detail && <ResourceDetail def={def} row={detail} onClose={() => setDetail(null)} extra={detailExtra} />}
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import { Badge, Tag, Typography } from 'antd';
+import dayjs from 'dayjs';
+import type { ReactNode } from 'react';
+import type { ColumnDef, EnumOption, Translate } from './crud.types.ts';
+
+export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+/** Any value as text: strings as they are, objects as JSON, nothing as ''. */
+export function asText(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return JSON.stringify(v) ?? '';
+}
+
+/** A time from the server (ISO text or epoch ms) in the browser's zone; '-' when none. */
+export function formatDateTime(v: unknown): string {
+  if (v === null || v === undefined || v === '') return '-';
+  const d = dayjs(v as string | number);
+  return d.isValid() ? d.format(DATETIME_FORMAT) : asText(v);
+}
+
+export function enumOption(options: readonly EnumOption[] | undefined, v: unknown): EnumOption | undefined {
+  return options?.find((o) => o.value === v || String(o.value) === asText(v));
+}
+
+/** A status value as a coloured badge with its translated label. */
+export function StatusBadge({ options, value, t }: { options: readonly EnumOption[] | undefined; value: unknown; t: Translate }) {
+  const o = enumOption(options, value);
+  if (!o) return <span>{value === null || value === undefined ? '-' : asText(value)}</span>;
+  return <Badge status={o.color ?? 'default'} text={t(o.label)} />;
+}
+
+const field = (row: unknown, key: string): unknown => (row && typeof row === 'object' ? (row as Record<string, unknown>)[key] : undefined);
+
+/** The shown value of a column in a row (list cell and detail line). */
+export function renderCell<R>(col: ColumnDef<R>, row: R, t: Translate): ReactNode {
+  if (col.render) return col.render(row, t);
+  const v = field(row, col.key);
+  switch (col.type ?? 'text') {
+    case 'datetime':
+      return formatDateTime(v);
+    case 'enum':
+    case 'boolean':
+      return <StatusBadge options={col.options} value={v} t={t} />;
+    case 'tags':
+      return Array.isArray(v) && v.length ? (
+        <span>
+          {v.map((item, i) => (
+            <Tag key={i}>{typeof item === 'object' && item ? asText(field(item, 'name')) : asText(item)}</Tag>
+          ))}
+        </span>
+      ) : (
+        '-'
+      );
+    case 'number':
+      return typeof v === 'number' ? v.toLocaleString() : '-';
+    case 'longText':
+      return v ? <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{asText(v)}</Typography.Paragraph> : '-';
+    case 'code':
+      return v === null || v === undefined || v === '' ? '-' : <Typography.Text code>{asText(v)}</Typography.Text>;
+    case 'text':
+      return v === null || v === undefined || v === '' ? '-' : asText(v);
+  }
+}
