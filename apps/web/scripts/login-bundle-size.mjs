@@ -1,25 +1,56 @@
-// Prints the gzipped JS + CSS the login page loads: the entry chunk, the login page chunk and
-// everything they import statically, from the build manifest (run after `npm run build`).
+// Prints the gzipped JS + CSS the login page loads, from the build manifest (run after
+// `npm run build`): the entry chunk (index.html), the login page chunk, the default locale's
+// antd and dayjs chunks (main.tsx loads them before the first render), and everything these
+// import statically (what Vite modulepreloads with them). Chunks only the layout or other pages
+// import are not counted. `--json` prints the figures as JSON (bench/web/run.ts reads it).
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const dist = new URL('../dist/', import.meta.url);
-const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', dist), 'utf8'));
-const files = new Set();
-const visit = (key) => {
-  const c = manifest[key];
-  if (!c || files.has(c.file)) return;
-  files.add(c.file);
-  for (const css of c.css ?? []) files.add(css);
-  for (const k of c.imports ?? []) visit(k);
-};
-visit('index.html');
-visit(Object.keys(manifest).find((k) => k.endsWith('LoginPage.tsx')));
-let js = 0;
-let css = 0;
-for (const f of files) {
-  const size = gzipSync(readFileSync(new URL(f, dist))).length;
-  if (f.endsWith('.css')) css += size;
-  else js += size;
+/** The budget of the login page, gzipped JS + CSS, in kB (1 kB = 1024 bytes). */
+export const BUDGET_KB = 300;
+
+export function loginBundle(dist = new URL('../dist/', import.meta.url)) {
+  const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', dist), 'utf8'));
+  const files = new Set();
+  const visit = (key) => {
+    const c = manifest[key];
+    if (!c || files.has(c.file)) return;
+    files.add(c.file);
+    for (const css of c.css ?? []) files.add(css);
+    for (const k of c.imports ?? []) visit(k);
+  };
+  const entry = manifest['index.html'];
+  if (!entry) throw new Error('no index.html in the manifest');
+  visit('index.html');
+  const login = Object.keys(manifest).find((k) => k.endsWith('LoginPage.tsx'));
+  if (!login) throw new Error('no LoginPage chunk in the manifest');
+  visit(login);
+  // The default locale (zh-CN): antd's zh_CN and dayjs's zh-cn, loaded dynamically at start.
+  for (const k of entry.dynamicImports ?? []) {
+    const name = manifest[k]?.name ?? k;
+    if (/(^|[/_])zh_CN(\.js)?$/.test(name) || /(^|[/_])zh-cn(\.js)?$/.test(name)) visit(k);
+  }
+  const rows = [...files].map((file) => {
+    const raw = readFileSync(new URL(file, dist));
+    return { file, raw: raw.length, gzip: gzipSync(raw).length };
+  });
+  rows.sort((a, b) => b.gzip - a.gzip);
+  const sum = (pred) => rows.filter(pred).reduce((n, r) => n + r.gzip, 0);
+  const js = sum((r) => !r.file.endsWith('.css'));
+  const css = sum((r) => r.file.endsWith('.css'));
+  return { files: rows, jsGzip: js, cssGzip: css, totalGzip: js + css, totalRaw: rows.reduce((n, r) => n + r.raw, 0), budgetKb: BUDGET_KB };
 }
-console.log(`login page: ${files.size} files, gzipped JS ${(js / 1024).toFixed(1)} kB + CSS ${(css / 1024).toFixed(1)} kB = ${((js + css) / 1024).toFixed(1)} kB`);
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const r = loginBundle();
+  if (process.argv.includes('--json')) {
+    console.log(JSON.stringify(r));
+  } else {
+    const kb = (n) => (n / 1024).toFixed(1);
+    for (const f of r.files) console.log(`  ${kb(f.gzip).padStart(6)} kB gz  ${kb(f.raw).padStart(6)} kB raw  ${f.file}`);
+    console.log(
+      `login page: ${r.files.length} files, gzipped JS ${kb(r.jsGzip)} kB + CSS ${kb(r.cssGzip)} kB = ${kb(r.totalGzip)} kB ` +
+        `(budget ${BUDGET_KB} kB: ${r.totalGzip <= BUDGET_KB * 1024 ? 'within' : 'OVER'}); ${kb(r.totalRaw)} kB uncompressed`,
+    );
+  }
+}

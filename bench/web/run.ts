@@ -1,0 +1,227 @@
+/**
+ * bench/web: the console's weight and Lighthouse performance.
+ *
+ *   npx tsx bench/web/run.ts [--build] [--runs 3] [--pages login,welcome,users] [--form-factors desktop,mobile]
+ *
+ * 1. Builds apps/web when apps/web/dist is missing (or with --build), then prints the gzipped JS
+ *    and CSS the login page loads (apps/web/scripts/login-bundle-size.mjs) against the 300 kB budget.
+ * 2. Starts the server as a child process (fresh DATA_DIR, CAPTCHA_ENABLED=false), signs in as
+ *    admin through the API and adds a page of users for the user list.
+ * 3. Runs Lighthouse 13 (performance category) with Node 22 (bench/web/node22.ts) and Debian's
+ *    Chromium, desktop and mobile, `runs` times per page: the login page, /home/welcome and the
+ *    user list /system/user signed in (bench/web/lighthouse.ts), and prints the median of each
+ *    column. Full reports are kept in a temporary folder whose path is printed.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { API_BASE, TOKEN_STORAGE_KEY } from '@ess/contract/constants';
+import type { FormFactor, Job, PageJob, RunResult } from './lighthouse.ts';
+import { ensureNode22 } from './node22.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const DIST = join(ROOT, 'apps/web/dist');
+const CHROME = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const PASSWORD = 'Bench12345';
+const PORT = 18620 + Math.floor(Math.random() * 1000);
+
+const args = process.argv.slice(2);
+const argOf = (name: string, def: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : def;
+};
+const runs = Number(argOf('--runs', '3'));
+const ALL_PAGES: PageJob[] = [
+  { name: 'login', path: '/login', signedIn: false },
+  { name: 'welcome', path: '/home/welcome', signedIn: true },
+  { name: 'users', path: '/system/user', signedIn: true },
+];
+const pageNames = argOf('--pages', ALL_PAGES.map((p) => p.name).join(',')).split(',');
+const pages = ALL_PAGES.filter((p) => pageNames.includes(p.name));
+const formFactors = argOf('--form-factors', 'desktop,mobile').split(',') as FormFactor[];
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+const median = (xs: number[]) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  if (s.length === 0) return Number.NaN;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+interface Bundle {
+  files: { file: string; raw: number; gzip: number }[];
+  jsGzip: number;
+  cssGzip: number;
+  totalGzip: number;
+  totalRaw: number;
+  budgetKb: number;
+}
+
+function bundleReport(): Bundle {
+  if (args.includes('--build') || !existsSync(join(DIST, '.vite/manifest.json'))) {
+    process.stdout.write('building apps/web...\n');
+    execFileSync('npm', ['run', 'build', '-w', '@ess/web'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  const out = execFileSync(process.execPath, [join(ROOT, 'apps/web/scripts/login-bundle-size.mjs'), '--json'], { encoding: 'utf8' });
+  const b = JSON.parse(out) as Bundle;
+  process.stdout.write(`\nLogin page bundle (index.html + login route + default locale, static imports followed), gzipped:\n`);
+  for (const f of b.files) process.stdout.write(`  ${kb(f.gzip).padStart(9)}  ${f.file}\n`);
+  const within = b.totalGzip <= b.budgetKb * 1024;
+  process.stdout.write(
+    `  JS ${kb(b.jsGzip)} + CSS ${kb(b.cssGzip)} = ${kb(b.totalGzip)} of a ${b.budgetKb} kB budget: ${within ? 'within' : 'OVER'} ` +
+      `(${b.files.length} files, ${kb(b.totalRaw)} uncompressed)\n`,
+  );
+  return b;
+}
+
+async function waitForServer(base: string) {
+  for (let i = 0; i < 240; i++) {
+    try {
+      if ((await fetch(`${base}${API_BASE}/basic/captcha`)).status === 200) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('server did not start');
+}
+
+async function api<T>(base: string, token: string, path: string, body?: unknown): Promise<T> {
+  const r = await fetch(`${base}${API_BASE}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: token, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const j = (await r.json()) as { code?: number; data: T; tipMsg?: string };
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status} ${j.tipMsg ?? ''}`);
+  return j.data;
+}
+
+/** Signs in as admin and adds 30 users, so the user list shows a full page. */
+async function signInAndSeed(base: string): Promise<string> {
+  const { token } = await api<{ token: string }>(base, '', '/basic/user/login', { username: 'admin', password: PASSWORD });
+  const roles = await api<{ id: number }[]>(base, token, '/system/role/query/list', {});
+  const profile = await api<{ companyId: number }>(base, token, '/system/user/profile/info');
+  const roleId = roles[0]?.id;
+  if (roleId !== undefined) {
+    for (let i = 0; i < 30; i++) {
+      await api(base, token, '/system/user/add', {
+        username: `bench${i}`, name: `压测用户${i}`, password: 'Passw0rd1', companyId: profile.companyId, roleIds: [roleId],
+      });
+    }
+  }
+  return token;
+}
+
+function runLighthouse(node22: string, job: Job): Promise<RunResult[]> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(node22, [join(import.meta.dirname, 'lighthouse.ts'), JSON.stringify(job)], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, CHROME_PATH: job.chromePath, NODE_NO_WARNINGS: '1' },
+    });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`lighthouse runner exited with ${code}`));
+      else resolvePromise(out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as RunResult));
+    });
+  });
+}
+
+function printTable(results: RunResult[]) {
+  const ms = (x: number) => (Number.isFinite(x) ? `${(x / 1000).toFixed(2)} s` : '-');
+  const head = ['page', 'form factor', 'score', '(min-max)', 'FCP', 'LCP', 'TBT', 'CLS', 'SI', 'JS over the wire'];
+  const rows: string[][] = [];
+  const notes: string[] = [];
+  for (const page of pages) {
+    for (const ff of formFactors) {
+      const rs = results.filter((r) => r.page === page.name && r.formFactor === ff);
+      if (rs.length === 0) continue;
+      const scores = rs.map((r) => (r.score === null ? Number.NaN : r.score * 100));
+      const finite = scores.filter(Number.isFinite);
+      rows.push([
+        `${page.name} ${page.path}`,
+        ff,
+        Number.isFinite(median(scores)) ? String(Math.round(median(scores))) : '-',
+        finite.length ? `${Math.round(Math.min(...finite))}-${Math.round(Math.max(...finite))}` : '-',
+        ms(median(rs.map((r) => r.fcp))),
+        ms(median(rs.map((r) => r.lcp))),
+        `${Math.round(median(rs.map((r) => r.tbt)))} ms`,
+        median(rs.map((r) => r.cls)).toFixed(3),
+        ms(median(rs.map((r) => r.si))),
+        kb(median(rs.map((r) => r.transfer.Script ?? 0))),
+      ]);
+      const redirected = [...new Set(rs.map((r) => new URL(r.finalUrl).pathname).filter((p) => p !== page.path))];
+      if (redirected.length) notes.push(`${page.path} (${ff}) ended on ${redirected.join(', ')}: the console redirected it`);
+      for (const r of rs) if (r.error) notes.push(`${page.path} ${ff} run ${r.run}: ${r.error}`);
+      for (const w of new Set(rs.flatMap((r) => r.warnings))) notes.push(`${page.path} ${ff}: ${w.replace(/\s+/g, ' ').slice(0, 200)}`);
+    }
+  }
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  process.stdout.write(`\nLighthouse 13, performance, median of ${runs} runs per row (score range in brackets):\n`);
+  process.stdout.write(`${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
+  for (const r of rows) process.stdout.write(`${line(r)}\n`);
+  for (const n of notes) process.stdout.write(`note: ${n}\n`);
+  process.stdout.write('\nLargest Lighthouse savings (ms of FCP+LCP+TBT, median run of each row):\n');
+  for (const page of pages) {
+    for (const ff of formFactors) {
+      const rs = results.filter((r) => r.page === page.name && r.formFactor === ff).sort((a, b) => (a.score ?? 0) - (b.score ?? 0));
+      const mid = rs[Math.floor(rs.length / 2)];
+      if (!mid) continue;
+      const opp = mid.opportunities.map((o) => `${o.id} ${Math.round(o.ms)}`).join(', ') || 'none';
+      process.stdout.write(`  ${page.name} ${ff}: ${opp}; main thread ${Math.round(mid.mainThreadMs)} ms; report ${mid.report}\n`);
+    }
+  }
+}
+
+async function main() {
+  const bundle = bundleReport();
+  const node22 = ensureNode22();
+  const dataDir = mkdtempSync(join(tmpdir(), 'ess-bench-web-data-'));
+  const outDir = mkdtempSync(join(tmpdir(), 'ess-bench-web-reports-'));
+  mkdirSync(outDir, { recursive: true });
+  const server = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(PORT), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, CAPTCHA_ENABLED: 'false', LOG_LEVEL: 'warn',
+      DATA_DIR: dataDir, WEB_DIST: DIST, ROLES: 'api,jobs', LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const base = `http://127.0.0.1:${PORT}`;
+  try {
+    await waitForServer(base);
+    const token = await signInAndSeed(base);
+    process.stdout.write(`\nserver on ${base} (DATA_DIR ${dataDir}); Lighthouse on ${node22}, ${CHROME}\n`);
+    const results = await runLighthouse(node22, {
+      baseUrl: base, chromePath: CHROME, chromeFlags: CHROME_FLAGS, token, tokenKey: TOKEN_STORAGE_KEY, runs, formFactors, pages, outDir,
+    });
+    // What the login page really loaded in the browser, against the manifest's count.
+    const login = results.find((r) => r.page === 'login');
+    if (login) {
+      const byFile = new Map(bundle.files.map((f) => [`/${f.file}`, f.gzip]));
+      const extra = login.assets.filter((a) => !byFile.has(a));
+      const loaded = login.assets.reduce((n, a) => n + (byFile.get(a) ?? 0), 0);
+      process.stdout.write(
+        `\nIn the browser the login page loaded ${login.assets.length} JS/CSS files; the ${login.assets.length - extra.length} the manifest count ` +
+          `lists weigh ${kb(loaded)} gzipped${extra.length ? `; not in the count: ${extra.join(', ')}` : ''}.\n`,
+      );
+    }
+    printTable(results);
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }
+}
+
+await main();
