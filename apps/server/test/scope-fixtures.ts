@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { accessLog, appUser, company, notification, notificationLog, notificationSetting, role } from '../src/db/schema/system.ts';
 import { storedFile } from '../src/db/schema/files.ts';
+import { device, product } from '../src/db/schema/device.ts';
+import { site } from '../src/db/schema/site.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
 import type { TestApp } from './harness.ts';
 
@@ -73,4 +75,19 @@ scopeFixtures.accessLog = async (t, companyId) => {
     .values({ companyId, userId: null, username: 'probe', method: 'POST', path: '/probe', status: 200, durationMs: 1, createdAt: new Date() })
     .returning({ id: accessLog.id });
   return a!.id;
+};
+
+// Stations and devices: a station of the given company, and a device on such a station.
+scopeFixtures.site = async (t, companyId) => {
+  const [s] = await t.ctx.db.insert(site).values({ companyId, name: 'probe', code: `P${suffix()}` }).returning({ id: site.id });
+  return s!.id;
+};
+scopeFixtures.device = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [p] = await t.ctx.db.select({ id: product.id }).from(product).where(eq(product.type, 'bms')).limit(1);
+  const [d] = await t.ctx.db
+    .insert(device)
+    .values({ code: `probe-${suffix()}`, name: 'probe', siteId, productId: p!.id, type: 'bms' })
+    .returning({ id: device.id });
+  return d!.id;
 };

@@ -5,3 +5,4 @@ export * from './menus.ts';
 export * from './common.ts';
 export * from './system.ts';
 export * from './telemetry.ts';
+export * from './device.ts';

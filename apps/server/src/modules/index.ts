@@ -1,6 +1,7 @@
 import type { AnyRoute } from '../platform/http/route.ts';
 import { basicRoutes } from './basic/basic.routes.ts';
 import { sseRoutes } from './basic/sse.routes.ts';
+import { deviceRoutes } from './device/device.routes.ts';
 import { dictionaryRoutes } from './dictionary/dictionary.routes.ts';
 import { filesRoutes } from './files/files.routes.ts';
 import { i18nRoutes } from './i18n/i18n.routes.ts';
@@ -11,8 +12,10 @@ import { menuRoutes } from './system/menu.routes.ts';
 import { notificationRoutes } from './system/notification.routes.ts';
 import { roleRoutes } from './system/role.routes.ts';
 import { userRoutes } from './system/user.routes.ts';
+import { telemetryRoutes } from './telemetry/telemetry.routes.ts';
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */
 export const allRoutes: AnyRoute[] = [...authRoutes, ...companyRoutes, ...menuRoutes, ...roleRoutes, ...userRoutes,
   ...dictionaryRoutes, ...filesRoutes, ...basicRoutes, ...i18nRoutes,
-  ...logRoutes, ...notificationRoutes, ...sseRoutes];
+  ...logRoutes, ...notificationRoutes, ...sseRoutes,
+  ...deviceRoutes, ...telemetryRoutes];

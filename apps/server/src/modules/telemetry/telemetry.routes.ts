@@ -1,0 +1,27 @@
+import { deviceHistoryBody, deviceIdQuery } from '@ess/contract';
+import { route } from '../../platform/http/route.ts';
+import { deviceFaultWarning, deviceProperties } from '../device/device.service.ts';
+import { deviceHistory } from './history.service.ts';
+
+const area = 'Device monitoring';
+
+export const telemetryRoutes = [
+  route({
+    method: 'GET', path: '/monitor/device/properties', access: 'menu', name: '设备实时属性', area, kind: 'list', query: deviceIdQuery,
+    scope: { entity: 'device', input: (id) => ({ deviceId: id }) },
+    handler: ({ ctx, user, query }) => deviceProperties(ctx, user, query.deviceId),
+  }),
+  route({
+    method: 'GET', path: '/monitor/device/one/faultWarning', access: 'menu', name: '设备故障告警', area, kind: 'list', query: deviceIdQuery,
+    scope: { entity: 'device', input: (id) => ({ deviceId: id }) },
+    handler: ({ ctx, user, query }) => deviceFaultWarning(ctx, user, query.deviceId),
+  }),
+  route({
+    method: 'POST', path: '/monitor/device/one/history', access: 'menu', name: '设备历史曲线', area, kind: 'chart', body: deviceHistoryBody,
+    scope: {
+      entity: 'device',
+      input: (id) => ({ deviceId: id, identifiers: ['soc'], start: new Date(Date.now() - 3_600_000).toISOString(), end: new Date().toISOString() }),
+    },
+    handler: ({ ctx, user, body }) => deviceHistory(ctx, user, body),
+  }),
+];
