@@ -65,6 +65,23 @@ describe('the app with its navigation guard (§2)', () => {
     expect(start).toHaveBeenCalled();
   });
 
+  it('a path outside the user\'s menus redirects to the first built leaf (/system/user) and shows it', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    const { calls } = mockFetch((c) => {
+      if (c.url.startsWith('/api/manager/basic/sse/connect')) return new Promise<Response>(() => undefined);
+      if (c.url.startsWith('/api/manager/system/user/profile/info')) return json(envelope(profile(MENUS)));
+      if (c.url.startsWith('/api/manager/system/user/query/page')) return json(envelope({ records: [], total: 0, current: 1, pageSize: 10 }));
+      if (c.url.includes('/query/tree') || c.url.includes('/query/list')) return json(envelope([]));
+      return json(envelope({ unread: 0, total: 0 }));
+    });
+    window.history.replaceState(null, '', '/log/login');
+    render(<App />);
+    await waitFor(() => expect(window.location.pathname).toBe('/system/user'), { timeout: 5000 });
+    expect(await screen.findByText('用户列表', undefined, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(calls.some((c) => c.url.startsWith('/api/manager/system/user/query/page'))).toBe(true));
+    expect(calls.some((c) => c.url.startsWith('/api/manager/system/loginLog'))).toBe(false);
+  });
+
   it('a user without menus lands on the welcome page; the person center is open to them', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
     server([]);

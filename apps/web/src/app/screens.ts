@@ -7,6 +7,17 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/home/welcome': lazy(() => import('../features/home/WelcomePage.tsx').then((m) => ({ default: m.WelcomePage }))),
   '/system/person': lazy(() => import('../features/system/PersonPage.tsx').then((m) => ({ default: m.PersonPage }))),
+  '/system/messageConfig': lazy(() => import('../features/system/MessageConfigPage.tsx').then((m) => ({ default: m.MessageConfigPage }))),
+  '/system/messagePush': lazy(() => import('../features/system/MessagePushPage.tsx').then((m) => ({ default: m.MessagePushPage }))),
+  '/system/messageNotification': lazy(() =>
+    import('../features/system/MessageNotificationPage.tsx').then((m) => ({ default: m.MessageNotificationPage })),
+  ),
+  '/system/company': lazy(() => import('../features/system/CompanyPage.tsx').then((m) => ({ default: m.CompanyPage }))),
+  '/system/menu': lazy(() => import('../features/system/MenuPage.tsx').then((m) => ({ default: m.MenuPage }))),
+  '/system/role': lazy(() => import('../features/system/RolePage.tsx').then((m) => ({ default: m.RolePage }))),
+  '/system/user': lazy(() => import('../features/system/UserPage.tsx').then((m) => ({ default: m.UserPage }))),
+  '/log/login': lazy(() => import('../features/log/LoginLogPage.tsx').then((m) => ({ default: m.LoginLogPage }))),
+  '/log/api': lazy(() => import('../features/log/ApiLogPage.tsx').then((m) => ({ default: m.ApiLogPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);

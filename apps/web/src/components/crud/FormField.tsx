@@ -1,7 +1,7 @@
 import { Cascader, DatePicker, Form, Input, InputNumber, Radio, Select, Switch, TreeSelect, type FormInstance, type FormRule } from 'antd';
 import type { z } from 'zod';
 import { useT } from '../../platform/i18n/useT.ts';
-import { DATETIME_FORMAT } from './crud.cells.tsx';
+import { DATETIME_FORMAT, optionLabel } from './crud.cells.tsx';
 import { useOptionSource } from './crud.hooks.ts';
 import type { DataOption, FieldDef, FormMode, OptionSource } from './crud.types.ts';
 import { fieldRule } from './crud.validation.ts';
@@ -24,7 +24,7 @@ function useFieldOptions<F>(field: FieldDef<F>, values: Partial<F>) {
   const source: OptionSource | null | undefined = typeof field.source === 'function' ? field.source(values) : field.source;
   const loaded = useOptionSource(source ?? null);
   if (field.options) {
-    return { loading: false, options: field.options.map((o) => ({ value: o.value as string | number, label: t(o.label) })) as DataOption[] };
+    return { loading: false, options: field.options.map((o) => ({ value: o.value as string | number, label: optionLabel(o, t) })) as DataOption[] };
   }
   return { loading: loaded.isFetching, options: loaded.data ?? [] };
 }

@@ -100,6 +100,11 @@ export function ResourceForm<R extends { id: number }, F, O>({ def, mode, id, in
       if (!open) onClose();
     },
     onFinish: submit,
+    onValuesChange: (changed: Partial<F>) => {
+      const names = Object.keys(changed);
+      const stale = formDef.fields.filter((f) => f.clearOnChangeOf?.some((n) => names.includes(n)));
+      if (stale.length) form.setFieldsValue(Object.fromEntries(stale.map((f) => [f.name, undefined])) as never);
+    },
     submitter: { searchConfig: { submitText: t('保存'), resetText: t('取消') }, submitButtonProps: { disabled: !loaded } },
   };
   // Mounted only while open.

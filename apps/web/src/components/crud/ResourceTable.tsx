@@ -5,7 +5,7 @@ import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ResourceDetail } from './ResourceDetail.tsx';
 import { ResourceForm } from './ResourceForm.tsx';
-import { renderCell } from './crud.cells.tsx';
+import { optionLabel, renderCell } from './crud.cells.tsx';
 import { filtersToBody } from './crud.filters.ts';
 import {
   useDeleteResource, useExportResource, useImportResource, useOptionSource, useResourceList, useResourcePage, useResourceTree,
@@ -74,7 +74,7 @@ function FilterSelect({ filter, t, ...rest }: { filter: FilterDef; t: Translate;
     );
   }
   const options = filter.options
-    ? filter.options.map((o) => ({ value: String(o.value), label: t(o.label) }))
+    ? filter.options.map((o) => ({ value: String(o.value), label: optionLabel(o, t) }))
     : (loaded.data ?? []);
   return <Select {...rest} options={options} allowClear showSearch optionFilterProp="label" placeholder={placeholder} aria-label={t(filter.title)} />;
 }

@@ -24,11 +24,14 @@ export function enumOption(options: readonly EnumOption[] | undefined, v: unknow
   return options?.find((o) => o.value === v || String(o.value) === asText(v));
 }
 
+/** The shown label of an enum value: source text through the pack, codes as they are. */
+export const optionLabel = (o: EnumOption, t: Translate) => (o.literal ? o.label : t(o.label));
+
 /** A status value as a coloured badge with its translated label. */
 export function StatusBadge({ options, value, t }: { options: readonly EnumOption[] | undefined; value: unknown; t: Translate }) {
   const o = enumOption(options, value);
   if (!o) return <span>{value === null || value === undefined ? '-' : asText(value)}</span>;
-  return <Badge status={o.color ?? 'default'} text={t(o.label)} />;
+  return <Badge status={o.color ?? 'default'} text={optionLabel(o, t)} />;
 }
 
 const field = (row: unknown, key: string): unknown => (row && typeof row === 'object' ? (row as Record<string, unknown>)[key] : undefined);

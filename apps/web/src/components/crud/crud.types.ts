@@ -13,6 +13,8 @@ export interface EnumOption {
   value: string | number | boolean;
   label: string;
   color?: StatusColor;
+  /** The label is a code shown as it is (HTTP methods), not source text. */
+  literal?: boolean;
 }
 
 /** An option loaded from the server (names are data, not translated); `children` for trees. */
@@ -92,8 +94,8 @@ export interface FieldDef<F> {
   modes?: readonly FormMode[];
   /** Shown only while this holds for the current values. */
   visible?: (values: Partial<F>) => boolean;
-  /** Fields whose change re-evaluates `visible` and `source`. */
-  dependencies?: readonly Extract<keyof F, string>[];
+  /** Fields whose change empties this one (options that depend on them). */
+  clearOnChangeOf?: readonly Extract<keyof F, string>[];
   options?: readonly EnumOption[];
   /** Options from the server; a function for options that depend on other fields. */
   source?: OptionSource | ((values: Partial<F>) => OptionSource | null);

@@ -1,5 +1,5 @@
 export { defineResource } from './crud.define.ts';
-export { enumOption, formatDateTime, renderCell, StatusBadge, DATETIME_FORMAT } from './crud.cells.tsx';
+export { enumOption, formatDateTime, optionLabel, renderCell, StatusBadge, DATETIME_FORMAT } from './crud.cells.tsx';
 export { filtersToBody, toMillis } from './crud.filters.ts';
 export {
   useDeleteResource, useExportResource, useImportResource, useOptionSource, useResource, useResourceList, useResourceOne,

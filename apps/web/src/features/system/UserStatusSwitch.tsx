@@ -1,0 +1,47 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Switch } from 'antd';
+import { resourceKeys } from '../../components/crud/index.ts';
+import { useT } from '../../platform/i18n/useT.ts';
+import { post } from '../../platform/request.ts';
+import { useUserStore } from '../../platform/user-store.ts';
+import { userBody, userValues, type UserOne, type UserRow } from './user.model.ts';
+
+const keys = resourceKeys(['system', 'user']);
+
+/**
+ * The account status of a user in the list, switched in place: the user's record is read afresh
+ * and saved with the new status. Nobody switches themselves or a built-in user here.
+ */
+export function UserStatusSwitch({ row }: { row: UserRow }) {
+  const t = useT();
+  const { message } = App.useApp();
+  const client = useQueryClient();
+  const me = useUserStore((s) => s.info?.id);
+  const toggle = useMutation({
+    mutationFn: async (on: boolean) => {
+      const one = await client.fetchQuery({
+        queryKey: keys.one(row.id),
+        queryFn: () => post<UserOne>('/system/user/query/one', { id: row.id }),
+        staleTime: 0,
+      });
+      await post('/system/user/edit', userBody({ ...userValues(one), status: on }, 'edit', row.id));
+      return on;
+    },
+    onSuccess: (on) => {
+      void message.success(on ? t('账号已启用') : t('账号已停用'));
+      return client.invalidateQueries({ queryKey: keys.all });
+    },
+  });
+  return (
+    <Switch
+      size="small"
+      checked={row.status === 1}
+      loading={toggle.isPending}
+      disabled={row.buildIn || row.id === me}
+      checkedChildren={t('启用')}
+      unCheckedChildren={t('停用')}
+      aria-label={t('账号状态：$1', row.username)}
+      onChange={(on) => toggle.mutate(on)}
+    />
+  );
+}
