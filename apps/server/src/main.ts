@@ -1,5 +1,6 @@
 import { startApp } from './app.ts';
 import { loadConfig } from './platform/config.ts';
+import { startSimulatorProcess, wantsSimulator } from './modules/telemetry/simulator-process.ts';
 
 const config = loadConfig();
 const running = await startApp(config);
@@ -12,13 +13,15 @@ if (running.adminPassword) {
 }
 log.info({ url: running.url, db: running.ctx.database.kind, roles: [...config.roles] }, 'console server started');
 process.stdout.write(`  Console: http://localhost:${new URL(running.url).port}/\n`);
+// The demo stations, played over MQTT against this server's broker (SIMULATOR=auto|on|off).
+const simulator = wantsSimulator(config, running.ctx.telemetry) ? startSimulatorProcess(config, running.ctx.telemetry, log) : null;
 
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     if (stopping) return;
     stopping = true;
-    running.close().then(
+    (simulator?.stop() ?? Promise.resolve()).then(() => running.close()).then(
       () => process.exit(0),
       (err: unknown) => {
         log.error({ err }, 'shutdown failed');

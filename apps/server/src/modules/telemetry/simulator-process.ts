@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from '../../platform/config.ts';
+import type { Logger } from '../../platform/logging.ts';
+import type { TelemetryRuntime } from './runtime.ts';
+
+export interface SimulatorProcess {
+  stop(): Promise<void>;
+}
+
+/**
+ * Whether `npm start` plays the demo stations: SIMULATOR=on always, off never, auto (default)
+ * when the demo is seeded and the broker is the embedded one, so a production deployment with
+ * its own broker never gets simulated data.
+ */
+export function wantsSimulator(config: Config, telemetry: TelemetryRuntime): boolean {
+  if (config.simulator === 'on') return telemetry.brokerUrl !== '';
+  return config.simulator === 'auto' && config.seedDemo && telemetry.embedded;
+}
+
+/**
+ * Runs apps/simulator's CLI as a child process against the server's broker, with its state
+ * file in the data directory (registers keep counting across restarts). It stops with the server.
+ */
+export function startSimulatorProcess(config: Config, telemetry: TelemetryRuntime, log: Logger): SimulatorProcess {
+  const main = fileURLToPath(new URL('./main.ts', import.meta.resolve('@ess/simulator')));
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', main], {
+    env: { ...process.env, MQTT_URL: telemetry.brokerUrl, SIM_STATE_FILE: process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json') },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  let exited = false;
+  const done = new Promise<void>((resolve) => {
+    child.once('exit', (code, signal) => {
+      exited = true;
+      if (code !== 0 && signal !== 'SIGTERM') log.warn({ code, signal }, 'station simulator exited');
+      resolve();
+    });
+  });
+  log.info({ broker: telemetry.brokerUrl, pid: child.pid }, 'station simulator started');
+  return {
+    stop: async () => {
+      if (exited) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await done;
+      clearTimeout(timer);
+    },
+  };
+}
