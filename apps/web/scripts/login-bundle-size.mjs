@@ -12,24 +12,24 @@ export const BUDGET_KB = 300;
 export function loginBundle(dist = new URL('../dist/', import.meta.url)) {
   const manifest = JSON.parse(readFileSync(new URL('.vite/manifest.json', dist), 'utf8'));
   const files = new Set();
+  const seen = new Set();
   const visit = (key) => {
     const c = manifest[key];
-    if (!c || files.has(c.file)) return;
+    if (!c || seen.has(key)) return;
+    seen.add(key);
     files.add(c.file);
     for (const css of c.css ?? []) files.add(css);
     for (const k of c.imports ?? []) visit(k);
   };
-  const entry = manifest['index.html'];
-  if (!entry) throw new Error('no index.html in the manifest');
+  if (!manifest['index.html']) throw new Error('no index.html in the manifest');
   visit('index.html');
   const login = Object.keys(manifest).find((k) => k.endsWith('LoginPage.tsx'));
   if (!login) throw new Error('no LoginPage chunk in the manifest');
   visit(login);
-  // The default locale (zh-CN): antd's zh_CN and dayjs's zh-cn, loaded dynamically at start.
-  for (const k of entry.dynamicImports ?? []) {
-    const name = manifest[k]?.name ?? k;
-    if (/(^|[/_])zh_CN(\.js)?$/.test(name) || /(^|[/_])zh-cn(\.js)?$/.test(name)) visit(k);
-  }
+  // The default locale (zh-CN): antd's zh_CN and dayjs's zh-cn, imported dynamically by the
+  // chunks above and loaded before the first render.
+  const isDefaultLocale = (k) => /(^|[/_])(zh_CN|zh-cn)(-[\w-]+)?\.js$/.test(k) || ['zh_CN', 'zh-cn'].includes(manifest[k]?.name);
+  for (const key of [...seen]) for (const k of manifest[key].dynamicImports ?? []) if (isDefaultLocale(k)) visit(k);
   const rows = [...files].map((file) => {
     const raw = readFileSync(new URL(file, dist));
     return { file, raw: raw.length, gzip: gzipSync(raw).length };

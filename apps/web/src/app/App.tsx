@@ -1,5 +1,4 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { FeedbackBridge } from '../components/FeedbackBridge.tsx';
@@ -7,23 +6,20 @@ import { FullScreenLoading } from '../components/FullScreenLoading.tsx';
 import { useUiLocaleStore } from '../platform/i18n/language.ts';
 import { createAppRouter } from './router.tsx';
 
-/** Providers: antd (locale and direction follow the UI language), TanStack Query, the router. */
+/**
+ * Providers of every page: antd's ConfigProvider (locale and direction follow the UI language),
+ * the request layer's toasts and spinner, the router. What only signed-in pages need (antd's App,
+ * TanStack Query) is in SignedInShell, loaded with the layout: the login page stays light.
+ */
 export function App() {
   const antdLocale = useUiLocaleStore((s) => s.antd);
   const direction = useUiLocaleStore((s) => s.direction);
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } }),
-  );
   const [router] = useState(createAppRouter);
   return (
     <ConfigProvider locale={antdLocale} direction={direction} theme={{ token: { colorPrimary: '#13a36b' } }}>
-      <AntApp>
-        <FeedbackBridge />
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-        <FullScreenLoading />
-      </AntApp>
+      <FeedbackBridge />
+      <RouterProvider router={router} />
+      <FullScreenLoading />
     </ConfigProvider>
   );
 }

@@ -9,7 +9,7 @@ import { PageFallback } from './layout/PageFallback.tsx';
 import { navigableMenus } from './screens.ts';
 import { clearTabs } from './layout/tabs.store.ts';
 
-const ConsoleLayout = lazy(() => import('./layout/ConsoleLayout.tsx').then((m) => ({ default: m.ConsoleLayout })));
+const SignedInShell = lazy(() => import('./SignedInShell.tsx').then((m) => ({ default: m.SignedInShell })));
 const LoginPage = lazy(() => import('../features/system/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
 
 /** The navigation guard (product-spec §2) runs as the root loader, on every navigation. */
@@ -52,7 +52,7 @@ export function createAppRouter() {
           path: '*',
           element: (
             <Suspense fallback={<PageFallback />}>
-              <ConsoleLayout />
+              <SignedInShell />
             </Suspense>
           ),
         },

@@ -1,12 +1,15 @@
-import { App } from 'antd';
+import { message as antdMessage } from 'antd';
 import { useEffect } from 'react';
 import { HoverTimer, setToastHost, type ToastRequest } from '../platform/feedback/toast.ts';
 
 let seq = 0;
 
-/** Draws the request layer's toasts with antd's message, inside the app's theme and direction. */
+/**
+ * Draws the request layer's toasts with antd's message, inside the app's theme and direction
+ * (its own message holder: antd's App, with modal and notification, loads only after sign-in).
+ */
 export function FeedbackBridge() {
-  const { message } = App.useApp();
+  const [message, holder] = antdMessage.useMessage();
   useEffect(() => {
     const show = (x: ToastRequest) => {
       const key = `toast-${++seq}`;
@@ -30,5 +33,5 @@ export function FeedbackBridge() {
     setToastHost({ show });
     return () => setToastHost(null);
   }, [message]);
-  return null;
+  return holder;
 }

@@ -1,28 +1,39 @@
 import { GlobalOutlined } from '@ant-design/icons';
-import { LOCALES, type Locale } from '@ess/contract/constants';
-import { Button, Dropdown } from 'antd';
-import { setLocale } from '../platform/i18n/language.ts';
+import { Button } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { LOCALE_NAMES } from '../platform/i18n/locales.ts';
 import { useLocale, useT } from '../platform/i18n/useT.ts';
 
-/** Picks one of the 16 UI locales (product-spec §9). */
+const loadMenu = () => import('./LanguageMenu.tsx');
+const LanguageMenu = lazy(loadMenu);
+
+/**
+ * Picks one of the 16 UI locales (product-spec §9). The button is all the first paint needs; the
+ * dropdown (antd's Dropdown and Menu, heavy for the login page) loads when the pointer or focus
+ * comes near and opens on the first click.
+ */
 export function LanguageSwitch() {
   const locale = useLocale();
   const t = useT();
-  return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [locale],
-        items: LOCALES.map((l) => ({ key: l, label: <span lang={l}>{LOCALE_NAMES[l]}</span> })),
-        onClick: ({ key }) => void setLocale(key as Locale),
-      }}
+  const [wanted, setWanted] = useState(false);
+  const preload = () => void loadMenu();
+  const button = (
+    <Button
+      type="text"
+      icon={<GlobalOutlined />}
+      aria-label={t('切换语言')}
+      data-testid="language-switch"
+      onPointerEnter={preload}
+      onFocus={preload}
+      onClick={() => setWanted(true)}
     >
-      <Button type="text" icon={<GlobalOutlined />} aria-label={t('切换语言')} data-testid="language-switch">
-        {LOCALE_NAMES[locale]}
-      </Button>
-    </Dropdown>
+      {LOCALE_NAMES[locale]}
+    </Button>
+  );
+  if (!wanted) return button;
+  return (
+    <Suspense fallback={button}>
+      <LanguageMenu>{button}</LanguageMenu>
+    </Suspense>
   );
 }
-

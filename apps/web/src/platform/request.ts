@@ -2,12 +2,12 @@ import {
   API_BASE, DEFAULT_LOCALE, HTTP_TIMEOUT_MS, IMAGE_CODE_STORAGE_KEY, LOCALE_STORAGE_KEY, TOKEN_STORAGE_KEY,
 } from '@ess/contract/constants';
 import { ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract/errors';
-import qs from 'qs';
 import { fileNameFromDisposition, saveBlob } from './download.ts';
 import { trackRequest } from './feedback/loading.ts';
 import { toast } from './feedback/toast.ts';
 import { t } from './i18n/translate.ts';
 import { LOGIN_PATH, navigateTo } from './navigation.ts';
+import { stringifyQuery } from './query-string.ts';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD' | 'OPTIONS' | 'PATCH';
 /** product-spec §7 body kinds. `query` sends the data as the query string. */
@@ -94,7 +94,7 @@ export function fillPath(path: string, params: Record<string, string | number> =
 /** Query string with bracket-style arrays (`ids[]=1&ids[]=2`); null and undefined are left out. */
 export function toQuery(data: unknown): string {
   if (data === null || data === undefined || typeof data !== 'object') return '';
-  return qs.stringify(data, { arrayFormat: 'brackets', skipNulls: true });
+  return stringifyQuery(data);
 }
 
 /** Thrown where the environment has no FormData (product-spec §8). */

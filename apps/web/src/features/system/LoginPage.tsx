@@ -1,6 +1,6 @@
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { API_BASE, IMAGE_CODE_STORAGE_KEY, TOKEN_STORAGE_KEY } from '@ess/contract/constants';
-import { Alert, Button, Card, Form, Input, Space, Typography } from 'antd';
+import { Alert, Button, Form, Input, theme } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
@@ -15,9 +15,15 @@ interface LoginForm {
 
 export const CAPTCHA_URL = `${API_BASE}/basic/captcha`;
 
-/** The standalone sign-in page: user name, password and the captcha code from the image. */
+/**
+ * The standalone sign-in page: user name, password and the captcha code from the image.
+ * Bundle weight: the login page is the first load, so it keeps to antd's Form, Input, Button and
+ * Alert; the panel and headings are plain elements on antd's tokens (antd's Card would bring Tabs
+ * and Skeleton, Typography the copy/ellipsis machinery). Budget: bench/web (300 kB gzipped).
+ */
 export function LoginPage() {
   const t = useT();
+  const { token } = theme.useToken();
   const navigate = useNavigate();
   const [form] = Form.useForm<LoginForm>();
   const [captchaSeq, setCaptchaSeq] = useState(() => Date.now());
@@ -55,13 +61,27 @@ export function LoginPage() {
       <div style={{ position: 'absolute', insetInlineEnd: 16, top: 12 }}>
         <LanguageSwitch />
       </div>
-      <Card style={{ width: 380, maxWidth: '92vw' }}>
-        <Space direction="vertical" size={4} style={{ width: '100%', marginBottom: 16, textAlign: 'center' }}>
-          <Typography.Title level={3} style={{ margin: 0 }}>
+      <main
+        style={{
+          width: 380,
+          maxWidth: '92vw',
+          boxSizing: 'border-box',
+          padding: token.paddingLG,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+          color: token.colorText,
+          fontFamily: token.fontFamily,
+          fontSize: token.fontSize,
+          lineHeight: token.lineHeight,
+        }}
+      >
+        <div style={{ marginBottom: 16, textAlign: 'center' }}>
+          <h1 style={{ margin: '0 0 4px', color: token.colorTextHeading, fontSize: token.fontSizeHeading3, lineHeight: token.lineHeightHeading3, fontWeight: token.fontWeightStrong }}>
             {t('储能运维平台')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('请登录')}</Typography.Text>
-        </Space>
+          </h1>
+          <div style={{ color: token.colorTextSecondary }}>{t('请登录')}</div>
+        </div>
         {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} data-testid="login-error" />}
         <Form<LoginForm> form={form} layout="vertical" requiredMark={false} onFinish={(v) => void submit(v)} onValuesChange={() => setError(null)}>
           <Form.Item
@@ -93,7 +113,7 @@ export function LoginPage() {
             {t('登录')}
           </Button>
         </Form>
-      </Card>
+      </main>
     </div>
   );
 }
