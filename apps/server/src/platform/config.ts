@@ -40,7 +40,7 @@ const envSchema = z.object({
   INGEST_BATCH_POINTS: z.coerce.number().int().positive().default(5000),
   INGEST_BATCH_MS: z.coerce.number().int().positive().default(200),
   LATEST_FLUSH_MS: z.coerce.number().int().positive().default(1000),
-  ROLLUP_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
+  ROLLUP_FLUSH_MS: z.coerce.number().int().positive().default(30_000),
   /** A device is offline when nothing came for max(this, 3 observed report intervals). */
   DEVICE_OFFLINE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
-  commandReplySchema, eventPayloadSchema, parseDeviceTopic, statusPayloadSchema, telemetryPayloadSchema,
+  commandReplySchema, eventPayloadSchema, parseDeviceTopic, statusPayloadSchema,
   type CommandReply, type TelemetryValue,
 } from '@ess/contract';
 import type { Database } from '../../platform/db/database.ts';
@@ -8,6 +8,7 @@ import type { Logger } from '../../platform/logging.ts';
 import { CopyEncoder } from './copy.ts';
 import { copyWriter, type CopyWriter } from './copy-writer.ts';
 import type { DeviceRegistry, RegisteredDevice } from './registry.ts';
+import { parseTelemetry } from './validate.ts';
 import { ROLLUP_TABLES, RollupAccumulator, uniqueRuns, writeAggregates, type Granularity } from './rollup.ts';
 
 export interface IngestSettings {
@@ -39,6 +40,9 @@ export interface IngestCounters {
   latestFlushes: number;
   rollupFlushes: number;
   rollupRows: number;
+  /** Time spent handling messages (parse, validate, encode) and in telemetry COPY writes, ms. */
+  handleMs: number;
+  copyMs: number;
 }
 
 /** Per-device live state: the latest values and last-seen, in memory, flushed in batches. */
@@ -92,10 +96,12 @@ export class Ingest {
   readonly counters: IngestCounters = {
     received: 0, telemetry: 0, events: 0, statuses: 0, replies: 0, invalid: 0, unknownDevice: 0, duplicates: 0, ignored: 0,
     storedReports: 0, storedPoints: 0, batches: 0, batchErrors: 0, droppedReports: 0, eventsStored: 0, latestFlushes: 0,
-    rollupFlushes: 0, rollupRows: 0,
+    rollupFlushes: 0, rollupRows: 0, handleMs: 0, copyMs: 0,
   };
   /** Milliseconds from a report's ts to the commit of its batch: [0..60000] histogram. */
   readonly latency = new Uint32Array(MAX_LATENCY_MS + 1);
+  /** Milliseconds from a report's ts to its arrival here (broker and network share of the latency). */
+  readonly arrival = new Uint32Array(MAX_LATENCY_MS + 1);
   readonly replies = new EventEmitter<{ reply: [RegisteredDevice, CommandReply] }>();
 
   private readonly live = new Map<number, LiveState>();
@@ -151,11 +157,13 @@ export class Ingest {
   /** Handles one MQTT message; never throws. */
   handle(topic: string, payload: Buffer, retained: boolean): void {
     this.counters.received++;
+    const t0 = performance.now();
     try {
       this.route(topic, payload, retained);
     } catch (err) {
       this.invalid(topic, `handler error: ${(err as Error).message}`);
     }
+    this.counters.handleMs += performance.now() - t0;
   }
 
   private route(topic: string, payload: Buffer, retained: boolean): void {
@@ -175,8 +183,8 @@ export class Ingest {
     const known = dev && dev.siteCode === parsed.siteCode ? dev : undefined;
     switch (parsed.kind) {
       case 'telemetry': {
-        const r = telemetryPayloadSchema.safeParse(body);
-        if (!r.success) return this.invalid(topic, r.error.issues[0]?.message ?? 'invalid telemetry');
+        const r = parseTelemetry(body);
+        if (!r.ok) return this.invalid(topic, r.error);
         if (!known) return this.unknown();
         this.counters.telemetry++;
         return this.telemetry(known, r.data.ts, r.data.seq, r.data.values);
@@ -261,6 +269,7 @@ export class Ingest {
         }
       }
     }
+    this.arrival[Math.max(0, Math.min(MAX_LATENCY_MS, Date.now() - ts))]!++;
     this.encoder.add(device.id, ts, seq, row);
     this.reports.push({ device, ts, values: row });
     this.points += points;
@@ -333,8 +342,10 @@ export class Ingest {
   }
 
   private async write(batch: Batch): Promise<void> {
+    const t0 = performance.now();
     try {
       await this.copy('telemetry', TELEMETRY_COLUMNS, batch.data);
+      this.counters.copyMs += performance.now() - t0;
     } catch (err) {
       this.counters.batchErrors++;
       batch.attempts++;
@@ -455,15 +466,16 @@ export class Ingest {
     return this.reports.length + this.retry.reduce((a, b) => a + b.reports.length, 0);
   }
 
-  /** Latency percentile (ms from report ts to commit) over what was stored since the last reset. */
-  latencyPercentile(p: number): number | null {
+  /** Latency percentile (ms from report ts to commit, or to arrival) over what came since the last reset. */
+  latencyPercentile(p: number, of: 'stored' | 'arrival' = 'stored'): number | null {
+    const hist = of === 'stored' ? this.latency : this.arrival;
     let total = 0;
-    for (const c of this.latency) total += c;
+    for (const c of hist) total += c;
     if (total === 0) return null;
     const target = Math.ceil((p / 100) * total);
     let seen = 0;
-    for (let ms = 0; ms < this.latency.length; ms++) {
-      seen += this.latency[ms]!;
+    for (let ms = 0; ms < hist.length; ms++) {
+      seen += hist[ms]!;
       if (seen >= target) return ms;
     }
     return MAX_LATENCY_MS;
@@ -471,6 +483,7 @@ export class Ingest {
 
   resetLatency(): void {
     this.latency.fill(0);
+    this.arrival.fill(0);
   }
 
   async stop(): Promise<void> {

@@ -24,9 +24,9 @@ const ALL_DEVICE_TOPICS = 'ess/+/+/#';
 
 /**
  * Starts the embedded broker when MQTT_URL is unset, and with the ingest role the pipeline
- * subscribed to every device topic: directly on the embedded broker, through the shared
- * subscription `$share/<group>/…` on an external one, so several ingest instances split the
- * stream.
+ * subscribed to every device topic: inside the embedded broker (same process, no network hop),
+ * or on an external broker as a persistent QoS 1 session through the shared subscription
+ * `$share/<group>/…`, so several ingest instances split the stream.
  */
 export async function startTelemetry(config: Config, database: Database, log: Logger): Promise<TelemetryRuntime> {
   const ingestRole = config.roles.has('ingest');
@@ -49,16 +49,20 @@ export async function startTelemetry(config: Config, database: Database, log: Lo
   let consumer: Consumer | null = null;
   try {
     await ingest.start();
-    const topic = config.mqttUrl ? `$share/${config.mqttShareGroup}/${ALL_DEVICE_TOPICS}` : ALL_DEVICE_TOPICS;
-    consumer = await startConsumer({
-      url: brokerUrl,
-      clientId: config.mqttClientId ?? `ess-ingest-${hostname()}`.slice(0, 64),
-      topics: [topic],
-      username: config.mqttUsername,
-      password: config.mqttPassword,
-      log,
-      onMessage: (t, payload, retained) => ingest.handle(t, payload, retained),
-    });
+    if (broker) {
+      // The embedded broker lives and dies with this process: subscribe inside it.
+      await broker.subscribe(ALL_DEVICE_TOPICS, (t, payload) => ingest.handle(t, payload, false));
+    } else {
+      consumer = await startConsumer({
+        url: brokerUrl,
+        clientId: config.mqttClientId ?? `ess-ingest-${hostname()}`.slice(0, 64),
+        topics: [`$share/${config.mqttShareGroup}/${ALL_DEVICE_TOPICS}`],
+        username: config.mqttUsername,
+        password: config.mqttPassword,
+        log,
+        onMessage: (t, payload, retained) => ingest.handle(t, payload, retained),
+      });
+    }
   } catch (err) {
     await ingest.stop().catch(() => undefined);
     await broker?.close();

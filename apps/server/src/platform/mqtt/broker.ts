@@ -5,6 +5,11 @@ export interface EmbeddedBroker {
   /** mqtt://host:port, what clients (the ingest, the simulator) connect to. */
   url: string;
   port: number;
+  /**
+   * Subscribes inside the broker's process: messages reach `handler` without a network hop or
+   * a second MQTT parse, and the publisher's PUBACK follows the handler's return.
+   */
+  subscribe(filter: string, handler: (topic: string, payload: Buffer) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -34,6 +39,17 @@ export async function startEmbeddedBroker(port: number, host: string): Promise<E
   return {
     url: `mqtt://${connectHost}:${actual}`,
     port: actual,
+    subscribe: (filter, handler) =>
+      new Promise<void>((resolve) => {
+        broker.subscribe(
+          filter,
+          (packet, cb) => {
+            handler(packet.topic, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
+            cb();
+          },
+          () => resolve(),
+        );
+      }),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

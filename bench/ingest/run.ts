@@ -1,0 +1,242 @@
+/**
+ * bench/ingest: the whole device path under load. Starts the real server in this process
+ * (embedded aedes broker, or Mosquitto with --mosquitto; PostgreSQL, or PGlite on disk with
+ * --pglite), registers devices of a 50-point product, and has publisher processes send QoS 1
+ * reports (~1.3 KB JSON, ts = publish time) in stages of rising rate. Per stage it prints the
+ * offered and stored data points/s, whether everything was stored (zero loss, backlog drained),
+ * publish→stored (queryable) latency p50/p99, server CPU and memory, and where the time went.
+ * At the end it checks the table: every published (device, seq) stored exactly once.
+ *
+ *   npx tsx bench/ingest/run.ts [--pglite] [--mosquitto] [--seconds 8] [--devices 2000]
+ *                               [--publishers 2] [--rates 100000,150000,200000,250000,300000]
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { THING_MODEL } from '@ess/contract';
+import { startApp } from '../../apps/server/src/app.ts';
+import { loadConfig } from '../../apps/server/src/platform/config.ts';
+import { createLogger } from '../../apps/server/src/platform/logging.ts';
+import type { FromPublisher, PublisherDevice, ToPublisher } from './publisher.ts';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const opt = (name: string, def: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : def;
+};
+const usePglite = flag('--pglite');
+const useMosquitto = flag('--mosquitto');
+const seconds = Number(opt('--seconds', '8'));
+const deviceCount = Number(opt('--devices', '2000'));
+const publisherCount = Number(opt('--publishers', '2'));
+const rates = opt('--rates', '100000,150000,200000,250000,300000').split(',').map(Number);
+const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const MOSQUITTO = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+const POINTS = 50;
+
+/** 50 numeric identifiers with real names: a battery pack's 41 and 9 of a PCS's AC/DC side. */
+const IDENTIFIERS = [
+  ...THING_MODEL.batteryPack.properties.map((p) => p.identifier),
+  'voltageA', 'voltageB', 'voltageC', 'currentA', 'currentB', 'currentC', 'frequency', 'dcVoltage', 'dcCurrent',
+].slice(0, POINTS);
+
+/** CPU seconds of the given processes, from /proc. */
+function cpuOfPids(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // ended
+    }
+  }
+  return ticks / 100;
+}
+
+/** Busy fraction of the whole machine (all cores) since `since`, from /proc/stat. */
+function machineTicks(): { busy: number; total: number } {
+  const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+  const total = line.reduce((a, b) => a + b, 0);
+  const idle = line[3]! + line[4]!;
+  return { busy: total - idle, total };
+}
+
+/** CPU seconds of every process named `comm` (postgres, mosquitto), from /proc. */
+function cpuOf(comm: string): number {
+  let ticks = 0;
+  try {
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+        if (name !== comm) continue;
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // the process ended meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return ticks / 100;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
+
+async function main() {
+  let dbUrl: string | undefined;
+  let dbName = '';
+  if (!usePglite) {
+    dbName = `ess_bench_ingest_${Date.now()}`;
+    const c = new pg.Client({ connectionString: PG_ADMIN });
+    await c.connect();
+    await c.query(`create database ${dbName}`);
+    await c.end();
+    const u = new URL(PG_ADMIN);
+    u.pathname = `/${dbName}`;
+    dbUrl = u.toString();
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'ess-bench-ingest-'));
+  const tag = `b${process.pid}`;
+  const config = loadConfig({}, {
+    PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: 'Bench12345', CAPTCHA_ENABLED: 'false', LOG_LEVEL: 'warn',
+    SEED_DEMO: 'false', WEB_DIST: '/nonexistent', MQTT_PORT: '0', ROLES: 'api,ingest',
+    ...(useMosquitto ? { MQTT_URL: MOSQUITTO, MQTT_CLIENT_ID: `ess-bench-${tag}`, MQTT_SHARE_GROUP: `bench${tag}` } : {}),
+    ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
+  });
+  const app = await startApp(config, { logger: createLogger('warn') });
+  const ingest = app.ctx.telemetry.ingest!;
+  const publishers: ChildProcess[] = [];
+  try {
+    const devices = await register(app.ctx.database.sql, deviceCount, tag);
+    await ingest.registry.load();
+    const brokerUrl = app.ctx.telemetry.brokerUrl;
+    console.log(`ingest bench: ${usePglite ? 'PGlite (on disk)' : 'PostgreSQL'}, broker ${useMosquitto ? 'Mosquitto' : 'embedded aedes'}, ` +
+      `${devices.length} devices × ${POINTS} points, ${publisherCount} publisher processes, ${seconds} s per stage`);
+
+    const replies = new Map<ChildProcess, (m: FromPublisher) => void>();
+    for (let i = 0; i < publisherCount; i++) {
+      const child = fork(join(import.meta.dirname, 'publisher.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+      child.on('message', (m: FromPublisher) => replies.get(child)?.(m));
+      publishers.push(child);
+    }
+    const ask = (child: ChildProcess, msg: ToPublisher) =>
+      new Promise<FromPublisher>((resolve) => {
+        replies.set(child, resolve);
+        child.send(msg);
+      });
+    await Promise.all(publishers.map((p, i) =>
+      ask(p, { type: 'init', url: brokerUrl, identifiers: IDENTIFIERS, devices: devices.filter((_, k) => k % publisherCount === i) })));
+
+    let best: { rate: number; p50: number; p99: number } | null = null;
+    let totalPublished = 0;
+    console.log('\n offered pts/s | stored pts/s | all stored | drain ms | p50 ms | p99 ms | arrival p50/p99 | server CPU | postgres CPU | broker CPU | publishers CPU | machine busy | handle/copy ms per s | rss');
+    for (const rate of rates) {
+      const c0 = { ...ingest.counters };
+      ingest.resetLatency();
+      const cpu0 = process.cpuUsage();
+      const pg0 = cpuOf('postgres');
+      const mq0 = cpuOf('mosquitto');
+      const pubPids = publishers.map((p) => p.pid!).filter(Boolean);
+      const pub0 = cpuOfPids(pubPids);
+      const m0 = machineTicks();
+      const t0 = performance.now();
+      const done = await Promise.all(publishers.map((p) => ask(p, { type: 'stage', reportsPerSecond: rate / POINTS / publisherCount, seconds })));
+      const elapsed = (performance.now() - t0) / 1000;
+      const published = done.reduce((a, d) => a + (d.type === 'stageDone' ? d.published : 0), 0);
+      const storedInStage = ingest.counters.storedPoints - c0.storedPoints;
+      const drainStart = performance.now();
+      while (ingest.counters.storedReports - c0.storedReports < published && performance.now() - drainStart < 15_000) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      const drainMs = performance.now() - drainStart;
+      totalPublished += published;
+      const allStored = ingest.counters.storedReports - c0.storedReports === published;
+      const cpu = process.cpuUsage(cpu0);
+      const serverCpu = (cpu.user + cpu.system) / 1e6 / elapsed;
+      const pgCpu = (cpuOf('postgres') - pg0) / elapsed;
+      const mqCpu = useMosquitto ? (cpuOf('mosquitto') - mq0) / elapsed : 0;
+      const pubCpu = (cpuOfPids(pubPids) - pub0) / elapsed;
+      const m1 = machineTicks();
+      const machineBusy = (m1.busy - m0.busy) / (m1.total - m0.total);
+      const p50 = ingest.latencyPercentile(50) ?? NaN;
+      const p99 = ingest.latencyPercentile(99) ?? NaN;
+      const storedRate = storedInStage / elapsed;
+      const handlePerS = (ingest.counters.handleMs - c0.handleMs) / elapsed;
+      const copyPerS = (ingest.counters.copyMs - c0.copyMs) / elapsed;
+      console.log(
+        ` ${fmt((published * POINTS) / elapsed).padStart(13)} | ${fmt(storedRate).padStart(12)} | ${(allStored ? 'yes' : 'NO').padStart(10)} | ` +
+        `${fmt(drainMs).padStart(8)} | ${String(p50).padStart(6)} | ${String(p99).padStart(6)} | ` +
+        `${`${ingest.latencyPercentile(50, 'arrival')}/${ingest.latencyPercentile(99, 'arrival')}`.padStart(15)} | ${(serverCpu * 100).toFixed(0).padStart(9)}% | ` +
+        `${(pgCpu * 100).toFixed(0).padStart(11)}% | ${useMosquitto ? `${(mqCpu * 100).toFixed(0).padStart(9)}%` : '  (in-proc)'} | ` +
+        `${(pubCpu * 100).toFixed(0).padStart(13)}% | ${(machineBusy * 100).toFixed(0).padStart(11)}% | ` +
+        `${fmt(handlePerS).padStart(6)} / ${fmt(copyPerS).padEnd(11)} | ${mb(process.memoryUsage().rss)}`,
+      );
+      // Sustained: everything stored, the backlog gone within a second, latency under a second.
+      const sustained = allStored && drainMs < 1000 && p99 < 1000 && storedRate >= rate * 0.9;
+      if (sustained) best = { rate: storedRate, p50, p99 };
+      else break;
+    }
+    await ingest.flush();
+    const { rows } = await app.ctx.database.sql.query<{ n: number; distinct_n: number }>(
+      'select count(*)::int as n, count(distinct (device_id, seq))::int as distinct_n from telemetry',
+    );
+    const check = rows[0]!;
+    console.log(`\n published ${fmt(totalPublished)} reports; stored rows ${fmt(check.n)}, distinct (device, seq) ${fmt(check.distinct_n)}: ` +
+      `${check.n === totalPublished && check.distinct_n === check.n ? 'zero loss, no duplicates' : 'MISMATCH'}`);
+    console.log(best
+      ? ` sustained: ${fmt(best.rate)} data points/s stored with zero loss, publish→queryable p50 ${best.p50} ms, p99 ${best.p99} ms; ` +
+        `server rss ${mb(process.memoryUsage().rss)}, heap ${mb(process.memoryUsage().heapUsed)}`
+      : ' no stage was sustained');
+    console.log(` counters: ${JSON.stringify({ invalid: ingest.counters.invalid, unknownDevice: ingest.counters.unknownDevice, batches: ingest.counters.batches, batchErrors: ingest.counters.batchErrors, rollupRows: ingest.counters.rollupRows })}`);
+  } finally {
+    for (const p of publishers) p.send({ type: 'exit' } satisfies ToPublisher);
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    if (dbName) {
+      const c = new pg.Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`drop database if exists ${dbName} with (force)`);
+      await c.end();
+    }
+  }
+}
+
+/** A 50-point product, stations of 100 devices each, and the devices; returns their codes. */
+async function register(sql: { query: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }> }, n: number, tag: string): Promise<PublisherDevice[]> {
+  const [product] = (await sql.query(`insert into product (code, name, type) values ($1, 'bench 50 points', 'batteryPack') returning id`, [`BENCH-${tag}`])).rows as { id: number }[];
+  await sql.query(
+    `insert into product_property (product_id, identifier, name, data_type, slot, sort)
+     select $1, ident, ident, 'float', ord, ord from unnest($2::text[]) with ordinality as u(ident, ord)`,
+    [product!.id, IDENTIFIERS],
+  );
+  const [company] = (await sql.query('select id from company order by id limit 1')).rows as { id: number }[];
+  const out: PublisherDevice[] = [];
+  for (let s = 0; s * 100 < n; s++) {
+    const code = `BS${tag}${String(s + 1).padStart(3, '0')}`;
+    const [site] = (await sql.query(`insert into site (company_id, name, code) values ($1, $2, $2) returning id`, [company!.id, code])).rows as { id: number }[];
+    const codes = Array.from({ length: Math.min(100, n - s * 100) }, (_, i) => `${code}-D${String(i + 1).padStart(3, '0')}`);
+    await sql.query(
+      `insert into device (code, name, site_id, product_id, type) select c, c, $1, $2, 'batteryPack' from unnest($3::text[]) as c`,
+      [site!.id, product!.id, codes],
+    );
+    out.push(...codes.map((c) => ({ site: code, code: c })));
+  }
+  return out;
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
