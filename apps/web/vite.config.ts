@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type Rolldown } from 'vite';
 
 const require = createRequire(import.meta.url);
 
@@ -56,8 +56,61 @@ function deepImports(): Plugin {
   };
 }
 
+/** A string constant of the shared contract (the console and this config must agree on it). */
+function contractConstant(name: string): string {
+  const src = readFileSync(new URL('../../packages/contract/src/constants.ts', import.meta.url), 'utf8');
+  const m = new RegExp(`export const ${name} = '([^']+)'`).exec(src);
+  if (!m) throw new Error(`${name} not found in packages/contract/src/constants.ts`);
+  return m[1]!;
+}
+
+/**
+ * Lets the login page's chunks download with the entry instead of after it has run. Vite
+ * modulepreloads only what the entry imports statically; the login page is a lazy route, so its
+ * chunks (antd's Form, Input, Button...) and the default locale's antd/dayjs chunks were a second
+ * round trip. A small inline script in index.html adds modulepreload links for them when the
+ * visitor will see the login page (on /login, or with no token) and uses the default locale.
+ */
+function preloadLoginRoute(): Plugin {
+  let base = '/';
+  return {
+    name: 'ess:preload-login-route',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const chunks = Object.values(ctx.bundle ?? {}).filter((c): c is Rolldown.OutputChunk => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const graph = (start: Rolldown.OutputChunk[]) => {
+          const seen = new Set<string>();
+          const visit = (c: Rolldown.OutputChunk | undefined) => {
+            if (!c || seen.has(c.fileName)) return;
+            seen.add(c.fileName);
+            for (const f of c.imports) visit(byFile.get(f));
+          };
+          start.forEach(visit);
+          return seen;
+        };
+        const entry = graph(chunks.filter((c) => c.isEntry));
+        const login = chunks.filter((c) => c.facadeModuleId?.endsWith('/src/features/system/LoginPage.tsx'));
+        const locale = chunks.filter((c) => c.moduleIds.some((id) => /\/antd\/es\/locale\/zh_CN\.js$|\/dayjs\/locale\/zh-cn\.js$/.test(id)));
+        if (login.length !== 1 || locale.length === 0) throw new Error('ess:preload-login-route: login page or zh-CN locale chunk not found');
+        const files = (set: Set<string>) => [...set].filter((f) => !entry.has(f)).map((f) => `${base}${f}`);
+        const script = `(function(){try{var s=localStorage,f=[];` +
+          `if(location.pathname===${JSON.stringify('/login')}||!s.getItem(${JSON.stringify(contractConstant('TOKEN_STORAGE_KEY'))}))f=f.concat(${JSON.stringify(files(graph(login)))});` +
+          `var l=s.getItem(${JSON.stringify(contractConstant('LOCALE_STORAGE_KEY'))});if(!l||l===${JSON.stringify(contractConstant('DEFAULT_LOCALE'))})f=f.concat(${JSON.stringify(files(graph(locale)))});` +
+          `f.forEach(function(h){var e=document.createElement('link');e.rel='modulepreload';e.crossOrigin='';e.href=h;document.head.appendChild(e)})}catch(e){}})()`;
+        return [{ tag: 'script', children: script, injectTo: 'head' }];
+      },
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), deepImports()],
+  plugins: [react(), deepImports(), preloadLoginRoute()],
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://127.0.0.1:8620', changeOrigin: false } },

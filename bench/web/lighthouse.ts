@@ -53,6 +53,8 @@ export interface RunResult {
   /** Lighthouse's largest savings (ms) the audits suggest, biggest first. */
   opportunities: { id: string; ms: number }[];
   mainThreadMs: number;
+  /** Lighthouse's measure of this machine's CPU speed at the time (a typical desktop: 1000-2000+). */
+  benchmarkIndex: number;
   warnings: string[];
   error: string | null;
   report: string;
@@ -93,6 +95,7 @@ function summarise(lhr: Result, page: PageJob, formFactor: FormFactor, run: numb
     assets,
     opportunities,
     mainThreadMs: numeric(lhr, 'mainthread-work-breakdown'),
+    benchmarkIndex: lhr.environment.benchmarkIndex,
     warnings: lhr.runWarnings.map(String),
     error: lhr.runtimeError ? `${lhr.runtimeError.code}: ${lhr.runtimeError.message}` : null,
     report,

@@ -1,23 +1,29 @@
 /**
  * bench/web: the console's weight and Lighthouse performance.
  *
- *   npx tsx bench/web/run.ts [--build] [--runs 3] [--pages login,welcome,users] [--form-factors desktop,mobile]
+ *   npx tsx bench/web/run.ts [--build] [--runs 3] [--pages login,welcome,users] [--form-factors desktop,mobile] [--compress]
  *
- * 1. Builds apps/web when apps/web/dist is missing (or with --build), then prints the gzipped JS
- *    and CSS the login page loads (apps/web/scripts/login-bundle-size.mjs) against the 300 kB budget.
+ * 1. Builds apps/web when apps/web/dist is missing (or with --build) and takes a copy of the build,
+ *    then prints the gzipped JS and CSS the login page loads (apps/web/scripts/login-bundle-size.mjs)
+ *    against the 300 kB budget.
  * 2. Starts the server as a child process (fresh DATA_DIR, CAPTCHA_ENABLED=false), signs in as
  *    admin through the API and adds a page of users for the user list.
  * 3. Runs Lighthouse 13 (performance category) with Node 22 (bench/web/node22.ts) and Debian's
  *    Chromium, desktop and mobile, `runs` times per page: the login page, /home/welcome and the
  *    user list /system/user signed in (bench/web/lighthouse.ts), and prints the median of each
  *    column. Full reports are kept in a temporary folder whose path is printed.
+ *
+ * The server sends the console's files uncompressed. --compress puts a gzipping reverse proxy
+ * (bench/web/gzip-proxy.ts, like nginx `gzip on`) in front, to measure what a deployment behind
+ * a compressing proxy gets.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { API_BASE, TOKEN_STORAGE_KEY } from '@ess/contract/constants';
 import type { FormFactor, Job, PageJob, RunResult } from './lighthouse.ts';
+import { startGzipProxy } from './gzip-proxy.ts';
 import { ensureNode22 } from './node22.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -44,6 +50,7 @@ const ALL_PAGES: PageJob[] = [
 const pageNames = argOf('--pages', ALL_PAGES.map((p) => p.name).join(',')).split(',');
 const pages = ALL_PAGES.filter((p) => pageNames.includes(p.name));
 const formFactors = argOf('--form-factors', 'desktop,mobile').split(',') as FormFactor[];
+const compress = args.includes('--compress');
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 const median = (xs: number[]) => {
@@ -62,12 +69,23 @@ interface Bundle {
   budgetKb: number;
 }
 
-function bundleReport(): Bundle {
+/**
+ * Builds when asked or when there is no build, then copies the build to a private folder: the
+ * server serves the copy, so a rebuild of apps/web/dist during the runs (npm test rebuilds it when
+ * the sources are newer) cannot swap files under Lighthouse.
+ */
+function snapshotBuild(): string {
   if (args.includes('--build') || !existsSync(join(DIST, '.vite/manifest.json'))) {
     process.stdout.write('building apps/web...\n');
     execFileSync('npm', ['run', 'build', '-w', '@ess/web'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-  const out = execFileSync(process.execPath, [join(ROOT, 'apps/web/scripts/login-bundle-size.mjs'), '--json'], { encoding: 'utf8' });
+  const copy = mkdtempSync(join(tmpdir(), 'ess-bench-web-dist-'));
+  cpSync(DIST, copy, { recursive: true });
+  return copy;
+}
+
+function bundleReport(dist: string): Bundle {
+  const out = execFileSync(process.execPath, [join(ROOT, 'apps/web/scripts/login-bundle-size.mjs'), '--json', '--dist', dist], { encoding: 'utf8' });
   const b = JSON.parse(out) as Bundle;
   process.stdout.write(`\nLogin page bundle (index.html + login route + default locale, static imports followed), gzipped:\n`);
   for (const f of b.files) process.stdout.write(`  ${kb(f.gzip).padStart(9)}  ${f.file}\n`);
@@ -138,7 +156,7 @@ function runLighthouse(node22: string, job: Job): Promise<RunResult[]> {
 
 function printTable(results: RunResult[]) {
   const ms = (x: number) => (Number.isFinite(x) ? `${(x / 1000).toFixed(2)} s` : '-');
-  const head = ['page', 'form factor', 'score', '(min-max)', 'FCP', 'LCP', 'TBT', 'CLS', 'SI', 'JS over the wire'];
+  const head = ['page', 'form factor', 'score', '(min-max)', 'FCP', 'LCP', 'TBT', 'CLS', 'SI', 'JS over the wire', 'CPU index'];
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const page of pages) {
@@ -158,6 +176,7 @@ function printTable(results: RunResult[]) {
         median(rs.map((r) => r.cls)).toFixed(3),
         ms(median(rs.map((r) => r.si))),
         kb(median(rs.map((r) => r.transfer.Script ?? 0))),
+        String(Math.round(median(rs.map((r) => r.benchmarkIndex)))),
       ]);
       const redirected = [...new Set(rs.map((r) => new URL(r.finalUrl).pathname).filter((p) => p !== page.path))];
       if (redirected.length) notes.push(`${page.path} (${ff}) ended on ${redirected.join(', ')}: the console redirected it`);
@@ -167,7 +186,10 @@ function printTable(results: RunResult[]) {
   }
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  process.stdout.write(`\nLighthouse 13, performance, median of ${runs} runs per row (score range in brackets):\n`);
+  process.stdout.write(
+    `\nLighthouse 13, performance, ${compress ? 'through a gzip proxy' : 'as the server sends it (uncompressed)'}, median of ${runs} runs per row ` +
+      `(score range in brackets; CPU index: Lighthouse's benchmarkIndex of this machine during the runs):\n`,
+  );
   process.stdout.write(`${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
   for (const r of rows) process.stdout.write(`${line(r)}\n`);
   for (const n of notes) process.stdout.write(`note: ${n}\n`);
@@ -184,7 +206,8 @@ function printTable(results: RunResult[]) {
 }
 
 async function main() {
-  const bundle = bundleReport();
+  const dist = snapshotBuild();
+  const bundle = bundleReport(dist);
   const node22 = ensureNode22();
   const dataDir = mkdtempSync(join(tmpdir(), 'ess-bench-web-data-'));
   const outDir = mkdtempSync(join(tmpdir(), 'ess-bench-web-reports-'));
@@ -194,17 +217,19 @@ async function main() {
     env: {
       ...process.env,
       PORT: String(PORT), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, CAPTCHA_ENABLED: 'false', LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir, WEB_DIST: DIST, ROLES: 'api,jobs', LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
+      DATA_DIR: dataDir, WEB_DIST: dist, ROLES: 'api,jobs', LOGIN_RATE_LIMIT_PER_MINUTE: '100000',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${PORT}`;
+  let proxy: Awaited<ReturnType<typeof startGzipProxy>> | undefined;
   try {
     await waitForServer(base);
     const token = await signInAndSeed(base);
-    process.stdout.write(`\nserver on ${base} (DATA_DIR ${dataDir}); Lighthouse on ${node22}, ${CHROME}\n`);
+    proxy = compress ? await startGzipProxy(base) : undefined;
+    process.stdout.write(`\nserver on ${base} (DATA_DIR ${dataDir})${proxy ? `, gzip proxy on ${proxy.url}` : ''}; Lighthouse on ${node22}, ${CHROME}\n`);
     const results = await runLighthouse(node22, {
-      baseUrl: base, chromePath: CHROME, chromeFlags: CHROME_FLAGS, token, tokenKey: TOKEN_STORAGE_KEY, runs, formFactors, pages, outDir,
+      baseUrl: proxy?.url ?? base, chromePath: CHROME, chromeFlags: CHROME_FLAGS, token, tokenKey: TOKEN_STORAGE_KEY, runs, formFactors, pages, outDir,
     });
     // What the login page really loaded in the browser, against the manifest's count.
     const login = results.find((r) => r.page === 'login');
@@ -219,8 +244,10 @@ async function main() {
     }
     printTable(results);
   } finally {
+    await proxy?.close();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
+    rmSync(dist, { recursive: true, force: true });
   }
 }
 

@@ -2,8 +2,9 @@
 // `npm run build`): the entry chunk (index.html), the login page chunk, the default locale's
 // antd and dayjs chunks (main.tsx loads them before the first render), and everything these
 // import statically (what Vite modulepreloads with them). Chunks only the layout or other pages
-// import are not counted. `--json` prints the figures as JSON (bench/web/run.ts reads it).
+// import are not counted. `--json` prints the figures as JSON (bench/web/run.ts reads it); `--dist DIR` reads another build.
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 /** The budget of the login page, gzipped JS + CSS, in kB (1 kB = 1024 bytes). */
@@ -42,7 +43,8 @@ export function loginBundle(dist = new URL('../dist/', import.meta.url)) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = loginBundle();
+  const i = process.argv.indexOf('--dist');
+  const r = loginBundle(i > 0 ? pathToFileURL(`${process.argv[i + 1]}/`) : undefined);
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(r));
   } else {

@@ -2,15 +2,25 @@ import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Outlet, redirect, type LoaderFunctionArgs } from 'react-router';
 import { liveEvents } from '../platform/live-events.ts';
 import { loadLanguagePack } from '../platform/i18n/language.ts';
-import { setNavigator } from '../platform/navigation.ts';
+import { LOGIN_PATH, setNavigator } from '../platform/navigation.ts';
 import { clearUserInfo, loadUserInfo } from '../platform/user-store.ts';
 import { guardNavigation } from './guard/navigation-guard.ts';
 import { PageFallback } from './layout/PageFallback.tsx';
 import { navigableMenus } from './screens.ts';
 import { clearTabs } from './layout/tabs.store.ts';
 
-const SignedInShell = lazy(() => import('./SignedInShell.tsx').then((m) => ({ default: m.SignedInShell })));
-const LoginPage = lazy(() => import('../features/system/LoginPage.tsx').then((m) => ({ default: m.LoginPage })));
+const loadShell = () => import('./SignedInShell.tsx');
+const loadLoginPage = () => import('../features/system/LoginPage.tsx');
+const SignedInShell = lazy(() => loadShell().then((m) => ({ default: m.SignedInShell })));
+const LoginPage = lazy(() => loadLoginPage().then((m) => ({ default: m.LoginPage })));
+
+/**
+ * Starts loading the chunk the first route will need (the login page without a token, else the
+ * layout), so it downloads alongside the locale chunks instead of after the first render.
+ */
+export function preloadFirstRoute(pathname: string, hasToken: boolean): void {
+  void (pathname === LOGIN_PATH || !hasToken ? loadLoginPage() : loadShell()).catch(() => undefined);
+}
 
 /** The navigation guard (product-spec §2) runs as the root loader, on every navigation. */
 async function guardLoader({ request }: LoaderFunctionArgs) {
