@@ -196,7 +196,10 @@ async function main() {
       ? ` sustained: ${fmt(best.rate)} data points/s stored with zero loss, publish→queryable p50 ${best.p50} ms, p99 ${best.p99} ms; ` +
         `server rss ${mb(process.memoryUsage().rss)}, heap ${mb(process.memoryUsage().heapUsed)}`
       : ' no stage was sustained');
-    console.log(` counters: ${JSON.stringify({ invalid: ingest.counters.invalid, unknownDevice: ingest.counters.unknownDevice, batches: ingest.counters.batches, batchErrors: ingest.counters.batchErrors, rollupRows: ingest.counters.rollupRows })}`);
+    const k = ingest.counters;
+    console.log(` counters: ${JSON.stringify({ invalid: k.invalid, unknownDevice: k.unknownDevice, batches: k.batches, batchErrors: k.batchErrors })}`);
+    console.log(` time: handling ${fmt(k.handleMs)} ms, telemetry COPY ${fmt(k.copyMs)} ms (${fmt(k.batches)} batches), ` +
+      `latest values ${fmt(k.latestMs)} ms (${k.latestFlushes} flushes), rollups ${fmt(k.rollupMs)} ms (${k.rollupFlushes} flushes, ${fmt(k.rollupRows)} rows)`);
   } finally {
     for (const p of publishers) p.send({ type: 'exit' } satisfies ToPublisher);
     await app.close();

@@ -40,7 +40,9 @@ const envSchema = z.object({
   INGEST_BATCH_POINTS: z.coerce.number().int().positive().default(5000),
   INGEST_BATCH_MS: z.coerce.number().int().positive().default(200),
   LATEST_FLUSH_MS: z.coerce.number().int().positive().default(1000),
-  ROLLUP_FLUSH_MS: z.coerce.number().int().positive().default(30_000),
+  ROLLUP_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
+  /** A filling rollup bucket is written at most this often; complete buckets at the next flush. */
+  ROLLUP_SNAPSHOT_MS: z.coerce.number().int().positive().default(300_000),
   /** A device is offline when nothing came for max(this, 3 observed report intervals). */
   DEVICE_OFFLINE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
@@ -86,6 +88,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ingestBatchMs: raw.INGEST_BATCH_MS,
     latestFlushMs: raw.LATEST_FLUSH_MS,
     rollupFlushMs: raw.ROLLUP_FLUSH_MS,
+    rollupSnapshotMs: raw.ROLLUP_SNAPSHOT_MS,
     deviceOfflineTimeoutMs: raw.DEVICE_OFFLINE_TIMEOUT_MS,
     rawRetentionDays: raw.TELEMETRY_RAW_RETENTION_DAYS,
     fiveMinuteRetentionDays: raw.TELEMETRY_5M_RETENTION_DAYS,

@@ -49,7 +49,9 @@ export const deviceLatest = pgTable('device_latest', {
  * Rollups per device and bucket, one array element per property slot: report count, sum
  * (avg = sum / cnt), min, max, and the first and last reported values with their times. For
  * cumulative registers the delta of a bucket is its last minus the previous bucket's last.
- * Partial aggregates from several flushes (or several ingest instances) merge on conflict.
+ * Each ingest process (`writer`, random per start) writes its own partial aggregate of a bucket
+ * and replaces it as the bucket fills, so writes never merge arrays; readers combine the (usually
+ * one) partial rows of a bucket. Several instances sharing the stream each add their part.
  */
 function rollupTable(name: string) {
   return pgTable(
@@ -57,6 +59,7 @@ function rollupTable(name: string) {
     {
       deviceId: integer('device_id').notNull(),
       bucket: tz('bucket').notNull(),
+      writer: integer('writer').notNull().default(0),
       cnt: integer('cnt').array().notNull(),
       sum: doublePrecision('sum').array().notNull(),
       min: doublePrecision('min').array().notNull(),
@@ -66,7 +69,7 @@ function rollupTable(name: string) {
       lastTs: tz('last_ts').notNull(),
       last: doublePrecision('last').array().notNull(),
     },
-    (t) => [primaryKey({ columns: [t.deviceId, t.bucket] })],
+    (t) => [primaryKey({ columns: [t.deviceId, t.bucket, t.writer] })],
   );
 }
 

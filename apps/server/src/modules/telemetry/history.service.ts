@@ -81,17 +81,19 @@ export async function deviceHistory(
     });
   } else {
     const table = ROLLUP_TABLES[interval];
+    // A bucket may hold partial aggregates of several writers (instances, restarts): combine them.
     const cols = slots
-      .map((s, i) => `case when cnt[${s}] > 0 then sum[${s}] / cnt[${s}] end as avg${i}, min[${s}] as min${i}, max[${s}] as max${i}, last[${s}] as last${i}`)
+      .map((s, i) => `sum(sum[${s}]) / nullif(sum(cnt[${s}]), 0) as avg${i}, min(min[${s}]) as min${i}, max(max[${s}]) as max${i}, ` +
+        `(array_agg(last[${s}] order by last_ts desc))[1] as last${i}`)
       .join(', ');
     // A bucket starting before `start` still holds data of the range: take the one containing start.
     const from = new Date(start - (interval === '5m' ? 300_000 : interval === '1h' ? 3_600_000 : DAY) + 1);
     const { rows } = await sql.query<Record<string, unknown>>(
-      `select (extract(epoch from bucket) * 1000)::float8 as t, ${cols} from ${table} where device_id = $1 and bucket >= $2 and bucket < $3 order by bucket`,
+      `select (extract(epoch from bucket) * 1000)::float8 as t, ${cols} from ${table} where device_id = $1 and bucket >= $2 and bucket < $3 group by bucket order by bucket`,
       [dev.id, from, body.end],
     );
     const first = rows[0] ? new Date(num(rows[0].t)!) : from;
-    const prevOf = await previousValues(ctx, `select ${slots.map((s, i) => `last[${s}] as a${i}`).join(', ')} from ${table} where device_id = $1 and bucket < $2 order by bucket desc limit 1`, dev.id, first);
+    const prevOf = await previousValues(ctx, `select ${slots.map((s, i) => `last[${s}] as a${i}`).join(', ')} from ${table} where device_id = $1 and bucket < $2 order by bucket desc, last_ts desc limit 1`, dev.id, first);
     wanted.forEach((p, i) => {
       const s = series[i]!;
       s.points = rows.map((r) => [num(r.t)!, num(r[`avg${i}`])] as HistoryPoint);

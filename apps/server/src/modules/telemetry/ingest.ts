@@ -9,13 +9,16 @@ import { CopyEncoder } from './copy.ts';
 import { copyWriter, type CopyWriter } from './copy-writer.ts';
 import type { DeviceRegistry, RegisteredDevice } from './registry.ts';
 import { parseTelemetry } from './validate.ts';
-import { ROLLUP_TABLES, RollupAccumulator, uniqueRuns, writeAggregates, type Granularity } from './rollup.ts';
+import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from './rollup.ts';
 
 export interface IngestSettings {
   batchPoints: number;
   batchMs: number;
   latestFlushMs: number;
+  /** How often due rollup aggregates are written. */
   rollupFlushMs: number;
+  /** A filling bucket's aggregate is written at most this often (complete ones at once). */
+  rollupSnapshotMs: number;
 }
 
 /** What the ingest has seen and done since start; read by tests, the bench and the logs. */
@@ -43,6 +46,9 @@ export interface IngestCounters {
   /** Time spent handling messages (parse, validate, encode) and in telemetry COPY writes, ms. */
   handleMs: number;
   copyMs: number;
+  /** Time spent writing latest values and events, and rollups, ms. */
+  latestMs: number;
+  rollupMs: number;
 }
 
 /** Per-device live state: the latest values and last-seen, in memory, flushed in batches. */
@@ -96,7 +102,7 @@ export class Ingest {
   readonly counters: IngestCounters = {
     received: 0, telemetry: 0, events: 0, statuses: 0, replies: 0, invalid: 0, unknownDevice: 0, duplicates: 0, ignored: 0,
     storedReports: 0, storedPoints: 0, batches: 0, batchErrors: 0, droppedReports: 0, eventsStored: 0, latestFlushes: 0,
-    rollupFlushes: 0, rollupRows: 0, handleMs: 0, copyMs: 0,
+    rollupFlushes: 0, rollupRows: 0, handleMs: 0, copyMs: 0, latestMs: 0, rollupMs: 0,
   };
   /** Milliseconds from a report's ts to the commit of its batch: [0..60000] histogram. */
   readonly latency = new Uint32Array(MAX_LATENCY_MS + 1);
@@ -113,7 +119,7 @@ export class Ingest {
   private readonly maxInFlight: number;
   private readonly idle: (() => void)[] = [];
   private events: EventRow[] = [];
-  private readonly rollups = new RollupAccumulator();
+  private readonly rollups: RollupAccumulator;
   private readonly timers: NodeJS.Timeout[] = [];
   private latestWrite: Promise<void> = Promise.resolve();
   private rollupWrite: Promise<void> = Promise.resolve();
@@ -128,6 +134,7 @@ export class Ingest {
     private readonly log: Logger,
   ) {
     this.copy = copyWriter(database);
+    this.rollups = new RollupAccumulator(settings.rollupSnapshotMs);
     this.maxInFlight = database.kind === 'postgres' ? 2 : 1;
   }
 
@@ -387,6 +394,7 @@ export class Ingest {
     this.events = [];
     if (dirty.length === 0 && events.length === 0) return;
     const { sql } = this.database;
+    const t0 = performance.now();
     try {
       for (let i = 0; i < dirty.length; i += 1000) {
         const params: unknown[] = [];
@@ -429,6 +437,7 @@ export class Ingest {
         this.counters.eventsStored += rows.length;
       }
       this.counters.latestFlushes++;
+      this.counters.latestMs += performance.now() - t0;
     } catch (err) {
       // Put it back: the next flush tries again with whatever is newest by then.
       for (const [, st] of dirty) st.dirty = true;
@@ -437,28 +446,33 @@ export class Ingest {
     }
   }
 
-  /** Upserts every rollup aggregate touched since the last flush. */
-  flushRollups(): Promise<void> {
-    this.rollupWrite = this.rollupWrite.then(() => this.writeRollups());
+  /** Writes the rollup aggregates that are due (every touched one with `force`). */
+  flushRollups(force = false): Promise<void> {
+    this.rollupWrite = this.rollupWrite.then(() => this.writeRollups(force));
     return this.rollupWrite;
   }
 
-  private async writeRollups(): Promise<void> {
-    const taken = this.rollups.take();
+  private async writeRollups(force: boolean): Promise<void> {
+    const taken = this.rollups.take(Date.now(), force);
+    const t0 = performance.now();
     for (const g of Object.keys(taken) as Granularity[]) {
-      for (const run of uniqueRuns(taken[g])) {
-        await writeAggregates(this.database.sql, ROLLUP_TABLES[g], run);
-        this.counters.rollupRows += run.length;
+      try {
+        await writeAggregates(this.database.sql, ROLLUP_TABLES[g], taken[g]);
+        this.counters.rollupRows += taken[g].length;
+      } catch (err) {
+        this.rollups.retry(taken[g]);
+        throw err;
       }
     }
     this.counters.rollupFlushes++;
+    this.counters.rollupMs += performance.now() - t0;
   }
 
   /** Writes everything buffered now: telemetry, then latest values and events, then rollups. */
   async flush(): Promise<void> {
     await this.flushBatch();
     await this.flushLatest();
-    await this.flushRollups();
+    await this.flushRollups(true);
   }
 
   /** Reports received but not yet committed. */

@@ -1,7 +1,7 @@
 import type { SqlExecutor } from '../../platform/db/database.ts';
 import { FIVE_MINUTES, ZoneBuckets } from './zone.ts';
 
-/** Partial aggregates of one device and bucket, one element per property slot. */
+/** One writer's aggregate of one device and bucket, one element per property slot. */
 export class Aggregate {
   cnt: Int32Array;
   sum: Float64Array;
@@ -12,7 +12,10 @@ export class Aggregate {
   firstTs = Infinity;
   lastTs = -Infinity;
 
-  constructor(readonly deviceId: number, readonly bucket: number, size: number) {
+  dirty = false;
+  writtenAt = 0;
+
+  constructor(readonly deviceId: number, readonly bucket: number, size: number, readonly writer: number) {
     this.cnt = new Int32Array(size);
     this.sum = new Float64Array(size);
     this.min = new Float64Array(size).fill(Infinity);
@@ -71,24 +74,36 @@ function literal(a: Float64Array | Int32Array): string {
 
 export type Granularity = '5m' | '1h' | '1d';
 export const ROLLUP_TABLES: Record<Granularity, string> = { '5m': 'telemetry_5m', '1h': 'telemetry_1h', '1d': 'telemetry_1d' };
+const GRANULARITIES: Granularity[] = ['5m', '1h', '1d'];
 
+/** One device's aggregates by granularity and bucket. */
 interface DeviceAggregates {
   zone: ZoneBuckets;
-  open: Record<Granularity, Aggregate | null>;
+  buckets: Record<Granularity, Map<number, Aggregate>>;
+  /** Newest bucket seen: older ones are complete unless late reports come. */
+  newest: Record<Granularity, number>;
+  /** Buckets below this were written and dropped from memory. */
+  floor: Record<Granularity, number>;
 }
 
-const ROWS_PER_STATEMENT = 500;
+const ROWS_PER_STATEMENT = 200;
+const randomWriter = () => (Math.random() * 0x7fffffff) | 0;
 
 /**
- * Rollups maintained incrementally: every stored report is folded into its device's open
- * 5-minute, hour and day aggregates in memory; a flush upserts every touched aggregate and
- * merges with what is stored (sums and counts add, min/max compare, first/last by time). The
- * cost is one row per device and granularity per flush, whatever the report rate.
+ * Rollups maintained incrementally: every stored report is folded into its device's 5-minute,
+ * hour and day aggregates in memory. An aggregate is written when its bucket is complete (a
+ * report of a later bucket came) and, while it fills, at most every `snapshotMs`, always as this
+ * process's whole partial aggregate of the bucket (it replaces the row it wrote before; no merge
+ * in SQL). A device reporting every 5 s thus costs about three rows per 5 minutes, not a write
+ * per report. A report too late for a bucket already dropped from memory starts a partial
+ * aggregate under a writer id of its own, so nothing written is ever overwritten by less.
  */
 export class RollupAccumulator {
   private readonly devices = new Map<number, DeviceAggregates>();
-  private closed: Record<Granularity, Aggregate[]> = { '5m': [], '1h': [], '1d': [] };
   private readonly zones = new Map<string, ZoneBuckets>();
+  readonly writer = randomWriter();
+
+  constructor(private readonly snapshotMs: number) {}
 
   add(deviceId: number, timeZone: string, ts: number, values: Float64Array): void {
     let d = this.devices.get(deviceId);
@@ -98,7 +113,12 @@ export class RollupAccumulator {
         zone = new ZoneBuckets(timeZone);
         this.zones.set(timeZone, zone);
       }
-      d = { zone, open: { '5m': null, '1h': null, '1d': null } };
+      d = {
+        zone,
+        buckets: { '5m': new Map(), '1h': new Map(), '1d': new Map() },
+        newest: { '5m': -Infinity, '1h': -Infinity, '1d': -Infinity },
+        floor: { '5m': -Infinity, '1h': -Infinity, '1d': -Infinity },
+      };
       this.devices.set(deviceId, d);
     }
     this.fold(d, '5m', deviceId, Math.floor(ts / FIVE_MINUTES) * FIVE_MINUTES, ts, values);
@@ -107,27 +127,44 @@ export class RollupAccumulator {
   }
 
   private fold(d: DeviceAggregates, g: Granularity, deviceId: number, bucket: number, ts: number, values: Float64Array): void {
-    let agg = d.open[g];
-    if (!agg || agg.bucket !== bucket) {
-      if (agg) this.closed[g].push(agg);
-      agg = new Aggregate(deviceId, bucket, values.length);
-      d.open[g] = agg;
+    const map = d.buckets[g];
+    let agg = map.get(bucket);
+    if (!agg) {
+      agg = new Aggregate(deviceId, bucket, values.length, bucket < d.floor[g] ? randomWriter() : this.writer);
+      map.set(bucket, agg);
     }
     agg.add(ts, values);
+    agg.dirty = true;
+    if (bucket > d.newest[g]) d.newest[g] = bucket;
   }
 
-  /** Takes every aggregate touched since the last take; open ones start again empty. */
-  take(): Record<Granularity, Aggregate[]> {
-    const out = this.closed;
-    this.closed = { '5m': [], '1h': [], '1d': [] };
+  /**
+   * The aggregates due for writing: complete ones, and filling ones not written for
+   * `snapshotMs` (all dirty ones with `force`). Complete aggregates already written leave memory.
+   */
+  take(now: number, force = false): Record<Granularity, Aggregate[]> {
+    const out: Record<Granularity, Aggregate[]> = { '5m': [], '1h': [], '1d': [] };
     for (const d of this.devices.values()) {
-      for (const g of ['5m', '1h', '1d'] as const) {
-        const agg = d.open[g];
-        if (agg && agg.lastTs !== -Infinity) out[g].push(agg);
-        d.open[g] = null;
+      for (const g of GRANULARITIES) {
+        for (const [bucket, agg] of d.buckets[g]) {
+          const complete = bucket < d.newest[g];
+          if (agg.dirty && (force || complete || now - agg.writtenAt >= this.snapshotMs)) {
+            agg.dirty = false;
+            agg.writtenAt = now;
+            out[g].push(agg);
+          } else if (!agg.dirty && complete) {
+            d.buckets[g].delete(bucket);
+            if (bucket >= d.floor[g]) d.floor[g] = bucket + 1;
+          }
+        }
       }
     }
     return out;
+  }
+
+  /** Puts aggregates whose write failed back to be written next time. */
+  retry(aggs: Aggregate[]): void {
+    for (const a of aggs) a.dirty = true;
   }
 
   get size(): number {
@@ -135,7 +172,7 @@ export class RollupAccumulator {
   }
 }
 
-/** Upserts aggregates into a rollup table, merging with stored partial aggregates. */
+/** Writes aggregates, each replacing the row its writer wrote before for the bucket. */
 export async function writeAggregates(sql: SqlExecutor, table: string, aggs: Aggregate[]): Promise<void> {
   for (let i = 0; i < aggs.length; i += ROWS_PER_STATEMENT) {
     const chunk = aggs.slice(i, i + ROWS_PER_STATEMENT);
@@ -143,38 +180,17 @@ export async function writeAggregates(sql: SqlExecutor, table: string, aggs: Agg
     const rows = chunk.map((a) => {
       const b = params.length;
       params.push(
-        a.deviceId, new Date(a.bucket), literal(a.cnt), literal(a.sum), literal(a.min), literal(a.max),
+        a.deviceId, new Date(a.bucket), a.writer, literal(a.cnt), literal(a.sum), literal(a.min), literal(a.max),
         new Date(a.firstTs), literal(a.first), new Date(a.lastTs), literal(a.last),
       );
-      return `($${b + 1}::int4,$${b + 2}::timestamptz,$${b + 3}::int4[],$${b + 4}::float8[],$${b + 5}::float8[],$${b + 6}::float8[],$${b + 7}::timestamptz,$${b + 8}::float8[],$${b + 9}::timestamptz,$${b + 10}::float8[])`;
+      return `($${b + 1}::int4,$${b + 2}::timestamptz,$${b + 3}::int4,$${b + 4}::int4[],$${b + 5}::float8[],$${b + 6}::float8[],$${b + 7}::float8[],$${b + 8}::timestamptz,$${b + 9}::float8[],$${b + 10}::timestamptz,$${b + 11}::float8[])`;
     });
-    // Two aggregates of one device and bucket in one statement would hit the same row twice.
     await sql.query(
-      `insert into ${table} as r (device_id, bucket, cnt, sum, min, max, first_ts, first, last_ts, last) values ${rows.join(',')}
-       on conflict (device_id, bucket) do update set
-         cnt = ess_arr_add(r.cnt, excluded.cnt),
-         sum = ess_arr_add(r.sum, excluded.sum),
-         min = ess_arr_least(r.min, excluded.min),
-         max = ess_arr_greatest(r.max, excluded.max),
-         first = case when excluded.first_ts < r.first_ts then ess_arr_prefer(excluded.first, r.first) else ess_arr_prefer(r.first, excluded.first) end,
-         first_ts = least(r.first_ts, excluded.first_ts),
-         last = case when excluded.last_ts >= r.last_ts then ess_arr_prefer(excluded.last, r.last) else ess_arr_prefer(r.last, excluded.last) end,
-         last_ts = greatest(r.last_ts, excluded.last_ts)`,
+      `insert into ${table} (device_id, bucket, writer, cnt, sum, min, max, first_ts, first, last_ts, last) values ${rows.join(',')}
+       on conflict (device_id, bucket, writer) do update set
+         cnt = excluded.cnt, sum = excluded.sum, min = excluded.min, max = excluded.max,
+         first_ts = excluded.first_ts, first = excluded.first, last_ts = excluded.last_ts, last = excluded.last`,
       params,
     );
   }
-}
-
-/** Splits aggregates so that no statement holds two of the same device and bucket. */
-export function uniqueRuns(aggs: Aggregate[]): Aggregate[][] {
-  const runs: Aggregate[][] = [];
-  const seen: Set<string>[] = [];
-  for (const a of aggs) {
-    const key = `${a.deviceId}:${a.bucket}`;
-    let i = 0;
-    while (seen[i]?.has(key)) i++;
-    (runs[i] ??= []).push(a);
-    (seen[i] ??= new Set()).add(key);
-  }
-  return runs;
 }

@@ -43,7 +43,10 @@ export async function startTelemetry(config: Config, database: Database, log: Lo
   const ingest = new Ingest(
     database,
     registry,
-    { batchPoints: config.ingestBatchPoints, batchMs: config.ingestBatchMs, latestFlushMs: config.latestFlushMs, rollupFlushMs: config.rollupFlushMs },
+    {
+      batchPoints: config.ingestBatchPoints, batchMs: config.ingestBatchMs, latestFlushMs: config.latestFlushMs,
+      rollupFlushMs: config.rollupFlushMs, rollupSnapshotMs: config.rollupSnapshotMs,
+    },
     log.child({ part: 'ingest' }),
   );
   let consumer: Consumer | null = null;
