@@ -25,17 +25,19 @@ export const telemetry = pgTable(
 );
 
 /**
- * Latest values per device, kept in memory by the ingest and written here in batches (one
- * upsert per device and flush, never one write per message). Also where last-seen lives, from
- * which the online/offline status is derived.
+ * Latest values per device, kept in memory by the ingest and written here in batches (binary
+ * COPY into a staging table, then one upsert per flush; never a write per message). Also where
+ * last-seen lives, from which the online/offline status is derived.
  */
 export const deviceLatest = pgTable('device_latest', {
   deviceId: integer('device_id').primaryKey().references(() => device.id, { onDelete: 'cascade' }),
   /** Measurement time of the newest report. */
   ts: tz('ts'),
   seq: integer('seq'),
-  /** identifier → value (numbers, text and booleans as reported). */
-  values: jsonb('values').$type<Record<string, number | string | boolean>>(),
+  /** Numeric and boolean values by the product's property slots, as in telemetry.v. */
+  v: doublePrecision('v').array(),
+  /** Text values (identifier → text), null when the product has none. */
+  text: jsonb('text').$type<Record<string, string>>(),
   /** Receive time of the newest telemetry or online status. */
   lastSeenAt: tz('last_seen_at'),
   /** Receive time of an offline status (the device's own, or its station gateway's last will). */

@@ -101,7 +101,7 @@ export function selectDevices(db: DbOrTx, status: SQL<DeviceStatus>) {
 /** Devices with their latest values. */
 export function selectLatest(db: DbOrTx, status: SQL<DeviceStatus>) {
   return db
-    .select({ ...deviceColumns(status), ts: deviceLatest.ts, values: deviceLatest.values })
+    .select({ ...deviceColumns(status), ts: deviceLatest.ts, v: deviceLatest.v, text: deviceLatest.text })
     .from(device)
     .innerJoin(site, eq(site.id, device.siteId))
     .innerJoin(company, eq(company.id, site.companyId))

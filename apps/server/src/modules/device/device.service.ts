@@ -10,6 +10,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope } from '../../platform/http/scope.ts';
+import { loadProductSlots, valuesOf, type ProductSlots } from '../telemetry/registry.ts';
 import { countDevices, deviceOrder, deviceWhere, selectDevices, selectLatest, statusExpr, toRecord } from './device.repository.ts';
 
 const statusNow = (ctx: AppContext) => statusExpr(Date.now(), ctx.config.deviceOfflineTimeoutMs);
@@ -82,24 +83,25 @@ export async function deviceTree(ctx: AppContext, user: AuthUser, f: { companyId
   return [...roots.values()].map(prune).filter((n): n is DeviceTreeNode => n !== null && n.children.length > 0);
 }
 
-const pick = (values: Record<string, TelemetryValue> | null, identifiers?: string[]) => {
-  if (!values) return {};
+const pick = (values: Record<string, TelemetryValue>, identifiers?: string[]) => {
   if (!identifiers?.length) return values;
   return Object.fromEntries(identifiers.filter((k) => k in values).map((k) => [k, values[k]!]));
 };
 
 type LatestFilter = DeviceFilter & { deviceIds?: number[]; identifiers?: string[] };
+type LatestRow = Parameters<typeof toRecord>[0] & { ts: Date | null; v: (number | null)[] | null; text: Record<string, string> | null };
 
-function toLatest(r: Parameters<typeof toRecord>[0] & { ts: Date | null; values: Record<string, TelemetryValue> | null }, identifiers?: string[]): DeviceLatestRecord {
-  const { ts, values, ...rest } = r;
-  return { ...toRecord(rest), ts: ts ? ts.toISOString() : null, values: pick(values, identifiers) };
+function toLatest(slots: Map<number, ProductSlots>, r: LatestRow, identifiers?: string[]): DeviceLatestRecord {
+  const { ts, v, text, ...rest } = r;
+  return { ...toRecord(rest), ts: ts ? ts.toISOString() : null, values: pick(valuesOf(slots.get(r.productId), v, text), identifiers) };
 }
 
 export async function latestList(ctx: AppContext, user: AuthUser, f: LatestFilter): Promise<DeviceLatestRecord[]> {
   await assertFilterSites(ctx, user, f);
   const status = statusNow(ctx);
   const rows = await selectLatest(ctx.db, status).where(deviceWhere(ctx.db, user, f, status)).orderBy(...deviceOrder).limit(2000);
-  return rows.map((r) => toLatest(r, f.identifiers));
+  const slots = await loadProductSlots(ctx.db);
+  return rows.map((r) => toLatest(slots, r, f.identifiers));
 }
 
 export async function latestPage(ctx: AppContext, user: AuthUser, req: PageRequest & LatestFilter): Promise<Page<DeviceLatestRecord>> {
@@ -110,7 +112,8 @@ export async function latestPage(ctx: AppContext, user: AuthUser, req: PageReque
   const rows = n === 0
     ? []
     : await selectLatest(ctx.db, status).where(where).orderBy(...deviceOrder).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
-  return { records: rows.map((r) => toLatest(r, req.identifiers)), total: n, current: req.current, pageSize: req.pageSize };
+  const slots = await loadProductSlots(ctx.db);
+  return { records: rows.map((r) => toLatest(slots, r, req.identifiers)), total: n, current: req.current, pageSize: req.pageSize };
 }
 
 /** Latest values of one device (by id or code) in the caller's stations. */
@@ -120,7 +123,7 @@ export async function latestOne(ctx: AppContext, user: AuthUser, b: { deviceId?:
     and(b.deviceId ? eq(device.id, b.deviceId) : eq(device.code, b.deviceCode!), inSiteScope(device.siteId, ctx.db, user)),
   );
   if (!row) throw new AppError('NOT_FOUND', '设备不存在');
-  return toLatest(row, b.identifiers);
+  return toLatest(await loadProductSlots(ctx.db), row, b.identifiers);
 }
 
 /** A device's latest values labelled from its thing model: names, units, enumeration labels. */

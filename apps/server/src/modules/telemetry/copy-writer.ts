@@ -7,26 +7,62 @@ import type { Database } from '../../platform/db/database.ts';
 
 export type CopyWriter = (table: string, columns: string, data: Buffer) => Promise<void>;
 
+/** Statements and binary COPY on one connection (temporary tables live per connection). */
+export interface Session {
+  query: (text: string, values?: unknown[]) => Promise<void>;
+  copy: (table: string, columns: string, data: Buffer) => Promise<void>;
+}
+
 /**
- * Binary COPY into a table on either driver. The platform's SQL seam has no COPY, so this
- * reaches the driver under drizzle ($client): PGlite reads the stream from a blob, node-postgres
- * streams it over a pooled connection (pg-copy-streams).
+ * Binary COPY on either driver. The platform's SQL seam has no COPY, so this reaches the driver
+ * under drizzle ($client): PGlite reads the stream from a blob, node-postgres streams it over a
+ * pooled connection (pg-copy-streams).
  */
-export function copyWriter(database: Database): CopyWriter {
+export function copyDriver(database: Database): { copy: CopyWriter; session: <T>(fn: (s: Session) => Promise<T>) => Promise<T> } {
   const client = (database.db as unknown as { $client: PGlite | pg.Pool }).$client;
   if (database.kind === 'pglite') {
+    const sessionOf = (q: Pick<PGlite, 'query'>): Session => ({
+      query: async (text, values) => {
+        await q.query(text, values);
+      },
+      copy: async (table, columns, data) => {
+        await q.query(`copy ${table} (${columns}) from '/dev/blob' with (format binary)`, [], { blob: new Blob([new Uint8Array(data)]) });
+      },
+    });
     const lite = client as PGlite;
-    return async (table, columns, data) => {
-      await lite.query(`copy ${table} (${columns}) from '/dev/blob' with (format binary)`, [], { blob: new Blob([new Uint8Array(data)]) });
-    };
+    // PGlite is one connection: its transaction keeps other statements out meanwhile.
+    return { copy: sessionOf(lite).copy, session: (fn) => lite.transaction((tx) => fn(sessionOf(tx))) };
   }
   const pool = client as pg.Pool;
-  return async (table, columns, data) => {
-    const conn = await pool.connect();
-    try {
-      await pipeline(Readable.from([data]), conn.query(copyFrom(`copy ${table} (${columns}) from stdin with (format binary)`)));
-    } finally {
-      conn.release();
-    }
+  const copyOn = (conn: pg.PoolClient, table: string, columns: string, data: Buffer) =>
+    pipeline(Readable.from([data]), conn.query(copyFrom(`copy ${table} (${columns}) from stdin with (format binary)`)));
+  return {
+    copy: async (table, columns, data) => {
+      const conn = await pool.connect();
+      try {
+        await copyOn(conn, table, columns, data);
+      } finally {
+        conn.release();
+      }
+    },
+    session: async (fn) => {
+      const conn = await pool.connect();
+      try {
+        await conn.query('begin');
+        const out = await fn({
+          query: async (text, values) => {
+            await conn.query(text, values);
+          },
+          copy: (table, columns, data) => copyOn(conn, table, columns, data),
+        });
+        await conn.query('commit');
+        return out;
+      } catch (err) {
+        await conn.query('rollback').catch(() => undefined);
+        throw err;
+      } finally {
+        conn.release();
+      }
+    },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * PostgreSQL binary COPY encoding of telemetry rows `(device_id int4, ts timestamptz, seq int4,
- * v float8[])`: ARCHITECTURE.md §7 measured one row per report with a float8 array written by
+ * PostgreSQL binary COPY encoding, used for telemetry rows `(device_id int4, ts timestamptz,
+ * seq int4, v float8[])` and the latest-values staging rows: ARCHITECTURE.md §7 measured one row per report with a float8 array written by
  * binary COPY an order of magnitude faster than any per-point layout or INSERT.
  */
 
@@ -43,28 +43,63 @@ export class CopyEncoder {
 
   /** One report: NaN entries of `values` are written as SQL NULL (identifier not reported). */
   add(deviceId: number, tsMs: number, seq: number | null, values: Float64Array): void {
+    this.row(4);
+    this.int4(deviceId);
+    this.timestamptz(tsMs);
+    this.int4(seq);
+    this.float8Array(values);
+  }
+
+  /** Starts a row of `fields` fields; each field is then written with one of the methods below. */
+  row(fields: number): void {
+    this.ensure(2);
+    this.buf.writeInt16BE(fields, this.pos);
+    this.pos += 2;
+    this.rows++;
+  }
+
+  private nul(): void {
+    this.ensure(4);
+    this.buf.writeInt32BE(-1, this.pos);
+    this.pos += 4;
+  }
+
+  int4(v: number | null): void {
+    if (v === null) return this.nul();
+    this.ensure(8);
+    this.buf.writeInt32BE(4, this.pos);
+    this.buf.writeInt32BE(v | 0, this.pos + 4);
+    this.pos += 8;
+  }
+
+  timestamptz(ms: number | null): void {
+    if (ms === null) return this.nul();
+    this.ensure(12);
+    this.buf.writeInt32BE(8, this.pos);
+    this.buf.writeBigInt64BE(BigInt(Math.round((ms - PG_EPOCH_MS) * 1000)), this.pos + 4);
+    this.pos += 12;
+  }
+
+  /** jsonb in binary form: version 1, then the JSON text. */
+  jsonb(text: string | null): void {
+    if (text === null) return this.nul();
+    const bytes = Buffer.byteLength(text);
+    this.ensure(9 + bytes);
+    this.buf.writeInt32BE(bytes + 1, this.pos);
+    this.buf.writeUInt8(1, this.pos + 4);
+    this.buf.write(text, this.pos + 5, 'utf8');
+    this.pos += 5 + bytes;
+  }
+
+  /** A one-dimensional float8[]; non-finite entries are NULL elements. */
+  float8Array(values: Float64Array | null): void {
+    if (values === null) return this.nul();
     const n = values.length;
     const finite = countFinite(values);
     const arrayBytes = 20 + n * 4 + finite * 8;
-    this.ensure(2 + 8 + 12 + 8 + 4 + arrayBytes);
+    this.ensure(4 + arrayBytes);
     const b = this.buf;
     let o = this.pos;
-    b.writeInt16BE(4, o);
-    o += 2;
-    b.writeInt32BE(4, o);
-    b.writeInt32BE(deviceId, o + 4);
-    o += 8;
-    b.writeInt32BE(8, o);
-    b.writeBigInt64BE(BigInt(Math.round((tsMs - PG_EPOCH_MS) * 1000)), o + 4);
-    o += 12;
-    if (seq === null) {
-      b.writeInt32BE(-1, o);
-      o += 4;
-    } else {
-      b.writeInt32BE(4, o);
-      b.writeInt32BE(seq | 0, o + 4);
-      o += 8;
-    }
     b.writeInt32BE(arrayBytes, o);
     b.writeInt32BE(1, o + 4); // dimensions
     b.writeInt32BE(finite < n ? 1 : 0, o + 8); // has nulls
@@ -84,7 +119,6 @@ export class CopyEncoder {
       }
     }
     this.pos = o;
-    this.rows++;
   }
 
   /** The COPY stream of every row added since the last take (with trailer); resets the encoder. */

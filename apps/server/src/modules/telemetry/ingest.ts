@@ -6,7 +6,7 @@ import {
 import type { Database } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logging.ts';
 import { CopyEncoder } from './copy.ts';
-import { copyWriter, type CopyWriter } from './copy-writer.ts';
+import { copyDriver, type CopyWriter, type Session } from './copy-writer.ts';
 import type { DeviceRegistry, RegisteredDevice } from './registry.ts';
 import { parseTelemetry } from './validate.ts';
 import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from './rollup.ts';
@@ -55,7 +55,9 @@ export interface IngestCounters {
 interface LiveState {
   ts: number | null;
   seq: number | null;
-  values: Record<string, TelemetryValue> | null;
+  /** Numeric values by product slot, and text values, of the newest report. */
+  row: Float64Array | null;
+  text: Record<string, string> | null;
   /** Receive time of the newest telemetry or online status. */
   lastSeen: number | null;
   /** Receive time of the latest telemetry (for the observed interval). */
@@ -90,6 +92,7 @@ interface EventRow {
 const MAX_LATENCY_MS = 60_000;
 const MAX_ATTEMPTS = 5;
 const TELEMETRY_COLUMNS = 'device_id, ts, seq, v';
+const LATEST_COLUMNS = 'device_id, ts, seq, v, text, last_seen_at, offline_at, interval_ms';
 
 /**
  * The ingest pipeline: validates each MQTT message against the contract, resolves the device,
@@ -124,6 +127,7 @@ export class Ingest {
   private latestWrite: Promise<void> = Promise.resolve();
   private rollupWrite: Promise<void> = Promise.resolve();
   private readonly copy: CopyWriter;
+  private readonly session: <T>(fn: (s: Session) => Promise<T>) => Promise<T>;
   private invalidLogged = 0;
   private invalidLogWindow = 0;
 
@@ -133,7 +137,9 @@ export class Ingest {
     private readonly settings: IngestSettings,
     private readonly log: Logger,
   ) {
-    this.copy = copyWriter(database);
+    const driver = copyDriver(database);
+    this.copy = driver.copy;
+    this.session = driver.session;
     this.rollups = new RollupAccumulator(settings.rollupSnapshotMs);
     this.maxInFlight = database.kind === 'postgres' ? 2 : 1;
   }
@@ -146,7 +152,7 @@ export class Ingest {
     );
     for (const r of rows.rows) {
       this.live.set(r.device_id, {
-        ts: r.ts ? r.ts.getTime() : null, seq: r.seq, values: null, lastSeen: r.last_seen_at?.getTime() ?? null, lastReport: null,
+        ts: r.ts ? r.ts.getTime() : null, seq: r.seq, row: null, text: null, lastSeen: r.last_seen_at?.getTime() ?? null, lastReport: null,
         offlineAt: r.offline_at?.getTime() ?? null, intervalMs: r.interval_ms, dirty: false,
       });
     }
@@ -249,7 +255,7 @@ export class Ingest {
   private state(id: number): LiveState {
     let s = this.live.get(id);
     if (!s) {
-      s = { ts: null, seq: null, values: null, lastSeen: null, lastReport: null, offlineAt: null, intervalMs: null, dirty: false };
+      s = { ts: null, seq: null, row: null, text: null, lastSeen: null, lastReport: null, offlineAt: null, intervalMs: null, dirty: false };
       this.live.set(id, s);
     }
     return s;
@@ -263,12 +269,16 @@ export class Ingest {
     }
     const slots = this.registry.products.get(device.productId);
     const row = new Float64Array(slots?.identifiers.length ?? 0).fill(NaN);
+    let text: Record<string, string> | null = null;
     let points = 0;
     if (slots) {
       for (const key in values) {
-        const i = slots.indexOf.get(key);
-        if (i === undefined) continue;
         const v = values[key];
+        const i = slots.indexOf.get(key);
+        if (i === undefined) {
+          if (typeof v === 'string' && slots.text.has(key)) (text ??= {})[key] = v;
+          continue;
+        }
         const x = typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
         if (Number.isFinite(x)) {
           row[i] = x;
@@ -276,7 +286,6 @@ export class Ingest {
         }
       }
     }
-    this.arrival[Math.max(0, Math.min(MAX_LATENCY_MS, Date.now() - ts))]!++;
     this.encoder.add(device.id, ts, seq, row);
     this.reports.push({ device, ts, values: row });
     this.points += points;
@@ -291,7 +300,8 @@ export class Ingest {
     if (st.ts === null || ts >= st.ts) {
       st.ts = ts;
       st.seq = seq;
-      st.values = values;
+      st.row = row;
+      st.text = text;
     }
     st.dirty = true;
     if (this.points >= this.settings.batchPoints) void this.flushBatch();
@@ -396,31 +406,7 @@ export class Ingest {
     const { sql } = this.database;
     const t0 = performance.now();
     try {
-      for (let i = 0; i < dirty.length; i += 1000) {
-        const params: unknown[] = [];
-        const rows = dirty.slice(i, i + 1000).map(([id, st]) => {
-          const b = params.length;
-          params.push(
-            id, st.ts === null ? null : new Date(st.ts), st.seq, st.values ? JSON.stringify(st.values) : null,
-            st.lastSeen === null ? null : new Date(st.lastSeen), st.offlineAt === null ? null : new Date(st.offlineAt), st.intervalMs,
-          );
-          return `($${b + 1}::int4,$${b + 2}::timestamptz,$${b + 3}::int4,$${b + 4}::jsonb,$${b + 5}::timestamptz,$${b + 6}::timestamptz,$${b + 7}::int4,now())`;
-        });
-        await sql.query(
-          `insert into device_latest as l (device_id, ts, seq, values, last_seen_at, offline_at, interval_ms, updated_at)
-           select v.* from (values ${rows.join(',')}) as v(device_id, ts, seq, values, last_seen_at, offline_at, interval_ms, updated_at)
-           where exists (select 1 from device d where d.id = v.device_id)
-           on conflict (device_id) do update set
-             ts = case when excluded.ts is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.ts else l.ts end,
-             seq = case when excluded.ts is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.seq else l.seq end,
-             values = case when excluded.values is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.values else l.values end,
-             last_seen_at = greatest(l.last_seen_at, excluded.last_seen_at),
-             offline_at = greatest(l.offline_at, excluded.offline_at),
-             interval_ms = coalesce(excluded.interval_ms, l.interval_ms),
-             updated_at = now()`,
-          params,
-        );
-      }
+      if (dirty.length) await this.session((s) => this.upsertLatest(s, dirty));
       for (let i = 0; i < events.length; i += 1000) {
         const params: unknown[] = [];
         const rows = events.slice(i, i + 1000).map((e) => {
@@ -444,6 +430,45 @@ export class Ingest {
       this.events.unshift(...events);
       throw err;
     }
+  }
+
+  /**
+   * Latest values through a staging table: binary COPY of the changed devices, then one
+   * set-based upsert that keeps the newest report and the latest last-seen/offline times (two
+   * instances may write the same device).
+   */
+  private async upsertLatest(s: Session, dirty: [number, LiveState][]): Promise<void> {
+    const enc = new CopyEncoder(dirty.length * 600 + 64);
+    for (const [id, st] of dirty) {
+      enc.row(8);
+      enc.int4(id);
+      enc.timestamptz(st.ts);
+      enc.int4(st.seq);
+      enc.float8Array(st.row);
+      enc.jsonb(st.text ? JSON.stringify(st.text) : null);
+      enc.timestamptz(st.lastSeen);
+      enc.timestamptz(st.offlineAt);
+      enc.int4(st.intervalMs);
+    }
+    await s.query(
+      `create temp table if not exists ess_latest_stage
+         (device_id int4, ts timestamptz, seq int4, v float8[], text jsonb, last_seen_at timestamptz, offline_at timestamptz, interval_ms int4)`,
+    );
+    await s.query('truncate ess_latest_stage');
+    await s.copy('ess_latest_stage', LATEST_COLUMNS, enc.take());
+    await s.query(
+      `insert into device_latest as l (${LATEST_COLUMNS}, updated_at)
+       select ${LATEST_COLUMNS}, now() from ess_latest_stage st where exists (select 1 from device d where d.id = st.device_id)
+       on conflict (device_id) do update set
+         ts = case when excluded.ts is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.ts else l.ts end,
+         seq = case when excluded.ts is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.seq else l.seq end,
+         v = case when excluded.v is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.v else l.v end,
+         text = case when excluded.v is not null and (l.ts is null or excluded.ts >= l.ts) then excluded.text else l.text end,
+         last_seen_at = greatest(l.last_seen_at, excluded.last_seen_at),
+         offline_at = greatest(l.offline_at, excluded.offline_at),
+         interval_ms = coalesce(excluded.interval_ms, l.interval_ms),
+         updated_at = now()`,
+    );
   }
 
   /** Writes the rollup aggregates that are due (every touched one with `force`). */

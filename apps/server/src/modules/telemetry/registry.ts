@@ -13,6 +13,8 @@ export interface ProductSlots {
   identifiers: string[];
   /** Identifiers of text properties (kept only as latest values). */
   text: Set<string>;
+  /** Identifiers of boolean properties (stored as 1/0). */
+  bools: Set<string>;
 }
 
 export interface RegisteredDevice {
@@ -32,14 +34,15 @@ export interface RegisteredDevice {
 export async function loadProductSlots(db: DbOrTx): Promise<Map<number, ProductSlots>> {
   const products = await db.select({ id: product.id, type: product.type }).from(product);
   const props = await db
-    .select({ productId: productProperty.productId, identifier: productProperty.identifier, slot: productProperty.slot })
+    .select({ productId: productProperty.productId, identifier: productProperty.identifier, slot: productProperty.slot, dataType: productProperty.dataType })
     .from(productProperty)
     .orderBy(asc(productProperty.productId), asc(productProperty.slot));
   const out = new Map<number, ProductSlots>();
-  for (const p of products) out.set(p.id, { productId: p.id, type: p.type, indexOf: new Map(), identifiers: [], text: new Set() });
+  for (const p of products) out.set(p.id, { productId: p.id, type: p.type, indexOf: new Map(), identifiers: [], text: new Set(), bools: new Set() });
   for (const prop of props) {
     const slots = out.get(prop.productId);
     if (!slots) continue;
+    if (prop.dataType === 'bool') slots.bools.add(prop.identifier);
     if (prop.slot === null) {
       slots.text.add(prop.identifier);
       continue;
@@ -50,6 +53,18 @@ export async function loadProductSlots(db: DbOrTx): Promise<Map<number, ProductS
     slots.identifiers[i] = prop.identifier;
   }
   return out;
+}
+
+/** identifier → value of a stored row (numbers by slot, booleans back from 1/0, and the text values). */
+export function valuesOf(slots: ProductSlots | undefined, v: (number | null)[] | null, text: Record<string, string> | null): Record<string, number | string | boolean> {
+  const out: Record<string, number | string | boolean> = {};
+  if (slots && v) {
+    slots.identifiers.forEach((id, i) => {
+      const x = v[i];
+      if (id && x !== null && x !== undefined) out[id] = slots.bools.has(id) ? x !== 0 : x;
+    });
+  }
+  return text ? Object.assign(out, text) : out;
 }
 
 /**
