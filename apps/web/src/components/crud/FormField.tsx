@@ -47,7 +47,11 @@ export function FormField<F>({ field, mode, form, schema }: Props<F>) {
   const type = field.type ?? 'text';
   const label = t(field.label);
   const rules: FormRule[] = [];
-  if (isRequired(field, mode)) rules.push({ required: true, whitespace: type !== 'switch', message: t('$1不能为空', label) });
+  if (isRequired(field, mode)) {
+    // `whitespace` makes the validator check a string: only for text inputs (ids and lists are not strings).
+    const text = type === 'text' || type === 'password' || type === 'textarea';
+    rules.push(text ? { required: true, whitespace: true, message: t('$1不能为空', label) } : { required: true, message: t('$1不能为空', label) });
+  }
   const own = CHECKED_AS_TYPED.has(type) ? fieldSchema(schema, field.name) : undefined;
   if (own) rules.push(fieldRule(own, field.label, t));
   const help = typeof field.help === 'function' ? field.help(mode) : field.help;

@@ -31,7 +31,7 @@ export function ResourceDetail<R extends { id: number }, F, O>({ def, row, onClo
     render: () => (record === undefined ? null : renderCell(c, record, t)),
   }));
   return (
-    <Drawer open title={t('$1详情', t(def.name))} width={640} onClose={onClose} destroyOnHidden>
+    <Drawer open title={t('$1详情', t(def.name))} width={720} onClose={onClose} destroyOnHidden>
       {record === undefined ? (
         <div style={{ textAlign: 'center', padding: 32 }}>
           <Spin />
@@ -42,6 +42,7 @@ export function ResourceDetail<R extends { id: number }, F, O>({ def, row, onClo
             column={2}
             bordered
             size="small"
+            styles={{ label: { whiteSpace: 'nowrap' } }}
             dataSource={record as Record<string, unknown>}
             columns={items}
           />

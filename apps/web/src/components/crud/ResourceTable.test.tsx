@@ -20,15 +20,15 @@ interface Group {
   children?: Group[];
 }
 
-const groupAdd = z.object({ name: trimmed(8), code: optionalText(4) });
-const groupEdit = groupAdd.extend({ id: z.number() });
+const groupAdd = z.object({ name: trimmed(8), code: optionalText(4), level: z.number().int() });
+const groupEdit = groupAdd.extend({ id: z.number(), level: z.number().int().optional() });
 
 const ENABLED = [
   { value: true, label: '启用', color: 'success' },
   { value: false, label: '停用', color: 'default' },
 ] as const;
 
-const groups = defineResource<Group, { name: string; code?: string }>({
+const groups = defineResource<Group, { name: string; code?: string; level?: number }>({
   key: ['test', 'group'],
   name: '分组',
   endpoints: {
@@ -54,6 +54,11 @@ const groups = defineResource<Group, { name: string; code?: string }>({
     fields: [
       { name: 'name', label: '名称', required: true },
       { name: 'code', label: '编码' },
+      // A required field whose value is a number, not text.
+      {
+        name: 'level', label: '级别', type: 'radio', required: true, modes: ['add'],
+        options: [{ value: 1, label: '一级' }, { value: 2, label: '二级' }],
+      },
     ],
     schemas: { add: groupAdd, edit: groupEdit },
   },
@@ -162,6 +167,7 @@ describe('ResourceTable: form', () => {
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     expect(await within(dialog).findByText('名称不能为空')).toBeTruthy();
     expect(await within(dialog).findByText('编码最多4个字符')).toBeTruthy();
+    expect(await within(dialog).findByText('级别不能为空')).toBeTruthy();
     expect(calls.filter((c) => path(c) === '/test/group/add')).toEqual([]);
   });
 
@@ -172,9 +178,11 @@ describe('ResourceTable: form', () => {
     fireEvent.click(screen.getByRole('button', { name: /新\s*增/ }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(within(dialog).getByLabelText('名称'), { target: { value: ' 新分组 ' } });
+    fireEvent.click(within(dialog).getByText('二级'));
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(calls.some((c) => path(c) === '/test/group/add')).toBe(true));
-    expect(body(calls.find((c) => path(c) === '/test/group/add')!)).toEqual({ name: ' 新分组 ' });
+    expect(body(calls.find((c) => path(c) === '/test/group/add')!)).toEqual({ name: ' 新分组 ', level: 2 });
+    expect(screen.queryByText('级别不能为空')).toBeNull();
     expect(await screen.findByText('保存成功')).toBeTruthy();
     expect(await screen.findByText('新分组')).toBeTruthy();
     expect(screen.getByText('共 13 条')).toBeTruthy();

@@ -157,6 +157,8 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
       title: t(f.title),
       hideInTable: true,
       hideInSetting: true,
+      // A time range needs room for two date-times.
+      colSize: f.type === 'datetimeRange' ? 2 : 1,
       valueType: f.type === 'datetimeRange' ? 'dateTimeRange' : f.type === 'number' ? 'digit' : 'text',
       fieldProps: f.type === 'text' || !f.type ? { maxLength: 128 } : undefined,
       renderFormItem:

@@ -34,7 +34,7 @@ export function InterfacePicker({ id, value, onChange }: { id?: string; value?: 
         onChange={(v: number[]) => onChange?.([...new Set(v)])}
         style={{ width: '100%' }}
       />
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+      <Typography.Text style={{ fontSize: 12 }}>
         {t('已选 $1 个接口', ids.length)}
       </Typography.Text>
     </>

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Switch } from 'antd';
+import { App, Space, Switch } from 'antd';
 import { resourceKeys } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { post } from '../../platform/request.ts';
@@ -32,16 +32,18 @@ export function UserStatusSwitch({ row }: { row: UserRow }) {
       return client.invalidateQueries({ queryKey: keys.all });
     },
   });
+  // The state is written beside the switch (text inside it would sit on a pale grey when off).
   return (
-    <Switch
-      size="small"
-      checked={row.status === 1}
-      loading={toggle.isPending}
-      disabled={row.buildIn || row.id === me}
-      checkedChildren={t('启用')}
-      unCheckedChildren={t('停用')}
-      aria-label={t('账号状态：$1', row.username)}
-      onChange={(on) => toggle.mutate(on)}
-    />
+    <Space size={6}>
+      <Switch
+        size="small"
+        checked={row.status === 1}
+        loading={toggle.isPending}
+        disabled={row.buildIn || row.id === me}
+        aria-label={t('账号状态：$1', row.username)}
+        onChange={(on) => toggle.mutate(on)}
+      />
+      <span>{row.status === 1 ? t('启用') : t('停用')}</span>
+    </Space>
   );
 }

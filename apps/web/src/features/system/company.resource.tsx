@@ -1,5 +1,6 @@
 import { companyAdd, companyEdit } from '@ess/contract/system';
 import { defineResource } from '../../components/crud/index.ts';
+import { useUserStore } from '../../platform/user-store.ts';
 import { RegionName, RegionPicker } from './RegionPicker.tsx';
 import { companyTreeSource } from './system.options.ts';
 
@@ -85,4 +86,6 @@ export const companyResource = defineResource<CompanyRow, CompanyForm>({
     },
   },
   actionsWidth: 300,
+  // One's own company (the top of the tree) cannot be deleted.
+  canDelete: (row) => row.id !== useUserStore.getState().info?.companyId,
 });
