@@ -21,7 +21,8 @@ export function LanguageSwitch() {
     <Button
       type="text"
       icon={<GlobalOutlined />}
-      aria-label={t('切换语言')}
+      // The visible language name leads the accessible name.
+      aria-label={`${LOCALE_NAMES[locale]} · ${t('切换语言')}`}
       data-testid="language-switch"
       onPointerEnter={preload}
       onFocus={preload}

@@ -22,7 +22,13 @@ export function UnreadBell() {
     queryClient.setQueryData(unreadKey, (old: { unread: number; total: number } | undefined) => ({ total: old?.total ?? count, unread: count })),
   );
   return (
-    <Button type="text" aria-label={t('消息通知')} onClick={() => void navigate('/system/messageNotification')} data-testid="unread-bell">
+    <Button
+      type="text"
+      // The badge's number is visible text, so it is part of the name too.
+      aria-label={data?.unread ? t('消息通知：$1 条未读', data.unread) : t('消息通知')}
+      onClick={() => void navigate('/system/messageNotification')}
+      data-testid="unread-bell"
+    >
       <Badge count={data?.unread ?? 0} size="small" overflowCount={99}>
         <BellOutlined style={{ fontSize: 16 }} />
       </Badge>

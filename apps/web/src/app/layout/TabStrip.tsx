@@ -40,32 +40,33 @@ export function TabStrip({ activeKey }: { activeKey: string }) {
     };
   };
 
+  // The actions button sits beside the tab list, not inside it: a tablist may hold only tabs.
   return (
-    <Tabs
-      className="ess-tab-strip"
-      type="editable-card"
-      hideAdd
-      size="small"
-      activeKey={activeKey}
-      onChange={(key) => void navigate(key)}
-      onEdit={(key, op) => {
-        if (op === 'remove' && typeof key === 'string') close('current', key);
-      }}
-      tabBarStyle={{ margin: 0 }}
-      tabBarExtraContent={
-        <Dropdown menu={actions(activeKey)} trigger={['click']}>
-          <Button size="small" type="text" aria-label={t('标签操作')} icon={<DownOutlined />} />
-        </Dropdown>
-      }
-      items={tabs.map((tab) => ({
-        key: tab.key,
-        closable: true,
-        label: (
-          <Dropdown menu={actions(tab.key)} trigger={['contextMenu']}>
-            <span>{t(pageTitle(menus, tab.path))}</span>
-          </Dropdown>
-        ),
-      }))}
-    />
+    <div className="ess-tab-strip" style={{ display: 'flex', alignItems: 'flex-end', gap: 4 }}>
+      <Tabs
+        style={{ flex: 1, minWidth: 0 }}
+        type="editable-card"
+        hideAdd
+        size="small"
+        activeKey={activeKey}
+        onChange={(key) => void navigate(key)}
+        onEdit={(key, op) => {
+          if (op === 'remove' && typeof key === 'string') close('current', key);
+        }}
+        tabBarStyle={{ margin: 0 }}
+        items={tabs.map((tab) => ({
+          key: tab.key,
+          closable: true,
+          label: (
+            <Dropdown menu={actions(tab.key)} trigger={['contextMenu']}>
+              <span>{t(pageTitle(menus, tab.path))}</span>
+            </Dropdown>
+          ),
+        }))}
+      />
+      <Dropdown menu={actions(activeKey)} trigger={['click']}>
+        <Button size="small" type="text" aria-label={t('标签操作')} icon={<DownOutlined />} data-testid="tab-actions" style={{ marginBottom: 4 }} />
+      </Dropdown>
+    </div>
   );
 }
