@@ -8,6 +8,25 @@ export class ConsoleShell {
     return this.page.locator('.ant-breadcrumb');
   }
 
+  /** Names of the menu entries shown in the side menu (open directories show their pages). */
+  menuNames() {
+    return this.page.locator('.ant-pro-sider .ant-menu-title-content').allTextContents();
+  }
+
+  unreadBadge() {
+    return this.page.locator('[data-testid=unread-bell] .ant-scroll-number');
+  }
+
+  /** A notice of a PopupWindow live event. */
+  popup(title: string) {
+    return this.page.locator('.ant-notification-notice').filter({ hasText: title });
+  }
+
+  async closePopup(title: string): Promise<void> {
+    await this.popup(title).locator('.ant-notification-notice-close').click();
+    await this.popup(title).waitFor({ state: 'detached' });
+  }
+
   tabs() {
     return this.page.locator('.ess-tab-strip .ant-tabs-tab');
   }
@@ -18,7 +37,7 @@ export class ConsoleShell {
   }
 
   async tabAction(label: string): Promise<void> {
-    await this.page.click('.ess-tab-strip .ant-tabs-extra-content button');
+    await this.page.click('[data-testid=tab-actions]');
     await this.page.click(`.ant-dropdown-menu-item:has-text("${label}")`);
   }
 

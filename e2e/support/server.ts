@@ -19,7 +19,7 @@ export async function startConsole(env: Partial<RawConfig> = {}): Promise<Runnin
     {},
     {
       PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'ess-e2e-')), ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      LOG_LEVEL: 'silent', SSE_HEARTBEAT_MS: '5000', WEB_DIST, ...env,
+      LOG_LEVEL: 'silent', SSE_HEARTBEAT_MS: '5000', WEB_DIST, MQTT_PORT: '0', ...env,
     },
   );
   const running = await startApp(config, { memoryDb: true, logger: createLogger('silent') });
