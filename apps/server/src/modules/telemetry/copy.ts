@@ -8,6 +8,7 @@ const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 /** Microseconds between the Unix epoch and PostgreSQL's (2000-01-01). */
 const PG_EPOCH_MS = 946_684_800_000;
 const FLOAT8_OID = 701;
+const INT4_OID = 23;
 
 /** Appends encoded rows to a growing buffer; `take()` returns a complete COPY stream. */
 export class CopyEncoder {
@@ -89,6 +90,28 @@ export class CopyEncoder {
     this.buf.writeUInt8(1, this.pos + 4);
     this.buf.write(text, this.pos + 5, 'utf8');
     this.pos += 5 + bytes;
+  }
+
+  /** A one-dimensional int4[] without NULLs. */
+  int4Array(values: Int32Array): void {
+    const n = values.length;
+    const arrayBytes = 20 + n * 8;
+    this.ensure(4 + arrayBytes);
+    const b = this.buf;
+    let o = this.pos;
+    b.writeInt32BE(arrayBytes, o);
+    b.writeInt32BE(1, o + 4);
+    b.writeInt32BE(0, o + 8);
+    b.writeInt32BE(INT4_OID, o + 12);
+    b.writeInt32BE(n, o + 16);
+    b.writeInt32BE(1, o + 20);
+    o += 24;
+    for (let i = 0; i < n; i++) {
+      b.writeInt32BE(4, o);
+      b.writeInt32BE(values[i]!, o + 4);
+      o += 8;
+    }
+    this.pos = o;
   }
 
   /** A one-dimensional float8[]; non-finite entries are NULL elements. */

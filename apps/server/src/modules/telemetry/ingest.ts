@@ -286,6 +286,7 @@ export class Ingest {
         }
       }
     }
+    this.arrival[Math.max(0, Math.min(MAX_LATENCY_MS, Date.now() - ts))]!++;
     this.encoder.add(device.id, ts, seq, row);
     this.reports.push({ device, ts, values: row });
     this.points += points;
@@ -482,7 +483,7 @@ export class Ingest {
     const t0 = performance.now();
     for (const g of Object.keys(taken) as Granularity[]) {
       try {
-        await writeAggregates(this.database.sql, ROLLUP_TABLES[g], taken[g]);
+        if (taken[g].length) await this.session((s) => writeAggregates(s, ROLLUP_TABLES[g], taken[g]));
         this.counters.rollupRows += taken[g].length;
       } catch (err) {
         this.rollups.retry(taken[g]);
