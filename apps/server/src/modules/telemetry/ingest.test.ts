@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceHistory, DeviceLatestRecord, DeviceProperties, DeviceRecord, DeviceTreeNode, Page, DeviceFaultWarning } from '@ess/contract';
 import { deviceValues, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { purgeTelemetry } from './telemetry.jobs.ts';
 
 const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
   const end = Date.now() + timeoutMs;
@@ -219,5 +220,16 @@ describe.each(DB_TARGETS)('telemetry ingest on %s', (target) => {
     // The next reports bring it back.
     await tick();
     expect(await status('BE01-BP-01-07')).toBe('online');
+  });
+
+  it('purges raw telemetry and 5-minute rollups past their retention, keeping the rest', async () => {
+    const id = ids.get('SH01-EMS-01')!;
+    const old = new Date(Date.now() - 4 * 86_400_000);
+    await t.ctx.database.sql.query('insert into telemetry (device_id, ts, seq, v) values ($1, $2, 1, $3)', [id, old, [1, 2]]);
+    const before = await t.ctx.database.sql.query<{ n: number }>('select count(*)::int as n from telemetry');
+    const r = await purgeTelemetry(t.ctx);
+    expect(r.raw).toBe(1);
+    const after = await t.ctx.database.sql.query<{ n: number }>('select count(*)::int as n from telemetry');
+    expect(after.rows[0]!.n).toBe(before.rows[0]!.n - 1);
   });
 });
