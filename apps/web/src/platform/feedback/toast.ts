@@ -18,21 +18,27 @@ export interface ToastHost {
   show(toast: ToastRequest): void;
 }
 
-const consoleHost: ToastHost = {
-  show: (x) => {
-    if (x.type === 'error') console.error(x.text);
-    else console.info(x.text);
-  },
-};
-
-let host: ToastHost = consoleHost;
+let host: ToastHost | null = null;
+/** Toasts raised before the app has drawn its host (e.g. the guard's first 401) wait for it. */
+let pending: ToastRequest[] = [];
+const MAX_PENDING = 20;
 
 export function setToastHost(next: ToastHost | null): void {
-  host = next ?? consoleHost;
+  host = next;
+  if (!host) return;
+  const waiting = pending;
+  pending = [];
+  for (const x of waiting) host.show(x);
 }
 
 export function toast(type: ToastType, text: string, extra: Pick<ToastRequest, 'align' | 'pauseOnHover'> = {}): void {
-  host.show({ type, text, durationMs: TOAST_DURATION_MS, ...extra });
+  const request: ToastRequest = { type, text, durationMs: TOAST_DURATION_MS, ...extra };
+  if (host) {
+    host.show(request);
+    return;
+  }
+  if (type === 'error') console.error(text);
+  if (pending.length < MAX_PENDING) pending.push(request);
 }
 
 /**
