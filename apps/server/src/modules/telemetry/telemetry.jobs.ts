@@ -24,7 +24,11 @@ export async function purgeTelemetry(ctx: AppContext, now = Date.now()): Promise
   const raw = await purge(ctx, 'telemetry', 'ts', new Date(now - ctx.config.rawRetentionDays * DAY));
   const fiveMinute = await purge(ctx, 'telemetry_5m', 'bucket', new Date(now - ctx.config.fiveMinuteRetentionDays * DAY));
   // PGlite runs no autovacuum: give the space back for reuse after a purge.
-  if (ctx.database.kind === 'pglite' && raw + fiveMinute > 0) await ctx.database.sql.exec('vacuum telemetry; vacuum telemetry_5m');
+  if (ctx.database.kind === 'pglite' && raw + fiveMinute > 0) {
+    // One statement each: several in one call would run as one transaction, where VACUUM cannot.
+    await ctx.database.sql.exec('vacuum telemetry');
+    await ctx.database.sql.exec('vacuum telemetry_5m');
+  }
   return { raw, fiveMinute };
 }
 
