@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { CopyEncoder } from './copy.ts';
 import type { Session } from './copy-writer.ts';
 import { FIVE_MINUTES, ZoneBuckets } from './zone.ts';
@@ -74,7 +75,8 @@ interface DeviceAggregates {
   floor: Record<Granularity, number>;
 }
 
-const randomWriter = () => (Math.random() * 0x7fffffff) | 0;
+/** A writer key unique per ingest process, so partial aggregates of several instances never collide. */
+const randomWriter = () => randomInt(1, 0x7fffffff);
 
 /**
  * Rollups maintained incrementally: every stored report is folded into its device's 5-minute,
