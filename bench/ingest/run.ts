@@ -1,6 +1,8 @@
 /**
  * bench/ingest: the whole device path under load. Starts the real server in this process
- * (embedded aedes broker, or Mosquitto with --mosquitto; PostgreSQL, or PGlite on disk with
+ * (embedded aedes broker, or with --mosquitto a Mosquitto of its own configured to queue without
+ * dropping (max_queued_messages 0, max_inflight_messages 1000; the system Mosquitto's defaults,
+ * 1000 queued and 20 in flight per client, drop under a stall); PostgreSQL, or PGlite on disk with
  * --pglite), registers devices of a 50-point product, and has publisher processes send QoS 1
  * reports (~1.3 KB JSON, ts = publish time) in stages of rising rate. Per stage it prints the
  * offered and stored data points/s, whether everything was stored (zero loss, backlog drained),
@@ -10,7 +12,9 @@
  *   npx tsx bench/ingest/run.ts [--pglite] [--mosquitto] [--seconds 8] [--devices 2000]
  *                               [--publishers 2] [--rates 100000,150000,200000,250000,300000]
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +38,6 @@ const deviceCount = Number(opt('--devices', '2000'));
 const publisherCount = Number(opt('--publishers', '2'));
 const rates = opt('--rates', '100000,150000,200000,250000,300000').split(',').map(Number);
 const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const MOSQUITTO = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const POINTS = 50;
 
 /** 50 numeric identifiers with real names: a battery pack's 41 and 9 of a PCS's AC/DC side. */
@@ -106,10 +109,11 @@ async function main() {
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'ess-bench-ingest-'));
   const tag = `b${process.pid}`;
+  const mosquitto = useMosquitto ? await startMosquitto(dataDir) : null;
   const config = loadConfig({}, {
     PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: 'Bench12345', CAPTCHA_ENABLED: 'false', LOG_LEVEL: 'warn',
     SEED_DEMO: 'false', WEB_DIST: '/nonexistent', MQTT_PORT: '0', ROLES: 'api,ingest',
-    ...(useMosquitto ? { MQTT_URL: MOSQUITTO, MQTT_CLIENT_ID: `ess-bench-${tag}`, MQTT_SHARE_GROUP: `bench${tag}` } : {}),
+    ...(mosquitto ? { MQTT_URL: mosquitto.url, MQTT_CLIENT_ID: `ess-bench-${tag}`, MQTT_SHARE_GROUP: `bench${tag}` } : {}),
     ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
   });
   const app = await startApp(config, { logger: createLogger('warn') });
@@ -203,6 +207,7 @@ async function main() {
   } finally {
     for (const p of publishers) p.send({ type: 'exit' } satisfies ToPublisher);
     await app.close();
+    mosquitto?.stop();
     rmSync(dataDir, { recursive: true, force: true });
     if (dbName) {
       const c = new pg.Client({ connectionString: PG_ADMIN });
@@ -211,6 +216,22 @@ async function main() {
       await c.end();
     }
   }
+}
+
+/** A Mosquitto on a free loopback port that queues instead of dropping; stopped at the end. */
+async function startMosquitto(dir: string): Promise<{ url: string; stop: () => void }> {
+  const port = await new Promise<number>((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const p = (srv.address() as AddressInfo).port;
+      srv.close(() => resolve(p));
+    });
+  });
+  const conf = join(dir, 'mosquitto.conf');
+  writeFileSync(conf, [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'persistence false', 'max_queued_messages 0', 'max_inflight_messages 1000', ''].join('\n'));
+  const child = spawn('mosquitto', ['-c', conf], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500));
+  if (child.exitCode !== null) throw new Error('mosquitto did not start (is it installed?)');
+  return { url: `mqtt://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
 /** A 50-point product, stations of 100 devices each, and the devices; returns their codes. */

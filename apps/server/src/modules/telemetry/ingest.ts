@@ -453,9 +453,8 @@ export class Ingest {
     }
     await s.query(
       `create temp table if not exists ess_latest_stage
-         (device_id int4, ts timestamptz, seq int4, v float8[], text jsonb, last_seen_at timestamptz, offline_at timestamptz, interval_ms int4)`,
+         (device_id int4, ts timestamptz, seq int4, v float8[], text jsonb, last_seen_at timestamptz, offline_at timestamptz, interval_ms int4) on commit delete rows`,
     );
-    await s.query('truncate ess_latest_stage');
     await s.copy('ess_latest_stage', LATEST_COLUMNS, enc.take());
     await s.query(
       `insert into device_latest as l (${LATEST_COLUMNS}, updated_at)

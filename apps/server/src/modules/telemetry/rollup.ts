@@ -186,9 +186,8 @@ export async function writeAggregates(s: Session, table: string, aggs: Aggregate
   await s.query(
     `create temp table if not exists ess_rollup_stage
        (device_id int4, bucket timestamptz, writer int4, cnt int4[], sum float8[], min float8[], max float8[],
-        first_ts timestamptz, first float8[], last_ts timestamptz, last float8[])`,
+        first_ts timestamptz, first float8[], last_ts timestamptz, last float8[]) on commit delete rows`,
   );
-  await s.query('truncate ess_rollup_stage');
   await s.copy('ess_rollup_stage', ROLLUP_COLUMNS, enc.take());
   await s.query(
     `insert into ${table} (${ROLLUP_COLUMNS}) select ${ROLLUP_COLUMNS} from ess_rollup_stage
