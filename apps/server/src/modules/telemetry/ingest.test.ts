@@ -1,9 +1,13 @@
+import { eq, inArray } from 'drizzle-orm';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceHistory, DeviceLatestRecord, DeviceProperties, DeviceRecord, DeviceTreeNode, Page, DeviceFaultWarning } from '@ess/contract';
 import { deviceValues, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { purgeTelemetry } from './telemetry.jobs.ts';
+import { site, userSite } from '../../db/schema/site.ts';
+import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
+import { hashPassword } from '../system/auth.service.ts';
 
 const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
   const end = Date.now() + timeoutMs;
@@ -231,5 +235,29 @@ describe.each(DB_TARGETS)('telemetry ingest on %s', (target) => {
     expect(r.raw).toBe(1);
     const after = await t.ctx.database.sql.query<{ n: number }>('select count(*)::int as n from telemetry');
     expect(after.rows[0]!.n).toBe(before.rows[0]!.n - 1);
+  });
+
+  it("shows a user only the devices of the stations granted to them", async () => {
+    const { db } = t.ctx;
+    const [east] = await db.select().from(company).where(eq(company.code, 'EAST'));
+    const [sh01] = await db.select().from(site).where(eq(site.code, 'SH01'));
+    const menus = await db.select({ id: menu.id }).from(menu).where(inArray(menu.path, ['/monitor/device', '/product/equipment']));
+    const [r] = await db.insert(role).values({ name: `monitor-${target}`, companyId: east!.id }).returning();
+    await db.insert(roleMenu).values(menus.map((m) => ({ roleId: r!.id, menuId: m.id })));
+    const [u] = await db.insert(appUser).values({ username: `watcher-${target}`, name: 'watcher', companyId: east!.id, passwordHash: await hashPassword('Passw0rd1') }).returning();
+    await db.insert(userRole).values({ userId: u!.id, roleId: r!.id });
+    await db.insert(userSite).values({ userId: u!.id, siteId: sh01!.id });
+    const token = await t.api.login(`watcher-${target}`, 'Passw0rd1');
+
+    const page = await t.api.post<Page<DeviceLatestRecord>>('/configure/device/data/latest/page', token, { pageSize: 500 });
+    expect(page.body.data.total).toBe(SH01.devices.length);
+    expect(new Set(page.body.data.records.map((d) => d.siteCode))).toEqual(new Set(['SH01']));
+    const other = await t.api.post('/configure/device/query/one', token, { id: ids.get('LA01-PCS-01') });
+    expect(other.status).toBe(404);
+    const la01 = (await post<DeviceRecord>('/configure/device/query/one', { id: ids.get('LA01-PCS-01') })).body.data.siteId;
+    const refused = await t.api.post('/configure/device/query/tree', token, { siteId: la01 });
+    expect(refused.status).toBe(403);
+    const props = await t.api.get('/monitor/device/properties', token, { deviceId: ids.get('LA01-PCS-01')! });
+    expect(props.status).toBe(404);
   });
 });
