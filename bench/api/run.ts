@@ -41,7 +41,7 @@ async function main() {
     env: {
       ...process.env,
       PORT: String(PORT), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, CAPTCHA_ENABLED: 'false', LOG_LEVEL: 'warn',
-      LOGIN_RATE_LIMIT_PER_MINUTE: '100000', DATA_DIR: mkdtempSync(join(tmpdir(), 'ess-bench-')), WEB_DIST: '/nonexistent',
+      MQTT_PORT: '0', SIMULATOR: 'off', LOGIN_RATE_LIMIT_PER_MINUTE: '100000', DATA_DIR: mkdtempSync(join(tmpdir(), 'ess-bench-')), WEB_DIST: '/nonexistent',
       ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
