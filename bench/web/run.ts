@@ -253,6 +253,7 @@ async function main() {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     rmSync(dist, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
