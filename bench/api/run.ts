@@ -10,7 +10,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { freshPostgres } from '../../apps/server/test/harness.ts';
 
 const args = process.argv.slice(2);
 const usePglite = args.includes('--pglite');
@@ -20,23 +20,13 @@ const argNum = (name: string, def: number) => {
 };
 const seconds = argNum('--seconds', 10);
 const connections = argNum('--connections', 100);
-const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const PORT = 18620 + Math.floor(Math.random() * 1000);
 const PASSWORD = 'Bench12345';
 
 async function main() {
-  let dbUrl: string | undefined;
-  let dbName = '';
-  if (!usePglite) {
-    dbName = `ess_bench_${Date.now()}`;
-    const c = new pg.Client({ connectionString: PG_ADMIN });
-    await c.connect();
-    await c.query(`create database ${dbName}`);
-    await c.end();
-    const u = new URL(PG_ADMIN);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-  }
+  // A fresh database from the test harness's helper, dropped at the end.
+  const fresh = usePglite ? null : await freshPostgres();
+  const dbUrl = fresh?.url;
   const server = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, '../../apps/server/src/main.ts')], {
     env: {
       ...process.env,
@@ -80,12 +70,7 @@ async function main() {
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    if (dbName) {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${dbName} with (force)`);
-      await c.end();
-    }
+    await fresh?.drop();
   }
 }
 

@@ -18,7 +18,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
+import { freshPostgres } from '../../apps/server/test/harness.ts';
 import { THING_MODEL } from '@ess/contract';
 import { startApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
@@ -37,7 +37,6 @@ const seconds = Number(opt('--seconds', '8'));
 const deviceCount = Number(opt('--devices', '2000'));
 const publisherCount = Number(opt('--publishers', '2'));
 const rates = opt('--rates', '100000,150000,200000,250000,300000').split(',').map(Number);
-const PG_ADMIN = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const POINTS = 50;
 
 /** 50 numeric identifiers with real names: a battery pack's 41 and 9 of a PCS's AC/DC side. */
@@ -95,18 +94,9 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 const mb = (b: number) => `${Math.round(b / 1024 / 1024)} MB`;
 
 async function main() {
-  let dbUrl: string | undefined;
-  let dbName = '';
-  if (!usePglite) {
-    dbName = `ess_bench_ingest_${Date.now()}`;
-    const c = new pg.Client({ connectionString: PG_ADMIN });
-    await c.connect();
-    await c.query(`create database ${dbName}`);
-    await c.end();
-    const u = new URL(PG_ADMIN);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-  }
+  // A fresh database from the test harness's helper, dropped at the end.
+  const fresh = usePglite ? null : await freshPostgres();
+  const dbUrl = fresh?.url;
   const dataDir = mkdtempSync(join(tmpdir(), 'ess-bench-ingest-'));
   const tag = `b${process.pid}`;
   const mosquitto = useMosquitto ? await startMosquitto(dataDir) : null;
@@ -209,12 +199,7 @@ async function main() {
     await app.close();
     mosquitto?.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    if (dbName) {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`drop database if exists ${dbName} with (force)`);
-      await c.end();
-    }
+    await fresh?.drop();
   }
 }
 
