@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Two test files at a time (CI has two cores); left to itself Vitest ran one file at a time here.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -11,6 +13,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          // Files share a worker's module cache: the server's code is imported once per worker,
+          // not once per file (no server test mocks modules or globals; each starts its own app).
+          isolate: false,
         },
       },
       {
@@ -33,6 +38,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
+          // One browser test file at a time (each runs a server and a Chromium); the other worker
+          // slot runs the server, web and simulator tests beside it.
+          maxWorkers: 1,
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,

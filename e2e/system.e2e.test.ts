@@ -52,8 +52,7 @@ describe('system administration in Chromium', () => {
     await login.open();
     await expect(seriousViolations(admin)).resolves.toEqual([]);
     await login.signIn('admin', E2E_ADMIN_PASSWORD);
-    await admin.waitForURL((u) => u.pathname !== '/login');
-    await admin.locator('main .ant-table').first().waitFor();
+    await new ConsoleShell(admin).landed();
   });
 
   it('creates a role limited to the log menus; an empty permission configuration is refused first', async () => {

@@ -1,6 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
 
@@ -64,6 +66,13 @@ function contractConstant(name: string): string {
   return m[1]!;
 }
 
+/** Route path → absolute module path of each screen in src/app/screens.ts (`'/path': lazy(() => import('...'))`). */
+function screenModules(): [string, string][] {
+  const file = new URL('./src/app/screens.ts', import.meta.url);
+  const src = readFileSync(file, 'utf8');
+  return [...src.matchAll(/'(\/[^']*)':\s*lazy\(\s*\(\)\s*=>\s*import\('([^']+)'\)/g)].map((m) => [m[1]!, resolve(dirname(file.pathname), m[2]!)]);
+}
+
 /**
  * Lets the login page's chunks download with the entry instead of after it has run. Vite
  * modulepreloads only what the entry imports statically; the login page is a lazy route, so its
@@ -100,8 +109,23 @@ function preloadLoginRoute(): Plugin {
         const locale = chunks.filter((c) => c.moduleIds.some((id) => /\/antd\/es\/locale\/zh_CN\.js$|\/dayjs\/locale\/zh-cn\.js$/.test(id)));
         if (login.length !== 1 || locale.length === 0) throw new Error('ess:preload-login-route: login page or zh-CN locale chunk not found');
         const files = (set: Set<string>) => [...set].filter((f) => !entry.has(f)).map((f) => `${base}${f}`);
-        const script = `(function(){try{var s=localStorage,f=[];` +
-          `if(location.pathname===${JSON.stringify('/login')}||!s.getItem(${JSON.stringify(contractConstant('TOKEN_STORAGE_KEY'))}))f=f.concat(${JSON.stringify(files(graph(login)))});` +
+        // Signed in: the layout's chunks and the chunks of the screen at this path (by the
+        // screens table), which would otherwise be requested only once the layout has rendered.
+        const shell = chunks.filter((c) => c.facadeModuleId?.endsWith('/src/app/SignedInShell.tsx'));
+        if (shell.length !== 1) throw new Error('ess:preload-login-route: SignedInShell chunk not found');
+        const shellGraph = graph(shell);
+        const shared: string[] = [];
+        const indexOf = (f: string) => (shared.includes(f) ? shared.indexOf(f) : shared.push(f) - 1);
+        const screens: Record<string, number[]> = {};
+        for (const [path, module] of screenModules()) {
+          const chunk = chunks.filter((c) => c.facadeModuleId === module);
+          if (chunk.length !== 1) continue;
+          screens[path] = [...graph(chunk)].filter((f) => !entry.has(f) && !shellGraph.has(f)).map((f) => indexOf(`${base}${f}`));
+        }
+        const script = `(function(){try{var s=localStorage,f=[],p=location.pathname;` +
+          `if(p===${JSON.stringify('/login')}||!s.getItem(${JSON.stringify(contractConstant('TOKEN_STORAGE_KEY'))}))f=f.concat(${JSON.stringify(files(graph(login)))});` +
+          `else{var a=${JSON.stringify(shared)},m=${JSON.stringify(screens)};f=f.concat(${JSON.stringify(files(shellGraph))});` +
+          `(m[p.length>1?p.replace(/\\/+$/,''):p]||[]).forEach(function(i){f.push(a[i])})}` +
           `var l=s.getItem(${JSON.stringify(contractConstant('LOCALE_STORAGE_KEY'))});if(!l||l===${JSON.stringify(contractConstant('DEFAULT_LOCALE'))})f=f.concat(${JSON.stringify(files(graph(locale)))});` +
           `function p(){f.forEach(function(h){var e=document.createElement('link');e.rel='modulepreload';e.crossOrigin='';e.href=h;document.head.appendChild(e)})}` +
           // After the first paint (the spinner): the chunks are needed only once the entry has
@@ -121,8 +145,51 @@ function preloadLoginRoute(): Plugin {
   };
 }
 
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * Writes a gzip (`.gz`, level 9) and a brotli (`.br`, quality 11) copy beside every text file of
+ * the build (JS, CSS, HTML, SVG, JSON) of 1 kB or more, when the copy is smaller. The server
+ * sends the copy the browser's Accept-Encoding asks for (@fastify/static `preCompressed`), so the
+ * console's files travel compressed without compressing on each request; the highest levels cost
+ * only build time.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'ess:precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    async writeBundle(_options, bundle) {
+      const jobs: Promise<void>[] = [];
+      for (const out of Object.values(bundle)) {
+        if (!/\.(js|mjs|css|html|svg|json)$/.test(out.fileName) || out.fileName.startsWith('.vite/')) continue;
+        const raw = Buffer.from(out.type === 'chunk' ? out.code : out.source);
+        if (raw.length < 1024) continue;
+        const file = join(outDir, out.fileName);
+        jobs.push(
+          (async () => {
+            const [gz, br] = await Promise.all([
+              gzipAsync(raw, { level: 9 }),
+              brotliAsync(raw, {
+                params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+              }),
+            ]);
+            if (gz.length < raw.length) writeFileSync(`${file}.gz`, gz);
+            if (br.length < raw.length) writeFileSync(`${file}.br`, br);
+          })(),
+        );
+      }
+      await Promise.all(jobs);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), deepImports(), preloadLoginRoute()],
+  plugins: [react(), deepImports(), preloadLoginRoute(), precompress()],
   resolve: {
     // ProComponents' colour picker (@chenshuai2144/sketch-color) imports CommonJS lodash per
     // method while the rest of the tree uses lodash-es: one copy instead of two on table pages.

@@ -1,7 +1,7 @@
 /**
  * bench/web: the console's weight and Lighthouse performance.
  *
- *   npx tsx bench/web/run.ts [--build] [--runs 3] [--pages login,welcome,users] [--form-factors desktop,mobile] [--compress]
+ *   npx tsx bench/web/run.ts [--build] [--runs 3] [--pages login,welcome,users] [--form-factors desktop,mobile]
  *
  * 1. Builds apps/web when apps/web/dist is missing (or with --build) and takes a copy of the build,
  *    then prints the gzipped JS and CSS the login page loads (apps/web/scripts/login-bundle-size.mjs)
@@ -13,17 +13,15 @@
  *    user list /system/user signed in (bench/web/lighthouse.ts), and prints the median of each
  *    column. Full reports are kept in a temporary folder whose path is printed.
  *
- * The server sends the console's files uncompressed. --compress puts a gzipping reverse proxy
- * (bench/web/gzip-proxy.ts, like nginx `gzip on`) in front, to measure what a deployment behind
- * a compressing proxy gets.
+ * The server sends the console's files as a browser gets them in production: the build's brotli
+ * copies (Accept-Encoding), hashed assets cacheable (Lighthouse measures with a cold cache).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { API_BASE, TOKEN_STORAGE_KEY } from '@ess/contract/constants';
 import type { FormFactor, Job, PageJob, RunResult } from './lighthouse.ts';
-import { startGzipProxy } from './gzip-proxy.ts';
 import { ensureNode22 } from './node22.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -50,7 +48,6 @@ const ALL_PAGES: PageJob[] = [
 const pageNames = argOf('--pages', ALL_PAGES.map((p) => p.name).join(',')).split(',');
 const pages = ALL_PAGES.filter((p) => pageNames.includes(p.name));
 const formFactors = argOf('--form-factors', 'desktop,mobile').split(',') as FormFactor[];
-const compress = args.includes('--compress');
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 const median = (xs: number[]) => {
@@ -161,15 +158,19 @@ function printTable(results: RunResult[]) {
   const notes: string[] = [];
   for (const page of pages) {
     for (const ff of formFactors) {
-      const rs = results.filter((r) => r.page === page.name && r.formFactor === ff);
-      if (rs.length === 0) continue;
+      const all = results.filter((r) => r.page === page.name && r.formFactor === ff);
+      if (all.length === 0) continue;
+      // Metrics of the runs Lighthouse could score (a hung page measures nothing, not zero).
+      const scored = all.filter((r) => r.score !== null);
+      const rs = scored.length ? scored : all;
       const scores = rs.map((r) => (r.score === null ? Number.NaN : r.score * 100));
       const finite = scores.filter(Number.isFinite);
       rows.push([
         `${page.name} ${page.path}`,
         ff,
         Number.isFinite(median(scores)) ? String(Math.round(median(scores))) : '-',
-        finite.length ? `${Math.round(Math.min(...finite))}-${Math.round(Math.max(...finite))}` : '-',
+        (finite.length ? `${Math.round(Math.min(...finite))}-${Math.round(Math.max(...finite))}` : '-') +
+          (scored.length < all.length ? ` (${scored.length} of ${all.length} scored)` : ''),
         ms(median(rs.map((r) => r.fcp))),
         ms(median(rs.map((r) => r.lcp))),
         `${Math.round(median(rs.map((r) => r.tbt)))} ms`,
@@ -180,7 +181,7 @@ function printTable(results: RunResult[]) {
       ]);
       const redirected = [...new Set(rs.map((r) => new URL(r.finalUrl).pathname).filter((p) => p !== page.path))];
       if (redirected.length) notes.push(`${page.path} (${ff}) ended on ${redirected.join(', ')}: the console redirected it`);
-      for (const r of rs) if (r.error) notes.push(`${page.path} ${ff} run ${r.run}: ${r.error}`);
+      for (const r of all) if (r.error) notes.push(`${page.path} ${ff} run ${r.run}: ${r.error}`);
       for (const w of new Set(rs.flatMap((r) => r.warnings))) {
         const text = /loaded too slowly/.test(w) && page.signedIn
           ? 'Lighthouse stopped waiting at 12 s: signed in, the live-event stream keeps the network busy (work after 12 s is not counted)'
@@ -192,9 +193,10 @@ function printTable(results: RunResult[]) {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
   process.stdout.write(
-    `\nLighthouse 13, performance, ${compress ? 'through a gzip proxy' : 'as the server sends it (uncompressed)'}, median of ${runs} runs per row ` +
+    `\nLighthouse 13, performance, files as the server sends them (brotli), median of ${runs} runs per row ` +
       `(score range in brackets; CPU index: Lighthouse's benchmarkIndex of this machine during the runs):\n`,
   );
+  process.stdout.write(`load average after the runs: ${loadavg().map((l) => l.toFixed(2)).join(' ')} (1, 5, 15 min; ${cpus().length} CPUs)\n`);
   process.stdout.write(`${line(head)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
   for (const r of rows) process.stdout.write(`${line(r)}\n`);
   for (const n of notes) process.stdout.write(`note: ${n}\n`);
@@ -227,14 +229,12 @@ async function main() {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const base = `http://127.0.0.1:${PORT}`;
-  let proxy: Awaited<ReturnType<typeof startGzipProxy>> | undefined;
   try {
     await waitForServer(base);
     const token = await signInAndSeed(base);
-    proxy = compress ? await startGzipProxy(base) : undefined;
-    process.stdout.write(`\nserver on ${base} (DATA_DIR ${dataDir})${proxy ? `, gzip proxy on ${proxy.url}` : ''}; Lighthouse on ${node22}, ${CHROME}\n`);
+    process.stdout.write(`\nserver on ${base} (DATA_DIR ${dataDir}); load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; Lighthouse on ${node22}, ${CHROME}\n`);
     const results = await runLighthouse(node22, {
-      baseUrl: proxy?.url ?? base, chromePath: CHROME, chromeFlags: CHROME_FLAGS, token, tokenKey: TOKEN_STORAGE_KEY, runs, formFactors, pages, outDir,
+      baseUrl: base, chromePath: CHROME, chromeFlags: CHROME_FLAGS, token, tokenKey: TOKEN_STORAGE_KEY, runs, formFactors, pages, outDir,
     });
     // What the login page really loaded in the browser, against the manifest's count.
     const login = results.find((r) => r.page === 'login');
@@ -249,7 +249,6 @@ async function main() {
     }
     printTable(results);
   } finally {
-    await proxy?.close();
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
     rmSync(dist, { recursive: true, force: true });

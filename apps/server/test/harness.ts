@@ -9,6 +9,7 @@ import { captcha } from '../src/db/schema/system.ts';
 import { loadConfig, type RawConfig } from '../src/platform/config.ts';
 import type { Db } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/logging.ts';
+import { migratedPgliteImage, migratedPostgresTemplate } from './db-images.ts';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const REDIS_TEST_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -28,12 +29,12 @@ export type DbTarget = 'pglite' | 'postgres';
 /** PGlite always; PostgreSQL wherever 127.0.0.1:5432 answers (CI has it). */
 export const DB_TARGETS: DbTarget[] = (await reachable(PG_ADMIN_URL)) ? ['pglite', 'postgres'] : ['pglite'];
 
-/** A fresh, empty PostgreSQL database for one test file; dropped by the returned function. */
+/** A fresh PostgreSQL database (migrated, no rows) for one test file; dropped by the returned function. */
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `ess_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name} template ${await migratedPostgresTemplate(PG_ADMIN_URL)}`);
   await admin.end();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
@@ -72,13 +73,19 @@ export async function startTestApp(target: DbTarget, env: Partial<RawConfig> = {
       LOG_LEVEL: 'silent', LOGIN_RATE_LIMIT_PER_MINUTE: '100000', ACCESS_LOG_FLUSH_MS: '100', SEED_DEMO: 'false', WEB_DIST: '/nonexistent',
       // The embedded MQTT broker on a free port, so test servers run side by side.
       MQTT_PORT: '0',
+      // Passwords hashed cheaply: tests sign in hundreds of times (production keeps 64 MiB, 3 passes).
+      PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1',
       // Tests stand behind a pretend proxy to sign in from distinct addresses.
       TRUST_PROXY: 'true',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
       ...env,
     },
   );
-  const running = await startApp(config, { memoryDb: target === 'pglite', logger: createLogger('silent') });
+  const running = await startApp(config, {
+    memoryDb: target === 'pglite',
+    logger: createLogger('silent'),
+    ...(target === 'pglite' ? { pgliteImage: await migratedPgliteImage() } : {}),
+  });
   const api = new Api(running.url);
   const adminToken = config.captchaEnabled
     ? await api.login('admin', ADMIN_PASSWORD, await solveCaptcha(api, running.ctx.db))

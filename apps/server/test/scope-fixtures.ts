@@ -2,8 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { accessLog, appUser, company, notification, notificationLog, notificationSetting, role } from '../src/db/schema/system.ts';
 import { storedFile } from '../src/db/schema/files.ts';
-import { device, product } from '../src/db/schema/device.ts';
-import { site } from '../src/db/schema/site.ts';
+import { cabinet, device, product } from '../src/db/schema/device.ts';
+import { deviceChange } from '../src/db/schema/device-registry.ts';
+import { distributionDiagram, site } from '../src/db/schema/site.ts';
+import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../src/db/schema/pricing.ts';
+import { alarm, alarmDict, alarmShield } from '../src/db/schema/alarm.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
 import type { TestApp } from './harness.ts';
 
@@ -90,4 +93,94 @@ scopeFixtures.device = async (t, companyId) => {
     .values({ code: `probe-${suffix()}`, name: 'probe', siteId, productId: p!.id, type: 'bms' })
     .returning({ id: device.id });
   return d!.id;
+};
+
+// Meters named by code (meter electric data): a meter on a station of the given company, coded `probe-code-<id>`.
+scopeFixtures.meterCode = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [p] = await t.ctx.db.select({ id: product.id }).from(product).where(eq(product.type, 'meter')).limit(1);
+  const [d] = await t.ctx.db
+    .insert(device)
+    .values({ code: `probe-${suffix()}`, name: 'probe meter', siteId, productId: p!.id, type: 'meter', meterPurpose: 'main' })
+    .returning({ id: device.id });
+  await t.ctx.db.update(device).set({ code: `probe-code-${d!.id}` }).where(eq(device.id, d!.id));
+  return d!.id;
+};
+
+// Device registry operations: a replacement record of a device on a station of the given company.
+scopeFixtures.deviceChange = async (t, companyId) => {
+  const deviceId = await scopeFixtures.device!(t, companyId);
+  const [d] = await t.ctx.db.select().from(device).where(eq(device.id, deviceId));
+  const [c] = await t.ctx.db
+    .insert(deviceChange)
+    .values({ deviceId, siteId: d!.siteId, productId: d!.productId, oldCode: d!.code, newCode: `${d!.code}-new`, oldName: d!.name, newName: d!.name, userId: 1, username: 'probe' })
+    .returning({ id: deviceChange.id });
+  return c!.id;
+};
+
+// Station configuration: an energy cabinet and a distribution diagram on such a station.
+scopeFixtures.cabinet = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [c] = await t.ctx.db.insert(cabinet).values({ siteId, code: `probe-${suffix()}`, name: 'probe' }).returning({ id: cabinet.id });
+  return c!.id;
+};
+scopeFixtures.distributionDiagram = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [d] = await t.ctx.db
+    .insert(distributionDiagram)
+    .values({ siteId, fileName: 'probe.svg', svg: '<svg xmlns="http://www.w3.org/2000/svg"></svg>' })
+    .returning({ id: distributionDiagram.id });
+  return d!.id;
+};
+
+// Pricing: a template of the given company, one of its cycles, and a station's price configuration and feed-in price.
+scopeFixtures.priceTemplate = async (t, companyId) => {
+  const [p] = await t.ctx.db
+    .insert(priceTemplate)
+    .values({ companyId, name: `probe-${suffix()}`, type: 'generalCommercial', billingSystem: 'singlePart', voltageLevel: '10kV', currency: 'CNY' })
+    .returning({ id: priceTemplate.id });
+  return p!.id;
+};
+scopeFixtures.priceCycle = async (t, companyId) => {
+  const templateId = await scopeFixtures.priceTemplate!(t, companyId);
+  const [c] = await t.ctx.db
+    .insert(priceCycle)
+    .values({ templateId, name: 'probe', months: [1], periods: [{ start: '00:00', end: '24:00', period: 'flat' }], flatPrice: '0.5' })
+    .returning({ id: priceCycle.id });
+  return c!.id;
+};
+scopeFixtures.sitePriceCycle = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const templateId = await scopeFixtures.priceTemplate!(t, companyId);
+  const [c] = await t.ctx.db.insert(sitePriceCycle).values({ siteId, templateId, startDate: '2024-01-01' }).returning({ id: sitePriceCycle.id });
+  return c!.id;
+};
+scopeFixtures.solarPriceCycle = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [c] = await t.ctx.db.insert(solarPriceCycle).values({ siteId, startDate: '2024-01-01', price: '0.3' }).returning({ id: solarPriceCycle.id });
+  return c!.id;
+};
+// Alarms: an open alarm of a device on a station of the given company (raised by a seeded
+// dictionary entry of its type), and a shield in force on that alarm's source.
+scopeFixtures.alarm = async (t, companyId) => {
+  const deviceId = await scopeFixtures.device!(t, companyId);
+  const [d] = await t.ctx.db.select().from(device).where(eq(device.id, deviceId));
+  const [entry] = await t.ctx.db.select().from(alarmDict).where(eq(alarmDict.deviceType, 'bms')).limit(1);
+  const [a] = await t.ctx.db
+    .insert(alarm)
+    .values({
+      no: `PROBE${suffix()}`, dictId: entry!.id, deviceId, siteId: d!.siteId, kind: entry!.kind, code: entry!.eventCode ?? entry!.identifier ?? 'probe',
+      level: entry!.level, alarmType: entry!.alarmType, description: entry!.description, startedAt: new Date(),
+    })
+    .returning({ id: alarm.id });
+  return a!.id;
+};
+scopeFixtures.alarmShield = async (t, companyId) => {
+  const alarmId = await scopeFixtures.alarm!(t, companyId);
+  const [a] = await t.ctx.db.select().from(alarm).where(eq(alarm.id, alarmId));
+  const [s] = await t.ctx.db
+    .insert(alarmShield)
+    .values({ deviceId: a!.deviceId, dictId: a!.dictId!, siteId: a!.siteId, startAt: new Date(), endAt: new Date(Date.now() + 3_600_000), alarmId, createdByName: 'probe' })
+    .returning({ id: alarmShield.id });
+  return s!.id;
 };

@@ -9,6 +9,11 @@ export const liveEventSchemas = {
     title: z.string(),
     content: z.string(),
     createdAt: z.string(),
+    /**
+     * What pops up: a pushed notification (the default; title and content as written) or a newly
+     * opened alarm (title a level label in source text, content station · device: description (number)).
+     */
+    kind: z.enum(['notification', 'alarm']).optional(),
   }),
   RefreshAlarmKanban: z.object({ siteId: z.number().int().optional() }),
 } as const;

@@ -54,10 +54,10 @@ export const MENUS: MenuDef[] = [
   page('/demand', 'setting', '需量设置', ['/demand/setting/**', ...SITE_PICKERS]),
 
   dir('/operatecfg', '运营配置', 'setting'),
-  page('/operatecfg', 'price', '电价模板', ['/operation/price/template/**', '/operation/price/cycle/**', ...SITE_PICKERS]),
+  page('/operatecfg', 'price', '电价模板', ['/operation/price/template/**', '/operation/price/cycle/**', '/dictionary/region/query/tree', ...SITE_PICKERS]),
   page('/operatecfg', 'pricedetail', '电价详情', ['/operation/price/**', '/configure/price/cycle/**', '/configure/solar/price/cycle/**'], true),
   page('/operatecfg', 'strategy', '运行策略', ['/configure/operation/strategy/**', ...SITE_PICKERS]),
-  page('/operatecfg', 'rate', '费率配置', ['/configure/price/cycle/**', '/configure/solar/price/cycle/**', '/i18n/currency/query/list', ...SITE_PICKERS]),
+  page('/operatecfg', 'rate', '费率配置', ['/configure/price/cycle/**', '/configure/solar/price/cycle/**', '/operation/price/cycle/query/templates', '/i18n/currency/query/list', ...SITE_PICKERS]),
 
   dir('/monitor', '设备监控', 'monitor'),
   page('/monitor', 'device', '设备列表', ['/monitor/**', '/configure/device/data/**', '/configure/device/query/**', ...SITE_PICKERS]),
@@ -68,7 +68,7 @@ export const MENUS: MenuDef[] = [
 
   dir('/alarm', '告警管理', 'alert'),
   page('/alarm', 'alarmKanban', '告警看板', ['/alarm/kanban/**', '/alarm/monitor/query/**', ...SITE_PICKERS]),
-  page('/alarm', 'monitor', '告警监控', ['/alarm/monitor/**', ...SITE_PICKERS]),
+  page('/alarm', 'monitor', '告警监控', ['/alarm/monitor/**', '/configure/device/query/list', ...SITE_PICKERS]),
   page('/alarm', 'analysis', '故障分析', ['/alarm/monitor/query/**', '/alarm/kanban/**', ...SITE_PICKERS]),
   page('/alarm', 'alarm', '告警字典', ['/alarm/dict/**', '/configure/product/query/list']),
 
@@ -79,7 +79,7 @@ export const MENUS: MenuDef[] = [
   dir('/config', '站点配置', 'cluster'),
   page('/config', 'site', '站点管理', ['/configure/site/**', '/dictionary/region/query/tree', '/i18n/currency/query/list', '/basic/oss/**', '/system/company/query/**']),
   page('/config', 'siteSet', '站点设置', ['/configure/site/key/value/**', '/configure/site/query/**', '/system/company/query/tree']),
-  page('/config', 'circuit', '配电图设置', ['/configure/distribution/diagram/**', '/comprehensive/site/values', '/configure/device/query/**', ...SITE_PICKERS]),
+  page('/config', 'circuit', '配电图设置', ['/configure/distribution/diagram/**', '/comprehensive/site/values', '/configure/device/query/**', '/configure/device/data/latest/list', ...SITE_PICKERS]),
   page('/config', 'lockers', '储能柜管理', ['/configure/cabinet/**', ...SITE_PICKERS]),
 
   dir('/product', '产品设备', 'appstore'),
@@ -136,7 +136,7 @@ export const MENUS: MenuDef[] = [
 
   dir('/overview', '总览', 'fund'),
   page('/overview', 'station', '电站总览', ['/comprehensive/**', '/home/page/**', ...SITE_PICKERS]),
-  page('/overview', 'kanban', '运维看板', ['/alarm/kanban/**', '/inspection/overview/**', ...SITE_PICKERS]),
+  page('/overview', 'kanban', '运维看板', ['/alarm/kanban/**', '/inspection/overview/**', '/comprehensive/site/list', ...SITE_PICKERS]),
   page('/overview', 'apparatus', '设备总览', ['/comprehensive/site/device-status', '/configure/device/query/**', ...SITE_PICKERS]),
   page('/overview', 'order', '工单总览', ['/inspection/overview/**', ...SITE_PICKERS]),
 

@@ -2,8 +2,10 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { demoFleet, type Fleet, type StationDef } from '@ess/simulator';
 import type { DbOrTx } from '../platform/db/database.ts';
 import { standardProducts } from '../modules/device/thing-model.ts';
+import { seedStationPrices } from '../modules/pricing/pricing.seed.ts';
 import { cabinet, device } from './schema/device.ts';
-import { site } from './schema/site.ts';
+import { site, siteKeyValue } from './schema/site.ts';
+import { demoKeyValues } from './demo-key-values.ts';
 import { company } from './schema/system.ts';
 
 /** Which seeded subsidiary owns each demo station (by company code). */
@@ -13,8 +15,9 @@ const SITE_TYPES: Record<StationDef['kind'], string> = { storage: 'storage', sto
 
 /**
  * First start only (no station exists yet): registers the simulator's demo stations as sites
- * of the seeded subsidiaries, with their energy cabinets and every device under the codes the
- * simulator publishes, so `npm start` shows live stations without any configuration.
+ * of the seeded subsidiaries, with their energy cabinets, every device under the codes the
+ * simulator publishes and their time-of-use prices, so `npm start` shows live stations without
+ * any configuration.
  * Returns the number of stations created.
  */
 export async function seedDemoOnce(db: DbOrTx, fleet: Fleet = demoFleet()): Promise<number> {
@@ -24,7 +27,7 @@ export async function seedDemoOnce(db: DbOrTx, fleet: Fleet = demoFleet()): Prom
 }
 
 /**
- * Registers a fleet's stations, cabinets and devices. `owner` maps a station code to a company
+ * Registers a fleet's stations, cabinets, devices and prices. `owner` maps a station code to a company
  * code; stations without an entry go to the first company found (the group).
  */
 export async function registerFleet(db: DbOrTx, fleet: Fleet, owner: Record<string, string> = {}, fallbackCompanyId?: number): Promise<number> {
@@ -52,6 +55,8 @@ export async function registerFleet(db: DbOrTx, fleet: Fleet, owner: Record<stri
       })
       .returning({ id: site.id });
     const siteId = s!.id;
+    await db.insert(siteKeyValue).values({ siteId, ...demoKeyValues(st) });
+    await seedStationPrices(db, siteId, companyId, st);
     const cabinetIds = new Map<string, number>();
     if (st.cabinets.length) {
       const rows = await db

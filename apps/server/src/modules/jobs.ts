@@ -1,5 +1,6 @@
 import type { AppContext } from '../platform/context.ts';
 import { registerNotificationJobs } from './system/notification.jobs.ts';
+import { registerRevenueJobs } from './revenue/revenue.jobs.ts';
 import { registerTelemetryJobs } from './telemetry/telemetry.jobs.ts';
 
 /** Registers every module's background job handlers. */
@@ -7,4 +8,5 @@ export function registerJobs(ctx: AppContext): void {
   // Modules add their handlers here.
   registerNotificationJobs(ctx);
   registerTelemetryJobs(ctx);
+  registerRevenueJobs(ctx);
 }

@@ -49,6 +49,17 @@ const envSchema = z.object({
   TELEMETRY_5M_RETENTION_DAYS: z.coerce.number().positive().default(93),
   /** on: start the station simulator with the server (npm start); auto: only with the embedded broker and the demo seed. */
   SIMULATOR: z.enum(['on', 'off', 'auto']).default('auto'),
+  /** npm start, first start of the demo: days of past readings played by the simulator into the rollups (0 = none). */
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(93).default(14),
+  /** How long a control call waits for the device's reply before answering with a timeout. */
+  COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** A newly opened alarm of this level or more severe (1 most severe) pops up in the console. */
+  ALARM_POPUP_LEVEL: z.coerce.number().int().min(0).max(5).default(2),
+  /** How often each ingest instance reads back open alarms, shields and orphaned alarms. */
+  ALARM_SYNC_MS: z.coerce.number().int().positive().default(5000),
+  /** argon2id cost of stored passwords (the library's defaults: 64 MiB, 3 passes); tests lower it. */
+  PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).default(65_536),
+  PASSWORD_HASH_TIME_COST: z.coerce.number().int().min(1).default(3),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -93,6 +104,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rawRetentionDays: raw.TELEMETRY_RAW_RETENTION_DAYS,
     fiveMinuteRetentionDays: raw.TELEMETRY_5M_RETENTION_DAYS,
     simulator: raw.SIMULATOR,
+    demoHistoryDays: raw.DEMO_HISTORY_DAYS,
+    commandTimeoutMs: raw.COMMAND_TIMEOUT_MS,
+    alarmPopupLevel: raw.ALARM_POPUP_LEVEL,
+    alarmSyncMs: raw.ALARM_SYNC_MS,
+    passwordHash: { memoryCost: raw.PASSWORD_HASH_MEMORY_KIB, timeCost: raw.PASSWORD_HASH_TIME_COST },
     webDist: raw.WEB_DIST ?? resolve(import.meta.dirname, '../../../web/dist'),
   };
 }

@@ -1,5 +1,5 @@
 import { TOKEN_STORAGE_KEY } from '@ess/contract/constants';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, json, mockFetch } from '../test/http.ts';
 import { useI18nStore } from '../platform/i18n/translate.ts';
@@ -94,6 +94,18 @@ describe('the app with its navigation guard (§2)', () => {
     render(<App />);
     expect(await screen.findByText('修改信息', undefined, { timeout: 5000 })).toBeTruthy();
     expect(window.location.pathname).toBe('/system/person');
+  });
+
+  it('the layout has one main and one banner landmark (ProLayout\'s spacer header is not a banner)', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    server(MENUS);
+    window.history.replaceState(null, '', '/home/welcome');
+    render(<App />);
+    expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getAllByRole('main')).toHaveLength(1);
+    expect(screen.getAllByRole('banner')).toHaveLength(1);
+    expect(within(screen.getByRole('banner')).getByText('储能运维平台')).toBeTruthy();
+    expect(within(screen.getByRole('main')).getByText('欢迎使用储能运维平台')).toBeTruthy();
   });
 
   it('the login page stops the live stream', async () => {

@@ -5,6 +5,7 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
  * menu shows only menu entries whose path is here. Feature teams add their pages to this table.
  */
 export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
+  '/home/index': lazy(() => import('../features/dashboard/HomePage.tsx').then((m) => ({ default: m.HomePage }))),
   '/home/welcome': lazy(() => import('../features/home/WelcomePage.tsx').then((m) => ({ default: m.WelcomePage }))),
   '/system/person': lazy(() => import('../features/system/PersonPage.tsx').then((m) => ({ default: m.PersonPage }))),
   '/system/messageConfig': lazy(() => import('../features/system/MessageConfigPage.tsx').then((m) => ({ default: m.MessageConfigPage }))),
@@ -16,8 +17,35 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/system/menu': lazy(() => import('../features/system/MenuPage.tsx').then((m) => ({ default: m.MenuPage }))),
   '/system/role': lazy(() => import('../features/system/RolePage.tsx').then((m) => ({ default: m.RolePage }))),
   '/system/user': lazy(() => import('../features/system/UserPage.tsx').then((m) => ({ default: m.UserPage }))),
+  '/monitor/device': lazy(() => import('../features/monitor/DeviceListPage.tsx').then((m) => ({ default: m.DeviceListPage }))),
+  '/monitor/energy': lazy(() => import('../features/monitor/EnergyPage.tsx').then((m) => ({ default: m.EnergyPage }))),
+  '/analysis/retrieval': lazy(() => import('../features/monitor/RetrievalPage.tsx').then((m) => ({ default: m.RetrievalPage }))),
+  '/product/equipment': lazy(() => import('../features/equipment/EquipmentPage.tsx').then((m) => ({ default: m.EquipmentPage }))),
+  '/product/replace': lazy(() => import('../features/equipment/ReplacePage.tsx').then((m) => ({ default: m.ReplacePage }))),
+  '/product/equipmentDetail': lazy(() => import('../features/monitor/DeviceDetailPage.tsx').then((m) => ({ default: m.DeviceDetailPage }))),
+  '/config/site': lazy(() => import('../features/config/SitePage.tsx').then((m) => ({ default: m.SitePage }))),
+  '/config/siteSet': lazy(() => import('../features/config/SiteSetPage.tsx').then((m) => ({ default: m.SiteSetPage }))),
+  '/config/lockers': lazy(() => import('../features/config/CabinetPage.tsx').then((m) => ({ default: m.CabinetPage }))),
+  '/config/circuit': lazy(() => import('../features/config/CircuitPage.tsx').then((m) => ({ default: m.CircuitPage }))),
+  '/product/management': lazy(() => import('../features/product/ProductPage.tsx').then((m) => ({ default: m.ProductPage }))),
+  '/product/template': lazy(() => import('../features/product/TemplatePage.tsx').then((m) => ({ default: m.TemplatePage }))),
+  '/product/config': lazy(() => import('../features/config/ParamPage.tsx').then((m) => ({ default: m.ParamPage }))),
+  '/product/callback': lazy(() => import('../features/config/CallbackPage.tsx').then((m) => ({ default: m.CallbackPage }))),
+  '/operatecfg/price': lazy(() => import('../features/pricing/PricePage.tsx').then((m) => ({ default: m.PricePage }))),
+  '/operatecfg/pricedetail': lazy(() => import('../features/pricing/PriceDetailPage.tsx').then((m) => ({ default: m.PriceDetailPage }))),
+  '/operatecfg/rate': lazy(() => import('../features/pricing/RatePage.tsx').then((m) => ({ default: m.RatePage }))),
   '/log/login': lazy(() => import('../features/log/LoginLogPage.tsx').then((m) => ({ default: m.LoginLogPage }))),
   '/log/api': lazy(() => import('../features/log/ApiLogPage.tsx').then((m) => ({ default: m.ApiLogPage }))),
+  '/synthesis/realTime': lazy(() => import('../features/dashboard/RealTimePage.tsx').then((m) => ({ default: m.RealTimePage }))),
+  '/synthesis/running': lazy(() => import('../features/dashboard/RunningPage.tsx').then((m) => ({ default: m.RunningPage }))),
+  '/synthesis/businessOverview': lazy(() => import('../features/dashboard/BusinessOverviewPage.tsx').then((m) => ({ default: m.BusinessOverviewPage }))),
+  '/overview/station': lazy(() => import('../features/dashboard/StationPage.tsx').then((m) => ({ default: m.StationPage }))),
+  '/overview/kanban': lazy(() => import('../features/dashboard/KanbanPage.tsx').then((m) => ({ default: m.KanbanPage }))),
+  '/overview/apparatus': lazy(() => import('../features/dashboard/ApparatusPage.tsx').then((m) => ({ default: m.ApparatusPage }))),
+  '/alarm/alarmKanban': lazy(() => import('../features/alarm/AlarmKanbanPage.tsx').then((m) => ({ default: m.AlarmKanbanPage }))),
+  '/alarm/monitor': lazy(() => import('../features/alarm/AlarmMonitorPage.tsx').then((m) => ({ default: m.AlarmMonitorPage }))),
+  '/alarm/analysis': lazy(() => import('../features/alarm/AlarmAnalysisPage.tsx').then((m) => ({ default: m.AlarmAnalysisPage }))),
+  '/alarm/alarm': lazy(() => import('../features/alarm/AlarmDictPage.tsx').then((m) => ({ default: m.AlarmDictPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);

@@ -18,6 +18,11 @@ export const product = pgTable('product', {
   /** A DeviceType of the contract (ems, pcs, bms, …). */
   type: varchar('type', { length: 32 }).notNull(),
   description: varchar('description', { length: 500 }),
+  /**
+   * Highest telemetry slot ever given to a property of this product (deleted ones included):
+   * a new property takes greatest(slotCount, max(slot)) + 1, so a slot is never reused.
+   */
+  slotCount: integer('slot_count').notNull().default(0),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });

@@ -49,7 +49,9 @@ export async function syncThingModels(db: DbOrTx): Promise<void> {
     const missing = model.properties.filter((p) => !existing.has(p.identifier));
     if (missing.length) {
       const [top] = await db.select({ slot: max(productProperty.slot) }).from(productProperty).where(eq(productProperty.productId, productId));
-      let slot = top?.slot ?? 0;
+      const [used] = await db.select({ n: product.slotCount }).from(product).where(eq(product.id, productId));
+      // Slots of deleted properties stay taken (stored rows still hold their values).
+      let slot = Math.max(top?.slot ?? 0, used?.n ?? 0);
       await db.insert(productProperty).values(
         missing.map((p) => ({
           productId,
@@ -66,6 +68,7 @@ export async function syncThingModels(db: DbOrTx): Promise<void> {
           slot: p.dataType === 'string' ? null : ++slot,
         })),
       );
+      await db.update(product).set({ slotCount: slot }).where(eq(product.id, productId));
     }
     if (model.events.length) {
       await db

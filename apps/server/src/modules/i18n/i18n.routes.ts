@@ -1,9 +1,12 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { DEFAULT_LOCALE, LOCALES, type Locale } from '@ess/contract';
 import { z } from 'zod';
 import { route } from '../../platform/http/route.ts';
 
-/** Where the shipped language packs live: one JSON object per locale, source text → translation. */
+/**
+ * Where the shipped language packs live: one folder per locale, one JSON object per area inside it
+ * (shell.json, config.json, …), each source text → translation; a locale's pack is their union.
+ */
 export const PACKS_DIR = new URL('./packs/', import.meta.url);
 
 export interface PackRow {
@@ -21,20 +24,27 @@ export function shippedPack(locale: Locale): Promise<PackRow[]> {
   if (locale === DEFAULT_LOCALE) return Promise.resolve([]);
   let p = cache.get(locale);
   if (!p) {
-    p = readFile(new URL(`${locale}.json`, PACKS_DIR), 'utf8').then(
-      (text) => {
-        const map = JSON.parse(text) as Record<string, string>;
-        return Object.entries(map).map(([source, translation]) => ({ source, translation }));
-      },
-      (e: NodeJS.ErrnoException) => {
-        if (e.code === 'ENOENT') return [];
-        throw e;
-      },
-    );
+    p = loadPack(new URL(`${locale}/`, PACKS_DIR));
     cache.set(locale, p);
     p.catch(() => cache.delete(locale));
   }
   return p;
+}
+
+async function loadPack(dir: URL): Promise<PackRow[]> {
+  let files: string[];
+  try {
+    files = (await readdir(dir)).filter((f) => f.endsWith('.json')).sort();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  const merged = new Map<string, string>();
+  for (const f of files) {
+    const map = JSON.parse(await readFile(new URL(f, dir), 'utf8')) as Record<string, string>;
+    for (const [source, translation] of Object.entries(map)) merged.set(source, translation);
+  }
+  return [...merged].map(([source, translation]) => ({ source, translation }));
 }
 
 export const i18nRoutes = [

@@ -21,6 +21,20 @@ export interface IngestSettings {
   rollupSnapshotMs: number;
 }
 
+/**
+ * Rules watching the stream (the alarm engine, modules/alarm): told of every newest report and
+ * every fault event in memory, and asked to write what they concluded after each latest-values
+ * flush (so the events it came from are stored first).
+ */
+export interface IngestRules {
+  report(device: RegisteredDevice, ts: number, values: Float64Array): void;
+  event(device: RegisteredDevice, code: string, active: boolean, message: string, ts: number): void;
+  /** Writes what is pending; never throws. */
+  flush(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /** What the ingest has seen and done since start; read by tests, the bench and the logs. */
 export interface IngestCounters {
   received: number;
@@ -136,6 +150,7 @@ export class Ingest {
     readonly registry: DeviceRegistry,
     private readonly settings: IngestSettings,
     private readonly log: Logger,
+    readonly rules: IngestRules | null = null,
   ) {
     const driver = copyDriver(database);
     this.copy = driver.copy;
@@ -144,9 +159,10 @@ export class Ingest {
     this.maxInFlight = database.kind === 'postgres' ? 2 : 1;
   }
 
-  /** Loads the registry and the last stored state, and starts the flush timers. */
+  /** Loads the registry, the last stored state and the rules, and starts the flush timers. */
   async start(): Promise<void> {
     await this.registry.load();
+    await this.rules?.start();
     const rows = await this.database.sql.query<{ device_id: number; ts: Date | null; seq: number | null; last_seen_at: Date | null; offline_at: Date | null; interval_ms: number | null }>(
       'select device_id, ts, seq, last_seen_at, offline_at, interval_ms from device_latest',
     );
@@ -208,6 +224,7 @@ export class Ingest {
         if (!known) return this.unknown();
         this.counters.events++;
         this.events.push({ deviceId: known.id, code: r.data.code, active: r.data.active, message: r.data.message, ts: r.data.ts, receivedAt: Date.now() });
+        this.rules?.event(known, r.data.code, r.data.active, r.data.message, r.data.ts);
         return;
       }
       case 'status': {
@@ -303,6 +320,8 @@ export class Ingest {
       st.seq = seq;
       st.row = row;
       st.text = text;
+      // Only the newest report is judged: a late one must not reopen what a newer one cleared.
+      this.rules?.report(device, ts, row);
     }
     st.dirty = true;
     if (this.points >= this.settings.batchPoints) void this.flushBatch();
@@ -403,7 +422,7 @@ export class Ingest {
     }
     const events = this.events;
     this.events = [];
-    if (dirty.length === 0 && events.length === 0) return;
+    if (dirty.length === 0 && events.length === 0) return this.rules?.flush();
     const { sql } = this.database;
     const t0 = performance.now();
     try {
@@ -431,6 +450,7 @@ export class Ingest {
       this.events.unshift(...events);
       throw err;
     }
+    await this.rules?.flush();
   }
 
   /**
@@ -529,5 +549,6 @@ export class Ingest {
     for (const t of this.timers) clearInterval(t);
     this.timers.length = 0;
     await this.flush();
+    await this.rules?.stop();
   }
 }

@@ -90,6 +90,15 @@ export class DeviceRegistry {
     return this.loading;
   }
 
+  /**
+   * Reloads now, after any load already in flight (which may have read the tables before a
+   * change): thing-model edits call this so the next report is stored by the new layout.
+   */
+  async refresh(): Promise<void> {
+    await this.loading?.catch(() => undefined);
+    await this.load();
+  }
+
   /** Reloads unless that happened within the last couple of seconds (unknown codes call this). */
   requestReload(): void {
     if (Date.now() - this.lastLoad < this.minReloadMs || this.loading) return;

@@ -1,7 +1,11 @@
 import { hostname } from 'node:os';
 import type { Config } from '../../platform/config.ts';
 import type { Database } from '../../platform/db/database.ts';
+import type { EventBus } from '../../platform/events/bus.ts';
 import type { Logger } from '../../platform/logging.ts';
+import type { SseHub } from '../../platform/sse/hub.ts';
+import { AlarmEngine } from '../alarm/alarm.engine.ts';
+import { alarmNotifier } from '../alarm/alarm.live.ts';
 import { startEmbeddedBroker, type EmbeddedBroker } from '../../platform/mqtt/broker.ts';
 import { startConsumer, type Consumer } from '../../platform/mqtt/consumer.ts';
 import { Ingest } from './ingest.ts';
@@ -13,6 +17,8 @@ export interface TelemetryRuntime {
   brokerUrl: string;
   embedded: boolean;
   ingest: Ingest | null;
+  /** With the ingest role: the alarm rules evaluated on the stream. */
+  alarms: AlarmEngine | null;
   close(): Promise<void>;
 }
 
@@ -28,7 +34,7 @@ const ALL_DEVICE_TOPICS = 'ess/+/+/#';
  * or on an external broker as a persistent QoS 1 session through the shared subscription
  * `$share/<group>/…`, so several ingest instances split the stream.
  */
-export async function startTelemetry(config: Config, database: Database, log: Logger): Promise<TelemetryRuntime> {
+export async function startTelemetry(config: Config, database: Database, log: Logger, live: { bus: EventBus; sse: SseHub }): Promise<TelemetryRuntime> {
   const ingestRole = config.roles.has('ingest');
   let broker: EmbeddedBroker | null = null;
   if (!config.mqttUrl && ingestRole) {
@@ -37,9 +43,17 @@ export async function startTelemetry(config: Config, database: Database, log: Lo
   }
   const brokerUrl = config.mqttUrl ?? broker?.url ?? '';
   if (!ingestRole) {
-    return { brokerUrl, embedded: false, ingest: null, close: () => Promise.resolve() };
+    return { brokerUrl, embedded: false, ingest: null, alarms: null, close: () => Promise.resolve() };
   }
   const registry = new DeviceRegistry(database.db);
+  const alarms = new AlarmEngine(
+    database,
+    registry,
+    { syncMs: config.alarmSyncMs },
+    alarmNotifier(database.sql, live.sse, config.alarmPopupLevel, log),
+    log.child({ part: 'alarms' }),
+    live.bus,
+  );
   const ingest = new Ingest(
     database,
     registry,
@@ -48,6 +62,7 @@ export async function startTelemetry(config: Config, database: Database, log: Lo
       rollupFlushMs: config.rollupFlushMs, rollupSnapshotMs: config.rollupSnapshotMs,
     },
     log.child({ part: 'ingest' }),
+    alarms,
   );
   let consumer: Consumer | null = null;
   try {
@@ -76,6 +91,7 @@ export async function startTelemetry(config: Config, database: Database, log: Lo
     brokerUrl,
     embedded: broker !== null,
     ingest,
+    alarms,
     close: async () => {
       // Stop receiving first; everything received (and acknowledged) is then written.
       await consumer?.close();

@@ -26,20 +26,22 @@ export interface Database {
   close(): Promise<void>;
 }
 
-const migrationsFolder = resolve(import.meta.dirname, '../../db/migrations');
+export const migrationsFolder = resolve(import.meta.dirname, '../../db/migrations');
 
 /**
  * Opens the database: PostgreSQL when a URL is given, otherwise embedded PGlite in
  * `<dataDir>/pglite` (kept across restarts; `memory://` for tests). Migrations are applied here.
  */
-export async function openDatabase(opts: { url?: string; dataDir: string; memory?: boolean }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir: string; memory?: boolean; image?: Blob }): Promise<Database> {
   if (opts.url) return openPostgres(opts.url);
   let dir = 'memory://';
   if (!opts.memory) {
     mkdirSync(opts.dataDir, { recursive: true });
     dir = join(opts.dataDir, 'pglite');
   }
-  const client = await PGlite.create(dir);
+  // An image (PGlite's dumpDataDir of a migrated database) skips initdb: tests start in ~1.5 s
+  // instead of ~6 s. Migrations still run (a no-op when the image is current).
+  const client = await PGlite.create(dir, opts.image ? { loadDataDir: opts.image } : {});
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
   return {

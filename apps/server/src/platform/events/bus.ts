@@ -6,7 +6,9 @@ import type { Logger } from '../logging.ts';
 /** Messages that every server instance must see. */
 export type BusMessage =
   | { type: 'live'; userIds: number[]; event: LiveEventName; data: unknown }
-  | { type: 'revoke'; userIds: number[]; exceptSessionId?: number };
+  | { type: 'revoke'; userIds: number[]; exceptSessionId?: number }
+  /** Cached rules changed in the database (e.g. the alarm dictionary or shields): every instance reloads them. */
+  | { type: 'reload'; what: 'alarm' };
 
 export interface EventBus {
   publish(msg: BusMessage): Promise<void>;

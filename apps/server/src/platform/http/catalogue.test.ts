@@ -15,7 +15,9 @@ const catalogue = JSON.parse(
 ) as CatalogueEntry[];
 
 /** Areas of the catalogue that are served whole; an area joins this list when its last call lands. */
-const COMPLETE_AREAS = ['System administration'];
+const COMPLETE_AREAS = [
+  'System administration', 'Device monitoring', 'Configuration', 'Pricing', 'Alarms', 'Site monitoring (comprehensive)', 'Home page', 'Overview (energy arbitrage)',
+];
 
 describe('the catalogue', () => {
   const served = new Map(allRoutes.map((r) => [r.path, r.method]));

@@ -72,6 +72,7 @@ export class SseHub {
   }
 
   private deliver(m: BusMessage): void {
+    if (m.type === 'reload') return;
     for (const uid of m.userIds) {
       const set = this.byUser.get(uid);
       if (!set) continue;

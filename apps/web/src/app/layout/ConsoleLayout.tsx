@@ -2,7 +2,7 @@ import { LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { ProLayout, type MenuDataItem } from '@ant-design/pro-components';
 import { TOKEN_STORAGE_KEY } from '@ess/contract/constants';
 import { Breadcrumb, Dropdown, Result } from 'antd';
-import { Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useMemo } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ancestorsOf } from '../../platform/menu.ts';
@@ -34,6 +34,18 @@ export async function signOut(navigate: (to: string) => unknown): Promise<void> 
   await navigate('/login');
 }
 
+/**
+ * With a fixed header ProLayout draws an empty, transparent <header> above the real one to hold
+ * its place in the flow: a second banner landmark to assistive technology (axe:
+ * landmark-no-duplicate-banner). It gets role="none"; the header with the title and the user's
+ * menu stays the page's one banner.
+ */
+function unmarkSpacerHeader() {
+  for (const h of document.querySelectorAll('.ant-pro-layout-container > header.ant-layout-header:not(.ant-pro-layout-header)')) {
+    if (h.getAttribute('role') !== 'none') h.setAttribute('role', 'none');
+  }
+}
+
 /** The shared layout of every page but the login page: menu, header, breadcrumbs, tab strip, page. */
 export function ConsoleLayout() {
   const t = useT();
@@ -46,6 +58,7 @@ export function ConsoleLayout() {
   const key = `${path}${location.search}`;
 
   useEffect(() => openTab({ key, path }), [key, path]);
+  useLayoutEffect(unmarkSpacerHeader);
 
   const route = useMemo(() => ({ path: '/', children: toProRoutes(buildMenuTree(menus, hasScreen), t) }), [menus, t]);
   const entry = menus.find((m) => m.path === path);
@@ -93,7 +106,8 @@ export function ConsoleLayout() {
         <Breadcrumb items={crumbs.map((title) => ({ title }))} style={{ marginBottom: 4 }} />
         <TabStrip activeKey={key} />
       </div>
-      <main style={{ padding: 16 }}>
+      {/* ProLayout's content area is the page's one <main> landmark. */}
+      <div style={{ padding: 16 }}>
         {Screen ? (
           <Suspense fallback={<PageFallback />}>
             <Screen key={`${key}#${refreshSeq[key] ?? 0}`} />
@@ -101,7 +115,7 @@ export function ConsoleLayout() {
         ) : (
           <Result status="404" title="404" subTitle={t('页面不存在')} />
         )}
-      </main>
+      </div>
     </ProLayout>
   );
 }

@@ -1,4 +1,4 @@
-import { BellOutlined } from '@ant-design/icons';
+import { BellOutlined, WarningFilled } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button } from 'antd';
 import { useNavigate } from 'react-router';
@@ -36,10 +36,40 @@ export function UnreadBell() {
   );
 }
 
-/** Shows PopupWindow live events as notices that stay until closed; one notice per id. */
+/**
+ * Shows PopupWindow live events as notices that stay until closed; one notice per id. A pushed
+ * notification shows its title as written; a newly opened alarm's title is a level label (source
+ * text, through the pack) and the notice links to the alarm monitor.
+ */
 export function PopupNotices() {
   const { notification } = App.useApp();
+  const t = useT();
+  const navigate = useNavigate();
   useLiveEvent('PopupWindow', (p) => {
+    if (p.kind === 'alarm') {
+      const key = `popup-alarm-${p.id}`;
+      notification.open({
+        key,
+        message: t(p.title),
+        description: p.content,
+        duration: 0,
+        placement: 'topRight',
+        icon: <WarningFilled style={{ color: '#a8071a' }} />,
+        className: 'alarm-popup',
+        actions: (
+          <Button
+            size="small"
+            onClick={() => {
+              notification.destroy(key);
+              void navigate('/alarm/monitor');
+            }}
+          >
+            {t('查看告警')}
+          </Button>
+        ),
+      });
+      return;
+    }
     notification.open({ key: `popup-${p.id}`, message: p.title, description: p.content, duration: 0, placement: 'topRight' });
   });
   return null;

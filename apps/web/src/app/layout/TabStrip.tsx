@@ -33,7 +33,10 @@ export function TabStrip({ activeKey }: { activeKey: string }) {
         { key: 'right', label: t('关闭右侧'), disabled: i === -1 || i >= tabs.length - 1 },
         { key: 'all', label: t('关闭全部') },
       ],
-      onClick: ({ key: action }) => {
+      onClick: ({ key: action, domEvent }) => {
+        // The menu is rendered in a portal, but React bubbles its click to the tab underneath,
+        // which would make the tab acted on the active one (e.g. "close left" must keep the page).
+        domEvent.stopPropagation();
         if (action === 'refresh') refreshTab(key);
         else close(action as TabAction, key);
       },

@@ -12,6 +12,8 @@ export interface ResourceFormProps<R extends { id: number }, F, O> {
   mode: FormMode;
   /** The record to edit. */
   id?: number;
+  /** The list's row of that record: the form's record when the resource has no `one` endpoint. */
+  row?: R;
   /** Values of a new record on top of the definition's (e.g. the parent of a child). */
   initialValues?: Partial<F>;
   onClose: () => void;
@@ -30,20 +32,21 @@ const shownIn = <F,>(f: FieldDef<F>, mode: FormMode, values: Partial<F>) =>
  * endpoint first. On submit the request body is checked with the contract schema; its issues
  * show on their fields ("姓名不能为空"), and only a valid body is sent.
  */
-export function ResourceForm<R extends { id: number }, F, O>({ def, mode, id, initialValues, onClose, onSaved }: ResourceFormProps<R, F, O>) {
+export function ResourceForm<R extends { id: number }, F, O>({ def, mode, id, row, initialValues, onClose, onSaved }: ResourceFormProps<R, F, O>) {
   const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm<F>();
-  const one = useResourceOne(def, mode === 'edit' && id !== undefined ? id : null);
+  const fromRow = !def.endpoints.one;
+  const one = useResourceOne(def, mode === 'edit' && id !== undefined && !fromRow ? id : null);
   const save = useSaveResource(def);
   const formDef = def.form ?? missingForm(def.key);
   const schema = mode === 'add' ? formDef.schemas.add : formDef.schemas.edit;
   const title = mode === 'add' ? t('新增$1', t(def.name)) : t('编辑$1', t(def.name));
 
-  const loaded = mode === 'add' || one.data !== undefined;
+  // An edit shows its fields once the record is loaded (or at once from the list's row), with its values.
+  const record = fromRow ? (row as O | undefined) : one.data;
+  const loaded = mode === 'add' || record !== undefined;
 
-  // An edit shows its fields once the record is loaded, with the record's values.
-  const record = one.data;
   useEffect(() => {
     if (mode === 'edit' && record !== undefined && formDef.toValues) form.setFieldsValue(formDef.toValues(record) as never);
     else if (mode === 'edit' && record !== undefined) form.setFieldsValue(record as never);

@@ -1,6 +1,6 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
-import { App, Button, Popconfirm, Select, TreeSelect, Upload } from 'antd';
+import { App, Button, Popconfirm, Select, TreeSelect, Upload, type CheckboxProps } from 'antd';
 import { useMemo, useState, type Key, type ReactNode } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ResourceDetail } from './ResourceDetail.tsx';
@@ -34,9 +34,11 @@ export interface ResourceTableProps<R extends { id: number }, F, O> {
   detailExtra?: (record: O) => ReactNode;
   /** Runs when a row's detail opens (e.g. mark a notification read). */
   onDetail?: (row: R) => void;
+  /** Shown (already translated) when the list is empty without a search: why nothing shows, what to do. */
+  emptyText?: string;
 }
 
-type FormState<F> = { mode: 'add'; initial?: Partial<F> } | { mode: 'edit'; id: number } | null;
+type FormState<R, F> = { mode: 'add'; initial?: Partial<F> } | { mode: 'edit'; id: number; row: R } | null;
 
 const withoutEmptyChildren = <R,>(rows: R[]): R[] =>
   rows.map((r) => {
@@ -84,12 +86,12 @@ function FilterSelect({ filter, t, ...rest }: { filter: FilterDef; t: Translate;
  * ({ records, total, current, pageSize }) or tree, refresh, add/edit form, detail drawer, delete
  * with confirmation, xlsx export of the current search and xlsx import.
  */
-export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, rowActions, selectable, detailExtra, onDetail }: ResourceTableProps<R, F, O>) {
+export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, rowActions, selectable, detailExtra, onDetail, emptyText }: ResourceTableProps<R, F, O>) {
   const t = useT();
   const { message } = App.useApp();
   const [filters, setFilters] = useState<Record<string, unknown>>({});
   const [paging, setPaging] = useState({ current: 1, pageSize: def.pageSize ?? 10 });
-  const [form, setForm] = useState<FormState<F>>(null);
+  const [form, setForm] = useState<FormState<R, F>>(null);
   const [detail, setDetail] = useState<R | null>(null);
   const [selectedKeys, setSelectedKeys] = useState<Key[]>([]);
   const [expanded, setExpanded] = useState<readonly Key[] | null>(null);
@@ -98,8 +100,8 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   const mode = endpoints.page ? 'page' : endpoints.tree ? 'tree' : 'list';
   const filtered = Object.keys(filters).length > 0;
   const useFlatList = mode === 'list' || (mode === 'tree' && filtered && !!endpoints.list);
-  const page = useResourcePage(def, { ...filters, ...paging }, mode === 'page');
-  const list = useResourceList(def, filters, useFlatList);
+  const page = useResourcePage(def, { ...def.fixedFilters, ...filters, ...paging }, mode === 'page');
+  const list = useResourceList(def, { ...def.fixedFilters, ...filters }, useFlatList);
   const tree = useResourceTree(def, mode === 'tree' && !useFlatList);
   const active = mode === 'page' ? page : useFlatList ? list : tree;
   const rows = useMemo<R[]>(() => {
@@ -113,7 +115,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   const selected = rows.filter((r) => selectedKeys.includes(r.id));
   const ctx: TableContext<R, F> = {
     openAdd: (initial) => setForm({ mode: 'add', initial }),
-    openEdit: (row) => setForm({ mode: 'edit', id: row.id }),
+    openEdit: (row) => setForm({ mode: 'edit', id: row.id, row }),
     openDetail: (row) => {
       setDetail(row);
       onDetail?.(row);
@@ -236,7 +238,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
       : []),
     ...(endpoints.export && def.showExport !== false
       ? [
-          <Button key="export" icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => exporter.mutate(filters)}>
+          <Button key="export" icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => exporter.mutate({ ...def.fixedFilters, ...filters })}>
             {t('导出')}
           </Button>,
         ]
@@ -251,6 +253,8 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   ];
 
   const expandedKeys = expanded ?? parentIds(rows);
+  // A row's tick box is named (axe: label); antd hands these props to the <input>, its type omits aria-*.
+  const rowCheckboxLabel = { 'aria-label': t('选择此行') } as unknown as Partial<CheckboxProps>;
 
   return (
     <>
@@ -273,7 +277,11 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
         }}
         options={{ reload: () => void active.refetch(), density: true, setting: true }}
         toolBarRender={() => toolbarButtons}
-        rowSelection={selectable ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys) } : undefined}
+        rowSelection={
+          selectable
+            ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys), getCheckboxProps: () => rowCheckboxLabel }
+            : undefined
+        }
         tableAlertRender={false}
         expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
         pagination={
@@ -289,6 +297,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
             : false
         }
         scroll={{ x: 'max-content' }}
+        locale={emptyText && !filtered ? { emptyText } : undefined}
         cardBordered
       />
       {form && (
@@ -296,6 +305,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
           def={def}
           mode={form.mode}
           id={form.mode === 'edit' ? form.id : undefined}
+          row={form.mode === 'edit' ? form.row : undefined}
           initialValues={form.mode === 'add' ? form.initial : undefined}
           onClose={() => setForm(null)}
           onSaved={() => setForm(null)}

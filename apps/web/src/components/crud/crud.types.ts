@@ -176,4 +176,6 @@ export interface ResourceDef<R extends { id: number }, F = Partial<R>, O = R> {
   detail?: boolean;
   /** Rows per page to begin with. */
   pageSize?: number;
+  /** Body fields every page, list and export request carries (a nested resource's parent id). */
+  fixedFilters?: Record<string, unknown>;
 }

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Select, Typography } from 'antd';
+import { Select, theme, Typography } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
 import { interfaceQuery } from './system.options.ts';
 
@@ -9,6 +9,7 @@ import { interfaceQuery } from './system.options.ts';
  */
 export function InterfacePicker({ id, value, onChange }: { id?: string; value?: unknown; onChange?: (ids: number[]) => void }) {
   const t = useT();
+  const { token } = theme.useToken();
   const { data, isFetching } = useQuery(interfaceQuery);
   const ids = Array.isArray(value) ? (value as number[]) : [];
   const byArea = new Map<string, { value: number; label: string }[]>();
@@ -30,7 +31,7 @@ export function InterfacePicker({ id, value, onChange }: { id?: string; value?: 
         showSearch
         optionFilterProp="label"
         maxTagCount="responsive"
-        placeholder={t('搜索接口名称或路径')}
+        placeholder={<span style={{ color: token.colorTextSecondary }}>{t('搜索接口名称或路径')}</span>}
         onChange={(v: number[]) => onChange?.([...new Set(v)])}
         style={{ width: '100%' }}
       />

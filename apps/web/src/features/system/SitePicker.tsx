@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form, Select, Typography, type FormInstance } from 'antd';
+import { Form, Select, theme, Typography, type FormInstance } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
 import { siteQuery } from './system.options.ts';
 
@@ -9,6 +9,7 @@ import { siteQuery } from './system.options.ts';
  */
 export function SitePicker<F>({ id, value, onChange, form }: { id?: string; value?: unknown; onChange?: (ids: number[]) => void; form: FormInstance<F> }) {
   const t = useT();
+  const { token } = theme.useToken();
   const companyId = Form.useWatch('companyId' as never, form) as number | undefined;
   const sites = useQuery(siteQuery(companyId));
   const ids = Array.isArray(value) ? (value as number[]) : [];
@@ -30,7 +31,7 @@ export function SitePicker<F>({ id, value, onChange, form }: { id?: string; valu
         showSearch
         optionFilterProp="label"
         maxTagCount="responsive"
-        placeholder={sites.isError ? t('站点列表暂不可用') : t('选择可访问的站点')}
+        placeholder={<span style={{ color: token.colorTextSecondary }}>{sites.isError ? t('站点列表暂不可用') : t('选择可访问的站点')}</span>}
         notFoundContent={sites.isError ? t('站点列表暂不可用') : t('该公司暂无站点')}
         onChange={(v: number[]) => onChange?.([...new Set(v)])}
         style={{ width: '100%' }}

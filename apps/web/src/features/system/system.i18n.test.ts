@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
 import { describe, expect, it } from 'vitest';
 import type { EnumOption, FieldDef, FilterDef, ResourceDef } from '../../components/crud/index.ts';
 import { accessLogResource, LOGIN_FAILURE, loginLogResource } from '../log/log.resource.tsx';
@@ -8,8 +9,8 @@ import { menuResource } from './menu.resource.tsx';
 import { inboxResource, pushLogResource, settingResource } from './notification.resource.tsx';
 import { roleResource } from './role.resource.tsx';
 import { userResource } from './user.resource.tsx';
+import { readPack } from '../../test/packs.ts';
 
-const PACKS = join(import.meta.dirname, '../../../../server/src/modules/i18n/packs');
 const REPO = join(import.meta.dirname, '../../../../..');
 
 type AnyResource = ResourceDef<{ id: number }, Record<string, unknown>, unknown>;
@@ -65,13 +66,21 @@ function contractAndServerTexts(): string[] {
   return texts;
 }
 
-describe.each(['en-US', 'ar-EG'])('%s pack for the system and log screens', (locale) => {
-  const pack = JSON.parse(readFileSync(join(PACKS, `${locale}.json`), 'utf8')) as Record<string, string>;
+describe.each(LOCALES.filter((l) => l !== DEFAULT_LOCALE))('%s pack for the system and log screens', (locale) => {
+  const pack = readPack(locale);
 
   it('translates every text the resource declarations show', () => {
     const texts = declaredTexts();
     expect(texts.length).toBeGreaterThan(100);
     expect(texts.filter((s) => !pack[s])).toEqual([]);
+  });
+
+  it('keeps the $1 placeholders of every text these screens show', () => {
+    for (const source of [...declaredTexts(), ...contractAndServerTexts()]) {
+      const translation = pack[source];
+      if (translation === undefined) continue; // reported by the coverage tests above
+      expect(translation.match(/\$\d/g)?.sort() ?? [], source).toEqual(source.match(/\$\d/g)?.sort() ?? []);
+    }
   });
 
   it('translates the contract rule messages and the system services refusals these screens show', () => {

@@ -1,0 +1,406 @@
+import { and, asc, count, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  ALARM_DICT_IMPORT_MAX_ROWS, ALARM_DICT_SHEET_COLUMNS, ALARM_LEVEL_LABELS, ALARM_RULE_KIND_LABELS, ALARM_TYPE_LABELS, ALARM_TYPES,
+  DEVICE_TYPE_LABELS, DEVICE_TYPES, THING_MODEL, alarmDictAdd,
+  type AlarmDictAdd, type AlarmDictEdit, type AlarmDictFilter, type AlarmDictImportResult, type AlarmDictRecord, type AlarmLevel,
+  type AlarmOperator, type AlarmRuleKind, type AlarmType, type DeviceType, type Page, type PageRequest,
+} from '@ess/contract';
+import { alarmDict } from '../../db/schema/alarm.ts';
+import { product, productEvent, productProperty } from '../../db/schema/device.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
+import { AppError, found } from '../../platform/http/errors.ts';
+import { likeEscaped } from '../../platform/http/scope.ts';
+import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
+import { readUploadedSheet } from '../device/upload.ts';
+import { UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+import { alarmNotifier } from './alarm.live.ts';
+import { endOrphanAlarms } from './alarm.repository.ts';
+
+/**
+ * The alarm dictionary (api-catalogue "Alarms" → dictionary): list, page, add, edit, delete, xlsx
+ * export and import. Every change reloads the rules of the ingest instances (through the bus) and
+ * ends the open alarms no rule watches any more.
+ */
+
+const DUPLICATE_TIP = '告警字典项已存在（同一产品或设备类型的同一故障码，或同一属性和运算符）';
+
+type Row = typeof alarmDict.$inferSelect & { productName: string | null; productCode: string | null };
+
+const select = (db: DbOrTx, where: SQL | undefined) =>
+  db
+    .select({ d: alarmDict, productName: product.name, productCode: product.code })
+    .from(alarmDict)
+    .leftJoin(product, eq(product.id, alarmDict.productId))
+    .where(where)
+    .orderBy(asc(alarmDict.deviceType), asc(alarmDict.productId), asc(alarmDict.kind), asc(alarmDict.level), asc(alarmDict.id));
+
+function filterOf(f: AlarmDictFilter): SQL | undefined {
+  return and(
+    f.productId ? eq(alarmDict.productId, f.productId) : undefined,
+    f.deviceType ? or(eq(alarmDict.deviceType, f.deviceType), sql`${alarmDict.productId} in (select id from product where type = ${f.deviceType})`) : undefined,
+    f.kind ? eq(alarmDict.kind, f.kind) : undefined,
+    f.level ? eq(alarmDict.level, f.level) : undefined,
+    f.alarmType ? eq(alarmDict.alarmType, f.alarmType) : undefined,
+    f.enabled !== undefined ? eq(alarmDict.enabled, f.enabled) : undefined,
+    f.keyword
+      ? or(likeEscaped(alarmDict.eventCode, f.keyword), likeEscaped(alarmDict.identifier, f.keyword), likeEscaped(alarmDict.description, f.keyword))
+      : undefined,
+  );
+}
+
+/** Names and units of what the entries watch: the product's own thing model, or the type's standard one. */
+async function labelsOf(db: DbOrTx, rows: Row[]): Promise<(r: Row) => { targetName: string | null; unit: string | null }> {
+  const productIds = [...new Set(rows.map((r) => r.productId).filter((id): id is number => id !== null))];
+  const [events, props] = productIds.length
+    ? await Promise.all([
+        db.select({ productId: productEvent.productId, code: productEvent.identifier, name: productEvent.name }).from(productEvent).where(inArray(productEvent.productId, productIds)),
+        db
+          .select({ productId: productProperty.productId, identifier: productProperty.identifier, name: productProperty.name, unit: productProperty.unit })
+          .from(productProperty)
+          .where(inArray(productProperty.productId, productIds)),
+      ])
+    : [[], []];
+  const ev = new Map(events.map((e) => [`${e.productId}:${e.code}`, e.name]));
+  const pr = new Map(props.map((p) => [`${p.productId}:${p.identifier}`, p]));
+  return (r) => {
+    if (r.productId !== null) {
+      if (r.kind === 'event') return { targetName: ev.get(`${r.productId}:${r.eventCode}`) ?? null, unit: null };
+      const p = pr.get(`${r.productId}:${r.identifier}`);
+      return { targetName: p?.name ?? null, unit: p?.unit || null };
+    }
+    const model = r.deviceType ? THING_MODEL[r.deviceType as DeviceType] : undefined;
+    if (r.kind === 'event') return { targetName: model?.events.find((e) => e.code === r.eventCode)?.label ?? null, unit: null };
+    const p = model?.properties.find((x) => x.identifier === r.identifier);
+    return { targetName: p?.label ?? null, unit: p?.unit || null };
+  };
+}
+
+async function toRecords(db: DbOrTx, raw: Awaited<ReturnType<typeof select>>): Promise<AlarmDictRecord[]> {
+  const rows: Row[] = raw.map((r) => ({ ...r.d, productName: r.productName, productCode: r.productCode }));
+  const label = await labelsOf(db, rows);
+  return rows.map((r) => ({
+    id: r.id,
+    productId: r.productId,
+    productName: r.productName,
+    productCode: r.productCode,
+    deviceType: r.deviceType as DeviceType | null,
+    kind: r.kind as AlarmRuleKind,
+    eventCode: r.eventCode,
+    identifier: r.identifier,
+    ...label(r),
+    operator: r.operator as AlarmOperator | null,
+    threshold: r.threshold,
+    clearValue: r.clearValue,
+    level: r.level as AlarmLevel,
+    alarmType: r.alarmType as AlarmType,
+    description: r.description,
+    enabled: r.enabled,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }));
+}
+
+async function assertFilterProduct(db: DbOrTx, f: AlarmDictFilter) {
+  if (f.productId) found((await db.select({ id: product.id }).from(product).where(eq(product.id, f.productId)))[0], '产品不存在');
+}
+
+export async function dictList(ctx: AppContext, f: AlarmDictFilter): Promise<AlarmDictRecord[]> {
+  await assertFilterProduct(ctx.db, f);
+  return toRecords(ctx.db, await select(ctx.db, filterOf(f)).limit(5000));
+}
+
+export async function dictPage(ctx: AppContext, req: PageRequest & AlarmDictFilter): Promise<Page<AlarmDictRecord>> {
+  await assertFilterProduct(ctx.db, req);
+  const where = filterOf(req);
+  const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(alarmDict).where(where);
+  const rows = n === 0 ? [] : await select(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
+  return { records: await toRecords(ctx.db, rows), total: n, current: req.current, pageSize: req.pageSize };
+}
+
+// ── What an entry may name ────────────────────────────────────────────────────────────
+
+/** Products with their fault codes and numeric properties, to check entries against (one read per call). */
+class ModelCatalogue {
+  private constructor(
+    readonly products: Map<number, { code: string; type: string }>,
+    readonly byCode: Map<string, number>,
+    private readonly events: Map<number, Set<string>>,
+    private readonly numeric: Map<number, Set<string>>,
+  ) {}
+
+  static async load(db: DbOrTx): Promise<ModelCatalogue> {
+    // One after the other: inside a transaction they share one connection.
+    const ps = await db.select({ id: product.id, code: product.code, type: product.type }).from(product);
+    const es = await db.select({ productId: productEvent.productId, code: productEvent.identifier }).from(productEvent);
+    const props = await db
+      .select({ productId: productProperty.productId, identifier: productProperty.identifier })
+      .from(productProperty)
+      .where(inArray(productProperty.dataType, ['float', 'int']));
+    const group = (rows: { productId: number; key: string }[]) => {
+      const m = new Map<number, Set<string>>();
+      for (const r of rows) (m.get(r.productId) ?? m.set(r.productId, new Set()).get(r.productId)!).add(r.key);
+      return m;
+    };
+    return new ModelCatalogue(
+      new Map(ps.map((p) => [p.id, { code: p.code, type: p.type }])),
+      new Map(ps.map((p) => [p.code, p.id])),
+      group(es.map((e) => ({ productId: e.productId, key: e.code }))),
+      group(props.map((p) => ({ productId: p.productId, key: p.identifier }))),
+    );
+  }
+
+  /** The products an entry applies to. */
+  private targets(e: { productId: number | null; deviceType: string | null }): number[] {
+    if (e.productId !== null) return [e.productId];
+    return [...this.products].filter(([, p]) => p.type === e.deviceType).map(([id]) => id);
+  }
+
+  /** Why the entry cannot stand, with the field it concerns; null when it can. */
+  problem(e: AlarmDictAdd): { field: keyof AlarmDictAdd; message: string; status: 'NOT_FOUND' | 'RULE_VIOLATION' } | null {
+    if (e.productId !== null && !this.products.has(e.productId)) return { field: 'productId', message: '产品不存在', status: 'NOT_FOUND' };
+    const byType = e.deviceType ? THING_MODEL[e.deviceType] : undefined;
+    const targets = this.targets(e);
+    if (e.kind === 'event') {
+      const known = targets.some((id) => this.events.get(id)?.has(e.eventCode!)) || !!byType?.events.some((x) => x.code === e.eventCode);
+      if (!known) return { field: 'eventCode', message: e.productId !== null ? '该产品的物模型中没有此故障码' : '该设备类型的物模型中没有此故障码', status: 'RULE_VIOLATION' };
+      return null;
+    }
+    const numeric = (t: string | undefined) => t === 'float' || t === 'int';
+    const known =
+      targets.some((id) => this.numeric.get(id)?.has(e.identifier!)) ||
+      !!byType?.properties.some((p) => p.identifier === e.identifier && numeric(p.dataType));
+    if (!known) return { field: 'identifier', message: e.productId !== null ? '该产品的物模型中没有此数值属性' : '该设备类型的物模型中没有此数值属性', status: 'RULE_VIOLATION' };
+    return null;
+  }
+}
+
+/** The duplicate-relevant key of an entry: its target and fault code, or property and operator. */
+const naturalKey = (e: { productId: number | null; deviceType: string | null; kind: string; eventCode: string | null; identifier: string | null; operator: string | null }) =>
+  `${e.productId ?? 0}|${e.deviceType ?? ''}|${e.kind === 'event' ? `e|${e.eventCode}` : `t|${e.identifier}|${e.operator}`}`;
+
+function sameKey(e: AlarmDictAdd, exceptId?: number): SQL | undefined {
+  return and(
+    e.productId !== null ? eq(alarmDict.productId, e.productId) : sql`${alarmDict.productId} is null`,
+    e.deviceType !== null ? eq(alarmDict.deviceType, e.deviceType) : sql`${alarmDict.deviceType} is null`,
+    eq(alarmDict.kind, e.kind),
+    e.kind === 'event' ? eq(alarmDict.eventCode, e.eventCode!) : and(eq(alarmDict.identifier, e.identifier!), eq(alarmDict.operator, e.operator!)),
+    exceptId ? ne(alarmDict.id, exceptId) : undefined,
+  );
+}
+
+async function assertEntry(db: DbOrTx, e: AlarmDictAdd, exceptId?: number): Promise<void> {
+  const problem = (await ModelCatalogue.load(db)).problem(e);
+  if (problem) throw new AppError(problem.status, problem.message);
+  const [dup] = await db.select({ id: alarmDict.id }).from(alarmDict).where(sameKey(e, exceptId)).limit(1);
+  if (dup) throw new AppError('DUPLICATE', DUPLICATE_TIP);
+}
+
+const onUnique = (err: unknown): never => {
+  if (pgErrorCode(err) === UNIQUE_VIOLATION) throw new AppError('DUPLICATE', DUPLICATE_TIP);
+  throw err;
+};
+
+const fieldsOf = (e: AlarmDictAdd) => ({
+  productId: e.productId, deviceType: e.deviceType, kind: e.kind, eventCode: e.eventCode, identifier: e.identifier, operator: e.operator,
+  threshold: e.threshold, clearValue: e.clearValue, level: e.level, alarmType: e.alarmType, description: e.description, enabled: e.enabled,
+});
+
+/**
+ * After the dictionary changed: alarms no rule watches any more are ended (and announced), and
+ * every ingest instance reloads its rules; this one before the call answers.
+ */
+export async function afterRulesChanged(ctx: AppContext): Promise<void> {
+  const ended = await endOrphanAlarms(ctx.database.sql);
+  if (ended.length) await alarmNotifier(ctx.database.sql, ctx.sse, ctx.config.alarmPopupLevel, ctx.log).changed(ended);
+  await ctx.bus.publish({ type: 'reload', what: 'alarm' });
+  await ctx.telemetry.alarms?.reload();
+}
+
+export async function addDict(ctx: AppContext, body: AlarmDictAdd): Promise<{ id: number }> {
+  const created = await ctx.db
+    .transaction(async (tx) => {
+      await assertEntry(tx, body);
+      const [row] = await tx.insert(alarmDict).values(fieldsOf(body)).returning({ id: alarmDict.id });
+      return { id: row!.id };
+    })
+    .catch(onUnique);
+  await afterRulesChanged(ctx);
+  return created;
+}
+
+export async function editDict(ctx: AppContext, body: AlarmDictEdit): Promise<void> {
+  await ctx.db
+    .transaction(async (tx) => {
+      found((await tx.select({ id: alarmDict.id }).from(alarmDict).where(eq(alarmDict.id, body.id)))[0], '告警字典项不存在');
+      await assertEntry(tx, body, body.id);
+      await tx.update(alarmDict).set({ ...fieldsOf(body), updatedAt: new Date() }).where(eq(alarmDict.id, body.id));
+    })
+    .catch(onUnique);
+  await afterRulesChanged(ctx);
+}
+
+/** Deletes an entry; its alarms keep their copies of level, type and description, and the open ones end. */
+export async function deleteDict(ctx: AppContext, id: number): Promise<void> {
+  const [gone] = await ctx.db.delete(alarmDict).where(eq(alarmDict.id, id)).returning({ id: alarmDict.id });
+  found(gone, '告警字典项不存在');
+  await afterRulesChanged(ctx);
+}
+
+// ── Export and import ─────────────────────────────────────────────────────────────────
+
+const yes = (v: boolean) => (v ? '是' : '否');
+const HEADER = Object.fromEntries(ALARM_DICT_SHEET_COLUMNS.map((c) => [c.key, c.header])) as Record<(typeof ALARM_DICT_SHEET_COLUMNS)[number]['key'], string>;
+
+const EXPORT_COLUMNS: XlsxColumn<AlarmDictRecord>[] = [
+  { header: HEADER.productCode, width: 20, value: (r) => r.productCode },
+  { header: HEADER.deviceType, width: 14, value: (r) => (r.deviceType ? DEVICE_TYPE_LABELS[r.deviceType] : null) },
+  { header: HEADER.kind, width: 10, value: (r) => ALARM_RULE_KIND_LABELS[r.kind] },
+  { header: HEADER.eventCode, width: 30, value: (r) => r.eventCode },
+  { header: HEADER.identifier, width: 24, value: (r) => r.identifier },
+  { header: HEADER.operator, width: 8, value: (r) => r.operator },
+  { header: HEADER.threshold, width: 10, value: (r) => r.threshold },
+  { header: HEADER.clearValue, width: 10, value: (r) => r.clearValue },
+  { header: HEADER.level, width: 10, value: (r) => r.level },
+  { header: HEADER.alarmType, width: 12, value: (r) => ALARM_TYPE_LABELS[r.alarmType] },
+  { header: HEADER.description, width: 30, value: (r) => r.description },
+  { header: HEADER.enabled, width: 8, value: (r) => yes(r.enabled) },
+];
+
+export async function exportDict(ctx: AppContext, f: AlarmDictFilter, reply: FastifyReply) {
+  const rows = await dictList(ctx, f);
+  return sendXlsx(reply, '告警字典', '告警字典', EXPORT_COLUMNS, rows);
+}
+
+interface CellError {
+  row: number;
+  column: string;
+  message: string;
+}
+
+/** A label or a code of an enumeration (设备类型 储能变流器 or pcs). */
+function fromLabel<K extends string>(text: string, labels: Record<K, string>): K | undefined {
+  if (text === '') return undefined;
+  const entries = Object.entries(labels) as [K, string][];
+  return entries.find(([k, l]) => l === text || k === text)?.[0];
+}
+
+const KIND_BY_LABEL = { ...ALARM_RULE_KIND_LABELS } as Record<AlarmRuleKind, string>;
+const LEVEL_BY_LABEL = Object.fromEntries(Object.entries(ALARM_LEVEL_LABELS).map(([k, v]) => [k, v])) as Record<string, string>;
+
+/**
+ * Imports the dictionary sheet (the export's columns): each row adds an entry or, when an entry
+ * with the same target and fault code (or property and operator) exists, updates it. All or
+ * nothing: any bad row refuses the file, naming its row and column, and nothing is written.
+ */
+export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<AlarmDictImportResult> {
+  const { sheet } = await readUploadedSheet(ctx, req);
+  const errors: CellError[] = [];
+  const seen = new Set<string>();
+  sheet.headers.forEach((h) => {
+    if (!h) return;
+    if (seen.has(h)) errors.push({ row: 1, column: h, message: '列名重复' });
+    seen.add(h);
+    if (!ALARM_DICT_SHEET_COLUMNS.some((c) => c.header === h)) errors.push({ row: 1, column: h, message: '不是可导入的列' });
+  });
+  for (const c of ALARM_DICT_SHEET_COLUMNS) if (c.key !== 'enabled' && !seen.has(c.header)) errors.push({ row: 1, column: c.header, message: '缺少此列' });
+  if (errors.length === 0 && sheet.rows.length === 0) errors.push({ row: 0, column: '', message: '文件中没有数据行' });
+  if (sheet.rows.length > ALARM_DICT_IMPORT_MAX_ROWS) errors.push({ row: 0, column: '', message: `一次最多导入${ALARM_DICT_IMPORT_MAX_ROWS}行` });
+  if (errors.length) refuse(errors);
+
+  const catalogue = await ModelCatalogue.load(ctx.db);
+  const entries: { row: number; entry: AlarmDictAdd }[] = [];
+  const firstRowOf = new Map<string, number>();
+  for (const { row, cells } of sheet.rows) {
+    const cell = (k: keyof typeof HEADER) => cells[HEADER[k]] ?? '';
+    const err = (k: keyof typeof HEADER, message: string) => errors.push({ row, column: HEADER[k], message });
+    const before = errors.length;
+    let productId: number | null = null;
+    if (cell('productCode')) {
+      const id = catalogue.byCode.get(cell('productCode'));
+      if (id === undefined) err('productCode', '产品不存在');
+      else productId = id;
+    }
+    const deviceType = fromLabel(cell('deviceType'), DEVICE_TYPE_LABELS);
+    if (cell('deviceType') && !deviceType) err('deviceType', `设备类型应为${DEVICE_TYPES.map((t) => DEVICE_TYPE_LABELS[t]).join('、')}之一`);
+    const kind = fromLabel(cell('kind'), KIND_BY_LABEL);
+    if (!kind) err('kind', '规则类型应为故障码或阈值');
+    const levelText = cell('level');
+    const level = /^[1-5]$/.test(levelText) ? Number(levelText) : Number(fromLabel(levelText, LEVEL_BY_LABEL) ?? NaN);
+    if (!Number.isInteger(level)) err('level', '告警等级应为1-5');
+    const alarmType = fromLabel(cell('alarmType'), ALARM_TYPE_LABELS);
+    if (!alarmType) err('alarmType', `告警类型应为${ALARM_TYPES.map((t) => ALARM_TYPE_LABELS[t]).join('、')}之一`);
+    const num = (k: 'threshold' | 'clearValue') => {
+      const s = cell(k);
+      if (s === '') return null;
+      const n = Number(s);
+      if (!Number.isFinite(n)) {
+        err(k, '应为数字');
+        return null;
+      }
+      return n;
+    };
+    const threshold = num('threshold');
+    const clearValue = num('clearValue');
+    const enabledText = cell('enabled');
+    if (enabledText && !['是', '否', 'true', 'false', '1', '0'].includes(enabledText.toLowerCase())) err('enabled', '启用应为是或否');
+    if (errors.length > before) continue;
+    // A product row names its product only; its device type column is informative.
+    const parsed = alarmDictAdd.safeParse({
+      productId, deviceType: productId !== null ? null : (deviceType ?? null), kind, eventCode: cell('eventCode') || null,
+      identifier: cell('identifier') || null, operator: cell('operator') || null, threshold, clearValue, level, alarmType,
+      description: cell('description'), enabled: enabledText === '' || ['是', 'true', '1'].includes(enabledText.toLowerCase()),
+    });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues.slice(0, 3)) {
+        const key = String(issue.path[0] ?? 'description');
+        const column = key === 'productId' ? HEADER.productCode : key in HEADER ? HEADER[key as keyof typeof HEADER] : HEADER.description;
+        errors.push({ row, column, message: issue.message });
+      }
+      continue;
+    }
+    const problem = catalogue.problem(parsed.data);
+    if (problem) {
+      err(problem.field === 'productId' ? 'productCode' : (problem.field), problem.message);
+      continue;
+    }
+    const key = naturalKey(parsed.data);
+    const prev = firstRowOf.get(key);
+    if (prev !== undefined) {
+      err(parsed.data.kind === 'event' ? 'eventCode' : 'identifier', `与第${prev}行重复`);
+      continue;
+    }
+    firstRowOf.set(key, row);
+    entries.push({ row, entry: parsed.data });
+  }
+  if (errors.length) refuse(errors);
+
+  const result = await ctx.db
+    .transaction(async (tx) => {
+      let created = 0;
+      let updated = 0;
+      for (const { entry } of entries) {
+        const [cur] = await tx.select({ id: alarmDict.id }).from(alarmDict).where(sameKey(entry)).limit(1);
+        if (cur) {
+          await tx.update(alarmDict).set({ ...fieldsOf(entry), updatedAt: new Date() }).where(eq(alarmDict.id, cur.id));
+          updated++;
+        } else {
+          await tx.insert(alarmDict).values(fieldsOf(entry));
+          created++;
+        }
+      }
+      return { totalRows: entries.length, created, updated };
+    })
+    .catch(onUnique);
+  await afterRulesChanged(ctx);
+  return result;
+}
+
+function refuse(errors: CellError[]): never {
+  const sorted = errors.sort((a, b) => a.row - b.row);
+  const first = sorted[0]!;
+  const where = first.row > 0 ? `第${first.row}行${first.column ? `「${first.column}」` : ''}` : first.column ? `「${first.column}」` : '';
+  const more = sorted.length > 1 ? `（共${sorted.length}处错误）` : '';
+  throw new AppError('INVALID_PARAM', `导入失败：${where}${first.message}${more}`, JSON.stringify({ errors: sorted.slice(0, 100) }));
+}

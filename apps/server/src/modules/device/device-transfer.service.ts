@@ -1,0 +1,533 @@
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  DEVICE_EXPORT_MAX_ROWS, DEVICE_IMPORT_MAX_ROWS, DEVICE_SHEET_COLUMNS, METER_PURPOSES, PRODUCT_SHEET_COLUMNS,
+  type DeviceEditBody, type DeviceFilter, type DeviceRecord, type DeviceSheetKey, type ImportResult, type ImportRowError,
+} from '@ess/contract';
+import { cabinet, device, product } from '../../db/schema/device.ts';
+import { deviceImport } from '../../db/schema/device-registry.ts';
+import { deviceStaticValue, productStaticProperty } from '../../db/schema/product.ts';
+import { site } from '../../db/schema/site.ts';
+import { company } from '../../db/schema/system.ts';
+import { deviceLatest } from '../../db/schema/telemetry.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { AuthUser } from '../../platform/http/auth.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { assertSites, inSiteScope, siteIdsInScope } from '../../platform/http/scope.ts';
+import { sendXlsx, type XlsxColumn, type XlsxSheet } from '../../platform/xlsx/xlsx.ts';
+import { deviceWhere, statusExpr } from './device.repository.ts';
+import { deviceOne } from './device.service.ts';
+import { readUploadedSheet } from './upload.ts';
+
+const parentDevice = alias(device, 'parent_device');
+
+/**
+ * After a registry change the ingest maps codes anew at once (an unknown code would also trigger
+ * a reload, but a changed or disabled one would not). The first load() joins any load in flight,
+ * which may have read the tables before this change; the second reads them afresh. Other
+ * instances pick the change up on their periodic reload or on the first unknown code.
+ */
+export async function refreshRegistry(ctx: AppContext): Promise<void> {
+  const registry = ctx.telemetry.ingest?.registry;
+  if (!registry) return;
+  await registry.load().catch(() => undefined);
+  await registry.load();
+}
+
+// ── Edit ──────────────────────────────────────────────────────────────────────────────
+
+/** Edits a device of the caller's stations. Its station and product (its telemetry layout) stay. */
+export async function deviceEdit(ctx: AppContext, user: AuthUser, b: DeviceEditBody): Promise<DeviceRecord> {
+  await ctx.db.transaction(async (tx) => {
+    const [d] = await tx
+      .select({ id: device.id, siteId: device.siteId })
+      .from(device)
+      .where(and(eq(device.id, b.id), inSiteScope(device.siteId, tx, user)))
+      .for('update');
+    if (!d) throw new AppError('NOT_FOUND', '设备不存在');
+    const [dup] = await tx.select({ id: device.id }).from(device).where(and(eq(device.code, b.code), ne(device.id, b.id)));
+    if (dup) throw new AppError('DUPLICATE', `设备编码 ${b.code} 已存在`);
+    if (b.parentId) {
+      if (b.parentId === b.id) throw new AppError('RULE_VIOLATION', 'parentId: 上级设备不能是设备自身');
+      const [p] = await tx.select({ siteId: device.siteId }).from(device).where(eq(device.id, b.parentId));
+      if (!p || p.siteId !== d.siteId) throw new AppError('RULE_VIOLATION', 'parentId: 上级设备须是同一站点的设备');
+      // Not under itself: walk up from the new parent.
+      const chain = await tx.execute<{ id: number }>(sql`
+        with recursive up(id, parent_id, depth) as (
+          select ${device.id}, ${device.parentId}, 0 from ${device} where ${device.id} = ${b.parentId}
+          union all
+          select d.id, d.parent_id, up.depth + 1 from device d join up on d.id = up.parent_id where up.depth < 64
+        ) select id from up`);
+      if (rowsOf<{ id: number }>(chain).some((r) => Number(r.id) === b.id)) throw new AppError('RULE_VIOLATION', 'parentId: 上级设备不能是自身的下级设备');
+    }
+    if (b.cabinetId) {
+      const [c] = await tx.select({ siteId: cabinet.siteId }).from(cabinet).where(eq(cabinet.id, b.cabinetId));
+      if (!c || c.siteId !== d.siteId) throw new AppError('RULE_VIOLATION', 'cabinetId: 储能柜须属于设备所在站点');
+    }
+    await tx
+      .update(device)
+      .set({
+        code: b.code,
+        name: b.name,
+        barcode: b.barcode,
+        ...(b.parentId !== undefined ? { parentId: b.parentId } : {}),
+        ...(b.cabinetId !== undefined ? { cabinetId: b.cabinetId } : {}),
+        ...(b.meterPurpose !== undefined ? { meterPurpose: b.meterPurpose } : {}),
+        ...(b.ratedPower !== undefined ? { ratedPower: b.ratedPower } : {}),
+        ...(b.no !== undefined ? { no: b.no } : {}),
+        ...(b.subNo !== undefined ? { subNo: b.subNo } : {}),
+        firmwareName: b.firmwareName,
+        firmwareVersion: b.firmwareVersion,
+        ...(b.disabled !== undefined ? { disabled: b.disabled } : {}),
+        ...(b.sort !== undefined ? { sort: b.sort } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(device.id, b.id));
+  });
+  await refreshRegistry(ctx);
+  return deviceOne(ctx, user, b.id);
+}
+
+/** drizzle's execute answers { rows } on node-postgres and PGlite alike. */
+function rowsOf<T>(r: unknown): T[] {
+  return (r as { rows: T[] }).rows;
+}
+
+// ── Device sheet: export ──────────────────────────────────────────────────────────────
+
+export async function deviceExport(ctx: AppContext, user: AuthUser, f: DeviceFilter, reply: FastifyReply) {
+  await assertSites(ctx.db, user, [...(f.siteId ? [f.siteId] : []), ...(f.siteIds ?? [])]);
+  const status = statusExpr(Date.now(), ctx.config.deviceOfflineTimeoutMs);
+  const rows = await ctx.db
+    .select({
+      siteCode: site.code, code: device.code, name: device.name, productCode: product.code, barcode: device.barcode,
+      parentCode: parentDevice.code, meterPurpose: device.meterPurpose, cabinetCode: cabinet.code, ratedPower: device.ratedPower,
+      no: device.no, subNo: device.subNo, firmwareName: device.firmwareName, firmwareVersion: device.firmwareVersion,
+      disabled: device.disabled, sort: device.sort,
+    })
+    .from(device)
+    .innerJoin(site, eq(site.id, device.siteId))
+    .innerJoin(company, eq(company.id, site.companyId))
+    .innerJoin(product, eq(product.id, device.productId))
+    .leftJoin(parentDevice, eq(parentDevice.id, device.parentId))
+    .leftJoin(cabinet, eq(cabinet.id, device.cabinetId))
+    .leftJoin(deviceLatest, eq(deviceLatest.deviceId, device.id))
+    .where(deviceWhere(ctx.db, user, f, status))
+    .orderBy(asc(site.code), asc(device.sort), asc(device.id))
+    .limit(DEVICE_EXPORT_MAX_ROWS);
+  type Row = (typeof rows)[number];
+  const columns: XlsxColumn<Row>[] = DEVICE_SHEET_COLUMNS.map((c) => ({
+    header: c.header,
+    width: c.key === 'name' || c.key === 'code' || c.key === 'parentCode' ? 24 : 14,
+    value: (r: Row) => (c.key === 'disabled' ? (r.disabled ? '是' : '否') : r[c.key]),
+  }));
+  return sendXlsx(reply, '设备', '设备', columns, rows);
+}
+
+// ── Import history ────────────────────────────────────────────────────────────────────
+
+const MAX_STORED_ERRORS = 1000;
+
+class ImportRefused extends Error {
+  constructor(readonly errors: ImportRowError[]) {
+    super('import refused');
+  }
+}
+
+/**
+ * Runs an import: `work` validates every row (throwing ImportRefused with all errors) and
+ * writes inside one transaction, so a refused file writes nothing but its history row.
+ */
+async function runImport(
+  ctx: AppContext,
+  user: AuthUser,
+  kind: 'device' | 'product',
+  fileName: string,
+  totalRows: number,
+  work: () => Promise<{ created: number; updated: number; siteIds: number[] }>,
+): Promise<ImportResult> {
+  const t0 = Date.now();
+  const base = { companyId: user.companyId, userId: user.id, username: user.username, kind, fileName: fileName.slice(0, 256), totalRows };
+  try {
+    const r = await work();
+    const [h] = await ctx.db
+      .insert(deviceImport)
+      .values({ ...base, status: 'success', createdCount: r.created, updatedCount: r.updated, siteIds: r.siteIds, durationMs: Date.now() - t0 })
+      .returning({ id: deviceImport.id });
+    return { historyId: h!.id, totalRows, created: r.created, updated: r.updated };
+  } catch (err) {
+    if (!(err instanceof ImportRefused)) throw err;
+    const errors = err.errors.sort((a, b) => a.row - b.row);
+    const [h] = await ctx.db
+      .insert(deviceImport)
+      .values({ ...base, status: 'failed', errorCount: errors.length, errors: errors.slice(0, MAX_STORED_ERRORS), durationMs: Date.now() - t0 })
+      .returning({ id: deviceImport.id });
+    const first = errors[0]!;
+    const where = first.row > 0 ? `第${first.row}行${first.column ? `「${first.column}」` : ''}` : first.column ? `「${first.column}」` : '';
+    const more = errors.length > 1 ? `（共${errors.length}处错误）` : '';
+    throw new AppError(
+      'RULE_VIOLATION',
+      `导入失败：${where}${first.message}${more}`,
+      JSON.stringify({ historyId: h!.id, errors: errors.slice(0, MAX_STORED_ERRORS) }),
+    );
+  }
+}
+
+/** Header checks shared by both sheets: the required columns present, no unknown or repeated ones. */
+function headerErrors(sheet: XlsxSheet, required: string[], known: (h: string) => boolean): ImportRowError[] {
+  const errors: ImportRowError[] = [];
+  const seen = new Set<string>();
+  sheet.headers.forEach((h) => {
+    if (!h) return;
+    if (seen.has(h)) errors.push({ row: 1, column: h, message: '列名重复' });
+    seen.add(h);
+    if (!known(h)) errors.push({ row: 1, column: h, message: '不是可导入的列' });
+  });
+  for (const h of required) if (!seen.has(h)) errors.push({ row: 1, column: h, message: '缺少此列' });
+  if (errors.length === 0 && sheet.rows.length === 0) errors.push({ row: 0, column: '', message: '文件中没有数据行' });
+  if (sheet.rows.length > DEVICE_IMPORT_MAX_ROWS) errors.push({ row: 0, column: '', message: `一次最多导入${DEVICE_IMPORT_MAX_ROWS}行` });
+  return errors;
+}
+
+// ── Device sheet: import ──────────────────────────────────────────────────────────────
+
+const HEADER = Object.fromEntries(DEVICE_SHEET_COLUMNS.map((c) => [c.key, c.header])) as Record<DeviceSheetKey, string>;
+const CODE_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+interface ParsedDevice {
+  row: number;
+  siteCode: string;
+  code: string;
+  name: string;
+  productCode: string;
+  barcode: string | null;
+  parentCode: string | null;
+  meterPurpose: string | null;
+  cabinetCode: string | null;
+  ratedPower: number | null;
+  no: number | null;
+  subNo: number | null;
+  firmwareName: string | null;
+  firmwareVersion: string | null;
+  disabled: boolean;
+  sort: number;
+}
+
+function parseDeviceRow(row: number, cells: Record<string, string>, errors: ImportRowError[]): ParsedDevice {
+  const err = (key: DeviceSheetKey, message: string) => errors.push({ row, column: HEADER[key], message });
+  const text = (key: DeviceSheetKey, max: number, required = false): string | null => {
+    const v = cells[HEADER[key]] ?? '';
+    if (!v) {
+      if (required) err(key, `${HEADER[key]}不能为空`);
+      return null;
+    }
+    if (v.length > max) err(key, `不能超过${max}个字符`);
+    return v;
+  };
+  const num = (key: DeviceSheetKey, min: number, max: number, int: boolean): number | null => {
+    const v = cells[HEADER[key]] ?? '';
+    if (!v) return null;
+    const n = Number(v);
+    if (!Number.isFinite(n) || (int && !Number.isInteger(n)) || n < min || n > max) {
+      err(key, `须为${int ? '整数' : '数字'}，范围 ${min}–${max}`);
+      return null;
+    }
+    return n;
+  };
+  const code = text('code', 64, true) ?? '';
+  if (code && !CODE_RE.test(code)) err('code', '设备编码只能包含字母、数字、_ . -');
+  const parentCode = text('parentCode', 64);
+  if (parentCode && parentCode === code) err('parentCode', '上级设备不能是设备自身');
+  const meterPurpose = text('meterPurpose', 16);
+  if (meterPurpose && !(METER_PURPOSES as readonly string[]).includes(meterPurpose)) err('meterPurpose', `须为 ${METER_PURPOSES.join('、')} 之一`);
+  const disabledText = (cells[HEADER.disabled] ?? '').toLowerCase();
+  let disabled = false;
+  if (['是', 'true', '1', 'yes', 'y'].includes(disabledText)) disabled = true;
+  else if (disabledText && !['否', 'false', '0', 'no', 'n'].includes(disabledText)) err('disabled', '须为“是”或“否”');
+  return {
+    row,
+    siteCode: text('siteCode', 32, true) ?? '',
+    code,
+    name: text('name', 64, true) ?? '',
+    productCode: text('productCode', 64, true) ?? '',
+    barcode: text('barcode', 64),
+    parentCode,
+    meterPurpose,
+    cabinetCode: text('cabinetCode', 64),
+    ratedPower: num('ratedPower', 0, 1_000_000, false),
+    no: num('no', 1, 32_767, true),
+    subNo: num('subNo', 1, 32_767, true),
+    firmwareName: text('firmwareName', 64),
+    firmwareVersion: text('firmwareVersion', 32),
+    disabled,
+    sort: num('sort', 0, 1_000_000, true) ?? 0,
+  };
+}
+
+/**
+ * Imports the device sheet: a row whose code is new creates a device, a row whose code is a
+ * device of the same (visible) station updates it. Every row is checked first — station visible,
+ * product exists, codes unique, parent and cabinet in the same station, no parent cycle — and the
+ * file is refused whole with every error, or written whole in one transaction.
+ */
+export async function deviceImportFile(ctx: AppContext, user: AuthUser, req: FastifyRequest): Promise<ImportResult> {
+  const { fileName, sheet } = await readUploadedSheet(ctx, req);
+  const headers = new Set<string>(Object.values(HEADER));
+  const required = DEVICE_SHEET_COLUMNS.filter((c) => c.required).map((c) => c.header);
+  const result = await runImport(ctx, user, 'device', fileName, sheet.rows.length, async () => {
+    const pre = headerErrors(sheet, required, (h) => headers.has(h));
+    if (pre.length) throw new ImportRefused(pre);
+    const errors: ImportRowError[] = [];
+    const rows = sheet.rows.map((r) => parseDeviceRow(r.row, r.cells, errors));
+    const err = (r: ParsedDevice, key: DeviceSheetKey, message: string) => errors.push({ row: r.row, column: HEADER[key], message });
+
+    return ctx.db.transaction(async (tx) => {
+      const siteCodes = [...new Set(rows.map((r) => r.siteCode).filter(Boolean))];
+      const sites = siteCodes.length
+        ? await tx.select({ id: site.id, code: site.code }).from(site).where(and(inArray(site.code, siteCodes), inSiteScope(site.id, tx, user)))
+        : [];
+      const siteByCode = new Map(sites.map((s) => [s.code, s.id]));
+      const productCodes = [...new Set(rows.map((r) => r.productCode).filter(Boolean))];
+      const products = productCodes.length
+        ? await tx.select({ id: product.id, code: product.code, type: product.type }).from(product).where(inArray(product.code, productCodes))
+        : [];
+      const productByCode = new Map(products.map((p) => [p.code, p]));
+      const codes = [...new Set(rows.flatMap((r) => [r.code, r.parentCode ?? '']).filter(Boolean))];
+      const existing = codes.length
+        ? await tx.select({ id: device.id, code: device.code, siteId: device.siteId, productId: device.productId, parentId: device.parentId }).from(device).where(inArray(device.code, codes)).for('update')
+        : [];
+      const existingByCode = new Map(existing.map((d) => [d.code, d]));
+      const siteIds = [...siteByCode.values()];
+      const cabinets = siteIds.length
+        ? await tx.select({ id: cabinet.id, code: cabinet.code, siteId: cabinet.siteId }).from(cabinet).where(inArray(cabinet.siteId, siteIds))
+        : [];
+      const cabinetByCode = new Map(cabinets.map((c) => [c.code, c]));
+
+      const firstRowOf = new Map<string, number>();
+      const inFile = new Map<string, ParsedDevice>();
+      for (const r of rows) {
+        if (!r.code) continue;
+        const seen = firstRowOf.get(r.code);
+        if (seen !== undefined) err(r, 'code', `设备编码在文件中重复（第${seen}行）`);
+        else {
+          firstRowOf.set(r.code, r.row);
+          inFile.set(r.code, r);
+        }
+      }
+      for (const r of rows) {
+        const siteId = r.siteCode ? siteByCode.get(r.siteCode) : undefined;
+        if (r.siteCode && siteId === undefined) err(r, 'siteCode', `站点 ${r.siteCode} 不存在或无权访问`);
+        const p = r.productCode ? productByCode.get(r.productCode) : undefined;
+        if (r.productCode && !p) err(r, 'productCode', `产品 ${r.productCode} 不存在`);
+        const old = existingByCode.get(r.code);
+        if (old && siteId !== undefined) {
+          if (old.siteId !== siteId) err(r, 'code', `设备编码 ${r.code} 已被其他站点的设备使用`);
+          else if (p && old.productId !== p.id) err(r, 'productCode', '已有设备不能更换产品（请用设备更换）');
+        }
+        if (r.parentCode && siteId !== undefined) {
+          const fileParent = inFile.get(r.parentCode);
+          const dbParent = existingByCode.get(r.parentCode);
+          if (fileParent) {
+            if (fileParent.siteCode !== r.siteCode) err(r, 'parentCode', `上级设备 ${r.parentCode} 不在同一站点`);
+          } else if (!dbParent) err(r, 'parentCode', `上级设备 ${r.parentCode} 不存在`);
+          else if (dbParent.siteId !== siteId) err(r, 'parentCode', `上级设备 ${r.parentCode} 不在同一站点`);
+        }
+        if (r.cabinetCode && siteId !== undefined) {
+          const c = cabinetByCode.get(r.cabinetCode);
+          if (!c || c.siteId !== siteId) err(r, 'cabinetCode', `储能柜 ${r.cabinetCode} 不在该站点`);
+        }
+      }
+      // No parent cycles: the file's parents override the stored ones.
+      const parentOf = async (code: string): Promise<string | null> => {
+        const f = inFile.get(code);
+        if (f) return f.parentCode;
+        const d = existingByCode.get(code);
+        if (!d?.parentId) return null;
+        const [p] = await tx.select({ code: device.code }).from(device).where(eq(device.id, d.parentId));
+        return p?.code ?? null;
+      };
+      for (const r of inFile.values()) {
+        let up = r.parentCode;
+        for (let depth = 0; up && depth < 64; depth++) {
+          if (up === r.code) {
+            err(r, 'parentCode', '上级设备形成循环');
+            break;
+          }
+          up = await parentOf(up);
+        }
+      }
+      if (errors.length) throw new ImportRefused(errors);
+
+      // Write: devices first, then their parents by code (parents may come later in the file).
+      const ids = new Map<string, number>();
+      let created = 0;
+      let updated = 0;
+      for (const r of rows) {
+        const siteId = siteByCode.get(r.siteCode)!;
+        const p = productByCode.get(r.productCode)!;
+        const cabinetId = r.cabinetCode ? cabinetByCode.get(r.cabinetCode)!.id : null;
+        const values = {
+          name: r.name, barcode: r.barcode, meterPurpose: r.meterPurpose, cabinetId, ratedPower: r.ratedPower, no: r.no, subNo: r.subNo,
+          firmwareName: r.firmwareName, firmwareVersion: r.firmwareVersion, disabled: r.disabled, sort: r.sort,
+        };
+        const old = existingByCode.get(r.code);
+        if (old) {
+          await tx.update(device).set({ ...values, updatedAt: new Date() }).where(eq(device.id, old.id));
+          ids.set(r.code, old.id);
+          updated++;
+        } else {
+          const [d] = await tx.insert(device).values({ ...values, code: r.code, siteId, productId: p.id, type: p.type }).returning({ id: device.id });
+          ids.set(r.code, d!.id);
+          created++;
+        }
+      }
+      for (const r of rows) {
+        const parentId = r.parentCode ? (ids.get(r.parentCode) ?? existingByCode.get(r.parentCode)!.id) : null;
+        await tx.update(device).set({ parentId }).where(eq(device.id, ids.get(r.code)!));
+      }
+      return { created, updated, siteIds };
+    });
+  });
+  await refreshRegistry(ctx);
+  return result;
+}
+
+// ── Device product data (static property values) ─────────────────────────────────────
+
+const staticHeader = (p: { name: string; identifier: string }) => `${p.name}(${p.identifier})`;
+const identifierOfHeader = (h: string) => /\(([A-Za-z][A-Za-z0-9_]*)\)$/.exec(h)?.[1] ?? null;
+
+/** The static property values of one product's devices in the caller's stations, one column per property. */
+export async function deviceProductExport(ctx: AppContext, user: AuthUser, b: { productId: number; siteId?: number }, reply: FastifyReply) {
+  if (b.siteId) await assertSites(ctx.db, user, [b.siteId]);
+  const [p] = await ctx.db.select({ id: product.id, name: product.name }).from(product).where(eq(product.id, b.productId));
+  if (!p) throw new AppError('NOT_FOUND', '产品不存在');
+  const props = await ctx.db
+    .select()
+    .from(productStaticProperty)
+    .where(eq(productStaticProperty.productId, p.id))
+    .orderBy(asc(productStaticProperty.sort), asc(productStaticProperty.id));
+  const devices = await ctx.db
+    .select({ id: device.id, code: device.code, name: device.name, siteCode: site.code })
+    .from(device)
+    .innerJoin(site, eq(site.id, device.siteId))
+    .where(and(eq(device.productId, p.id), inSiteScope(device.siteId, ctx.db, user), b.siteId ? eq(device.siteId, b.siteId) : undefined))
+    .orderBy(asc(site.code), asc(device.sort), asc(device.id))
+    .limit(DEVICE_EXPORT_MAX_ROWS);
+  const values = devices.length
+    ? await ctx.db
+        .select({ deviceId: deviceStaticValue.deviceId, propertyId: deviceStaticValue.propertyId, value: deviceStaticValue.value })
+        .from(deviceStaticValue)
+        .where(inArray(deviceStaticValue.deviceId, devices.map((d) => d.id)))
+    : [];
+  const byDevice = new Map<number, Map<number, string>>();
+  for (const v of values) {
+    const m = byDevice.get(v.deviceId) ?? new Map<number, string>();
+    m.set(v.propertyId, v.value);
+    byDevice.set(v.deviceId, m);
+  }
+  type Row = (typeof devices)[number];
+  const columns: XlsxColumn<Row>[] = [
+    ...PRODUCT_SHEET_COLUMNS.map((c) => ({ header: c.header, width: 24, value: (r: Row) => r[c.key] })),
+    ...props.map((prop) => ({ header: staticHeader(prop), width: 20, value: (r: Row) => byDevice.get(r.id)?.get(prop.id) ?? null })),
+  ];
+  return sendXlsx(reply, `${p.name}-设备数据`, '设备数据', columns, devices);
+}
+
+function checkStaticValue(dataType: string, enumValues: { value: number }[] | null, v: string): string | null {
+  switch (dataType) {
+    case 'int':
+      return /^-?\d{1,15}$/.test(v) ? null : '须为整数';
+    case 'float':
+      return Number.isFinite(Number(v)) ? null : '须为数字';
+    case 'bool':
+      return ['true', 'false', '是', '否', '1', '0'].includes(v.toLowerCase()) ? null : '须为“是”或“否”';
+    case 'enum':
+      return enumValues?.some((e) => String(e.value) === v) ? null : `须为 ${(enumValues ?? []).map((e) => e.value).join('、')} 之一`;
+    case 'date':
+      return /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) ? null : '须为日期 YYYY-MM-DD';
+    default:
+      return v.length > 256 ? '不能超过256个字符' : null;
+  }
+}
+
+/**
+ * Imports static property values: each row names a device of the caller's stations by code;
+ * each "名称(identifier)" column must be a static property of that device's product. An empty
+ * cell clears the value (refused for required properties). All or nothing.
+ */
+export async function deviceProductImportFile(ctx: AppContext, user: AuthUser, req: FastifyRequest): Promise<ImportResult> {
+  const { fileName, sheet } = await readUploadedSheet(ctx, req);
+  const fixed = new Set<string>(PRODUCT_SHEET_COLUMNS.map((c) => c.header));
+  const codeHeader = PRODUCT_SHEET_COLUMNS[0].header;
+  const result = await runImport(ctx, user, 'product', fileName, sheet.rows.length, async () => {
+    const pre = headerErrors(sheet, [codeHeader], (h) => fixed.has(h) || identifierOfHeader(h) !== null);
+    if (pre.length) throw new ImportRefused(pre);
+    const errors: ImportRowError[] = [];
+    const propHeaders = sheet.headers.filter((h) => h && !fixed.has(h));
+    return ctx.db.transaction(async (tx) => {
+      const codes = [...new Set(sheet.rows.map((r) => r.cells[codeHeader] ?? '').filter(Boolean))];
+      const devices = codes.length
+        ? await tx
+            .select({ id: device.id, code: device.code, productId: device.productId, siteId: device.siteId })
+            .from(device)
+            .where(and(inArray(device.code, codes), inArray(device.siteId, siteIdsInScope(tx, user))))
+        : [];
+      const byCode = new Map(devices.map((d) => [d.code, d]));
+      const productIds = [...new Set(devices.map((d) => d.productId))];
+      const props = productIds.length ? await tx.select().from(productStaticProperty).where(inArray(productStaticProperty.productId, productIds)) : [];
+      const propOf = new Map(props.map((p) => [`${p.productId}:${p.identifier}`, p]));
+      const seen = new Map<string, number>();
+      const writes: { deviceId: number; propertyId: number; value: string | null }[] = [];
+      for (const r of sheet.rows) {
+        const code = r.cells[codeHeader] ?? '';
+        if (!code) {
+          errors.push({ row: r.row, column: codeHeader, message: `${codeHeader}不能为空` });
+          continue;
+        }
+        const prev = seen.get(code);
+        if (prev !== undefined) {
+          errors.push({ row: r.row, column: codeHeader, message: `设备编码在文件中重复（第${prev}行）` });
+          continue;
+        }
+        seen.set(code, r.row);
+        const d = byCode.get(code);
+        if (!d) {
+          errors.push({ row: r.row, column: codeHeader, message: `设备 ${code} 不存在或无权访问` });
+          continue;
+        }
+        for (const h of propHeaders) {
+          const identifier = identifierOfHeader(h)!;
+          const prop = propOf.get(`${d.productId}:${identifier}`);
+          const v = r.cells[h] ?? '';
+          if (!prop) {
+            if (v) errors.push({ row: r.row, column: h, message: `不是该设备产品的静态属性` });
+            continue;
+          }
+          if (!v) {
+            if (prop.required) errors.push({ row: r.row, column: h, message: `${prop.name}不能为空` });
+            else writes.push({ deviceId: d.id, propertyId: prop.id, value: null });
+            continue;
+          }
+          const problem = checkStaticValue(prop.dataType, prop.enumValues, v);
+          if (problem) errors.push({ row: r.row, column: h, message: problem });
+          else writes.push({ deviceId: d.id, propertyId: prop.id, value: v });
+        }
+      }
+      if (errors.length) throw new ImportRefused(errors);
+      for (const w of writes) {
+        if (w.value === null) {
+          await tx.delete(deviceStaticValue).where(and(eq(deviceStaticValue.deviceId, w.deviceId), eq(deviceStaticValue.propertyId, w.propertyId)));
+        } else {
+          await tx
+            .insert(deviceStaticValue)
+            .values({ deviceId: w.deviceId, propertyId: w.propertyId, value: w.value })
+            .onConflictDoUpdate({ target: [deviceStaticValue.deviceId, deviceStaticValue.propertyId], set: { value: w.value, updatedAt: new Date() } });
+        }
+      }
+      return { created: 0, updated: seen.size, siteIds: [...new Set(devices.map((d) => d.siteId))] };
+    });
+  });
+  return result;
+}

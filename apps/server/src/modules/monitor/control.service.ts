@@ -1,0 +1,187 @@
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import {
+  SECONDARY_PASSWORD_TTL_MS, THING_MODEL, writableProperties,
+  type CommandName, type CommandPayload, type ControlResult, type DeviceRecord, type DeviceType, type PasswordCheckResult, type TelemetryValue,
+} from '@ess/contract';
+import { deviceOperation } from '../../db/schema/monitor.ts';
+import { appUser } from '../../db/schema/system.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { AuthUser } from '../../platform/http/auth.ts';
+import { AppError } from '../../platform/http/errors.ts';
+import { deviceOne } from '../device/device.service.ts';
+import { verifyPassword } from '../system/auth.service.ts';
+import { commandChannel } from './command.channel.ts';
+import { assertType } from './monitor.service.ts';
+
+/**
+ * Critical remote operations (product-spec §6): they change what a device does or hide its
+ * faults, so they need the secondary password (docs/decisions/0007-secondary-password.md).
+ * `temperature` (a set point within the thing model's range) does not.
+ */
+export const CRITICAL_COMMANDS: ReadonlySet<CommandName> = new Set(['reboot', 'setProperty', 'switch', 'faultRecover', 'remoteSet', 'warnMask']);
+
+type Journal = Omit<typeof deviceOperation.$inferInsert, 'userId' | 'username' | 'companyId' | 'sessionId' | 'path'>;
+
+async function journal(ctx: AppContext, user: AuthUser, path: string, row: Journal): Promise<void> {
+  await ctx.db.insert(deviceOperation).values({
+    userId: user.id, username: user.username, companyId: user.companyId, sessionId: user.sessionId, path, ...row,
+  });
+}
+
+const deviceOf = (d: DeviceRecord | null) => (d ? { deviceId: d.id, deviceCode: d.code, siteId: d.siteId } : {});
+
+/**
+ * Refuses while the user's wrong secondary passwords since their last right one, within the
+ * sign-in failure window, reach the sign-in limit: they are locked for the sign-in lock time
+ * after the last failure.
+ */
+async function assertNotLocked(ctx: AppContext, user: AuthUser): Promise<void> {
+  const { loginMaxFailures, loginFailureWindowMs, loginLockMs } = ctx.config;
+  const since = new Date(Date.now() - Math.max(loginFailureWindowMs, loginLockMs));
+  const [lastOk] = await ctx.db
+    .select({ at: deviceOperation.createdAt })
+    .from(deviceOperation)
+    .where(and(eq(deviceOperation.userId, user.id), eq(deviceOperation.passwordOk, true), gt(deviceOperation.createdAt, since)))
+    .orderBy(desc(deviceOperation.createdAt))
+    .limit(1);
+  const from = lastOk && lastOk.at > since ? lastOk.at : since;
+  const [row] = await ctx.db
+    .select({ n: sql<number>`count(*)::int`, last: sql<Date | null>`max(${deviceOperation.createdAt})` })
+    .from(deviceOperation)
+    .where(and(eq(deviceOperation.userId, user.id), eq(deviceOperation.passwordOk, false), gt(deviceOperation.createdAt, from)));
+  const n = row?.n ?? 0;
+  const last = row?.last ? new Date(row.last).getTime() : 0;
+  if (n >= loginMaxFailures && Date.now() - last < loginLockMs) {
+    throw new AppError('ACCOUNT_LOCKED', '二级密码错误次数过多，已临时锁定，请稍后再试');
+  }
+}
+
+/** Whether this session checked the secondary password within SECONDARY_PASSWORD_TTL_MS. */
+async function sessionElevated(ctx: AppContext, user: AuthUser): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: deviceOperation.id })
+    .from(deviceOperation)
+    .where(and(
+      eq(deviceOperation.sessionId, user.sessionId), eq(deviceOperation.userId, user.id), eq(deviceOperation.command, 'checkPassword'),
+      eq(deviceOperation.passwordOk, true), gt(deviceOperation.createdAt, new Date(Date.now() - SECONDARY_PASSWORD_TTL_MS)),
+    ))
+    .limit(1);
+  return !!row;
+}
+
+async function passwordRight(ctx: AppContext, user: AuthUser, password: string): Promise<boolean> {
+  const [u] = await ctx.db.select({ hash: appUser.passwordHash }).from(appUser).where(eq(appUser.id, user.id));
+  return !!u && (await verifyPassword(u.hash, password));
+}
+
+/** POST …/check/password: verifies the secondary password, journals it, opens the session's window. */
+export async function checkPassword(ctx: AppContext, user: AuthUser, path: string, b: { deviceId?: number; password: string }): Promise<PasswordCheckResult> {
+  const dev = b.deviceId ? await deviceOne(ctx, user, b.deviceId) : null;
+  const base = { ...deviceOf(dev), command: 'checkPassword', params: {} };
+  try {
+    await assertNotLocked(ctx, user);
+  } catch (err) {
+    await journal(ctx, user, path, { ...base, result: 'refused', error: (err as AppError).tip });
+    throw err;
+  }
+  const ok = await passwordRight(ctx, user, b.password);
+  await journal(ctx, user, path, { ...base, result: ok ? 'ok' : 'refused', passwordOk: ok, ...(ok ? {} : { error: '二级密码错误' }) });
+  if (!ok) throw new AppError('SECONDARY_PASSWORD');
+  return { ok: true, validUntil: new Date(Date.now() + SECONDARY_PASSWORD_TTL_MS).toISOString() };
+}
+
+/** Checks a setProperty's values against the device type's writable properties (type, enum, range). */
+export function checkWritable(type: DeviceType, values: Record<string, TelemetryValue>): void {
+  const writable = writableProperties(type);
+  for (const [identifier, value] of Object.entries(values)) {
+    const p = writable.get(identifier);
+    if (!p) throw new AppError('INVALID_PARAM', `values.${identifier}: 不是可写属性`);
+    const bad = (why: string) => new AppError('INVALID_PARAM', `values.${identifier}: ${why}`);
+    switch (p.dataType) {
+      case 'bool':
+        if (typeof value !== 'boolean') throw bad('须为布尔值');
+        break;
+      case 'enum':
+        if (typeof value !== 'number' || !(p.enumValues ?? []).some((e) => e.value === value)) {
+          throw bad(`须为${(p.enumValues ?? []).map((e) => e.value).join('、')}之一`);
+        }
+        break;
+      case 'int':
+      case 'float':
+        if (typeof value !== 'number') throw bad('须为数字');
+        if (p.dataType === 'int' && !Number.isInteger(value)) throw bad('须为整数');
+        if ((p.min !== undefined && value < p.min) || (p.max !== undefined && value > p.max)) throw bad(`须在${p.min ?? '-∞'}~${p.max ?? '∞'}之间`);
+        break;
+      case 'string':
+        if (typeof value !== 'string') throw bad('须为文本');
+        break;
+    }
+  }
+}
+
+export interface ControlRequest<C extends CommandName> {
+  path: string;
+  deviceId: number;
+  /** Device types the call serves (all that accept the command when absent). */
+  types?: readonly DeviceType[];
+  command: C;
+  params: Extract<CommandPayload, { command: C }>['params'];
+  password?: string;
+}
+
+/**
+ * One control call: the device in the caller's scope and of a type that accepts the command,
+ * the secondary password for critical commands (entered now, or checked in this session within
+ * the window), then the command over MQTT and the device's answer, or a timeout. Every outcome
+ * once the device is known is journaled.
+ */
+export async function control<C extends CommandName>(ctx: AppContext, user: AuthUser, r: ControlRequest<C>): Promise<ControlResult> {
+  const dev = await deviceOne(ctx, user, r.deviceId);
+  if (r.types) assertType(dev, r.types);
+  if (!THING_MODEL[dev.type as DeviceType]?.commands.includes(r.command)) {
+    throw new AppError('RULE_VIOLATION', `设备${dev.code}不支持此操作（${r.command}）`);
+  }
+  if (dev.disabled) throw new AppError('RULE_VIOLATION', `设备${dev.code}已禁用`);
+  if (r.command === 'setProperty') checkWritable(dev.type as DeviceType, (r.params as { values: Record<string, TelemetryValue> }).values);
+
+  const base = { ...deviceOf(dev), command: r.command, params: r.params as Record<string, unknown> };
+  let passwordOk: boolean | null = null;
+  if (CRITICAL_COMMANDS.has(r.command)) {
+    try {
+      if (r.password !== undefined) {
+        await assertNotLocked(ctx, user);
+        passwordOk = await passwordRight(ctx, user, r.password);
+        if (!passwordOk) throw new AppError('SECONDARY_PASSWORD');
+      } else if (!(await sessionElevated(ctx, user))) {
+        throw new AppError('SECONDARY_PASSWORD', '请输入二级密码');
+      }
+    } catch (err) {
+      if (err instanceof AppError) await journal(ctx, user, r.path, { ...base, result: 'refused', passwordOk, error: err.tip });
+      throw err;
+    }
+  }
+
+  const channel = commandChannel(ctx);
+  const t0 = Date.now();
+  let sent: Awaited<ReturnType<NonNullable<typeof channel>['send']>>;
+  try {
+    if (!channel) throw new Error('no MQTT broker configured');
+    sent = await channel.send(dev.siteCode, dev.code, r.command, r.params, ctx.config.commandTimeoutMs);
+  } catch (err) {
+    ctx.log.warn({ err, device: dev.code }, 'command not sent');
+    await journal(ctx, user, r.path, { ...base, result: 'failed', passwordOk, error: (err as Error).message.slice(0, 500), durationMs: Date.now() - t0 });
+    throw new AppError('UNAVAILABLE', '设备通信服务不可用，请稍后再试');
+  }
+  const { requestId, outcome } = sent;
+  if (outcome.kind === 'timeout') {
+    await journal(ctx, user, r.path, { ...base, requestId, result: 'timeout', passwordOk, durationMs: outcome.durationMs });
+    throw new AppError('DEVICE_TIMEOUT', `设备${dev.code}未在${Math.round(ctx.config.commandTimeoutMs / 100) / 10}秒内应答`);
+  }
+  const { reply, durationMs } = outcome;
+  await journal(ctx, user, r.path, {
+    ...base, requestId, result: reply.ok ? 'ok' : 'error', passwordOk, durationMs,
+    ...(reply.result ? { response: reply.result } : {}), ...(reply.error ? { error: reply.error.slice(0, 500) } : {}),
+  });
+  if (!reply.ok) throw new AppError('RULE_VIOLATION', `设备拒绝执行：${reply.error ?? '未说明原因'}`);
+  return { requestId, command: r.command, ok: true, result: reply.result ?? {}, durationMs };
+}

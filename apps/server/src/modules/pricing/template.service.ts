@@ -1,0 +1,305 @@
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import {
+  cycleIssues, issueMessage, normalizeBands, priceIssues, type BillingSystem, type ElectricityType, type Page, type PageRequest,
+  type PriceCycleAddBatch, type PriceCycleEdit, type PriceCycleInput, type PriceCycleRecord, type PriceIssue, type PriceTemplateAdd,
+  type PriceTemplateDetail, type PriceTemplateEdit, type PriceTemplateFilter, type PriceTemplateRecord, type PriceTemplateWithCycles,
+} from '@ess/contract';
+import { priceCycle, priceTemplate, sitePriceCycle } from '../../db/schema/pricing.ts';
+import { site } from '../../db/schema/site.ts';
+import { company } from '../../db/schema/system.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
+import type { AuthUser } from '../../platform/http/auth.ts';
+import { AppError, found } from '../../platform/http/errors.ts';
+import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
+import { siteInScope } from '../site/site.service.ts';
+import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+import { byFirstMonth, moneyIn, toCycleRecord } from './pricing.records.ts';
+import { changesOfTemplate, notifyPriceChange } from './pricing.service.ts';
+
+/** Price templates and their operation price cycles (/operation/price/...). */
+
+const TEMPLATE_MISSING = '电价模板不存在';
+const CYCLE_MISSING = '电价周期不存在';
+export const TEMPLATE_IN_USE = '电价模板正被站点使用，不能删除';
+
+const cycleCount = sql<number>`(select count(*) from ${priceCycle} where ${priceCycle.templateId} = ${priceTemplate.id})::int`;
+const siteCount = sql<number>`(select count(distinct ${sitePriceCycle.siteId}) from ${sitePriceCycle} where ${sitePriceCycle.templateId} = ${priceTemplate.id})::int`;
+
+const columns = {
+  id: priceTemplate.id,
+  companyId: priceTemplate.companyId,
+  companyName: company.name,
+  name: priceTemplate.name,
+  type: priceTemplate.type,
+  billingSystem: priceTemplate.billingSystem,
+  voltageLevel: priceTemplate.voltageLevel,
+  currency: priceTemplate.currency,
+  regionCode: priceTemplate.regionCode,
+  remark: priceTemplate.remark,
+  cycleCount,
+  siteCount,
+  createdAt: priceTemplate.createdAt,
+  updatedAt: priceTemplate.updatedAt,
+};
+
+type Row = Awaited<ReturnType<typeof selectTemplates>>[number];
+
+function toRecord(r: Row): PriceTemplateRecord {
+  return {
+    ...r,
+    type: r.type as ElectricityType,
+    billingSystem: r.billingSystem as BillingSystem,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+function selectTemplates(db: DbOrTx, where: SQL | undefined) {
+  return db.select(columns).from(priceTemplate).innerJoin(company, eq(company.id, priceTemplate.companyId)).where(where).orderBy(asc(priceTemplate.id));
+}
+
+/** Templates of this company and every company under it. */
+const underCompany = (companyId: number) =>
+  sql`${priceTemplate.companyId} in (select c.id from ${company} c where c.path like (select p.path from ${company} p where p.id = ${companyId}) || '%')`;
+
+function filterOf(db: DbOrTx, user: AuthUser, f: PriceTemplateFilter): SQL | undefined {
+  return and(
+    inCompanyScope(priceTemplate.companyId, db, user),
+    f.companyId ? underCompany(f.companyId) : undefined,
+    f.keyword ? likeEscaped(priceTemplate.name, f.keyword) : undefined,
+    f.type ? eq(priceTemplate.type, f.type) : undefined,
+    f.billingSystem ? eq(priceTemplate.billingSystem, f.billingSystem) : undefined,
+    f.currency ? eq(priceTemplate.currency, f.currency.toUpperCase()) : undefined,
+  );
+}
+
+export async function templateList(ctx: AppContext, user: AuthUser, f: PriceTemplateFilter): Promise<PriceTemplateRecord[]> {
+  if (f.companyId) await assertCompany(ctx.db, user, f.companyId);
+  return (await selectTemplates(ctx.db, filterOf(ctx.db, user, f)).limit(5000)).map(toRecord);
+}
+
+export async function templatePage(ctx: AppContext, user: AuthUser, req: PageRequest & PriceTemplateFilter): Promise<Page<PriceTemplateRecord>> {
+  if (req.companyId) await assertCompany(ctx.db, user, req.companyId);
+  const where = filterOf(ctx.db, user, req);
+  const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(priceTemplate).where(where);
+  const rows = n === 0 ? [] : await selectTemplates(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
+  return { records: rows.map(toRecord), total: n, current: req.current, pageSize: req.pageSize };
+}
+
+/** A template of the caller's companies (locked for the transaction with `lock`); any other is not found. */
+export async function templateInScope(db: DbOrTx, user: AuthUser, id: number, lock = false): Promise<PriceTemplateRecord> {
+  if (lock) {
+    const [locked] = await db
+      .select({ id: priceTemplate.id })
+      .from(priceTemplate)
+      .where(and(eq(priceTemplate.id, id), inCompanyScope(priceTemplate.companyId, db, user)))
+      .for('update');
+    found(locked, TEMPLATE_MISSING);
+  }
+  const [row] = await selectTemplates(db, and(eq(priceTemplate.id, id), inCompanyScope(priceTemplate.companyId, db, user)));
+  return toRecord(found(row, TEMPLATE_MISSING));
+}
+
+async function cyclesOf(db: DbOrTx, templateIds: number[]): Promise<PriceCycleRecord[]> {
+  if (!templateIds.length) return [];
+  return (await db.select().from(priceCycle).where(inArray(priceCycle.templateId, templateIds))).map(toCycleRecord).sort(byFirstMonth);
+}
+
+export async function templateOne(ctx: AppContext, user: AuthUser, id: number): Promise<PriceTemplateDetail> {
+  const t = await templateInScope(ctx.db, user, id);
+  const uses = await ctx.db
+    .select({ configId: sitePriceCycle.id, siteId: site.id, siteName: site.name, siteCode: site.code, startDate: sitePriceCycle.startDate, endDate: sitePriceCycle.endDate })
+    .from(sitePriceCycle)
+    .innerJoin(site, eq(site.id, sitePriceCycle.siteId))
+    .where(eq(sitePriceCycle.templateId, t.id))
+    .orderBy(asc(site.name), asc(sitePriceCycle.startDate));
+  return { ...t, cycles: await cyclesOf(ctx.db, [t.id]), uses };
+}
+
+const onDuplicateName = (err: unknown): never => {
+  if (pgErrorCode(err) === UNIQUE_VIOLATION) throw new AppError('DUPLICATE', '同一公司下已有同名电价模板');
+  throw err;
+};
+
+export async function addTemplate(ctx: AppContext, user: AuthUser, body: PriceTemplateAdd): Promise<{ id: number }> {
+  return ctx.db
+    .transaction(async (tx) => {
+      await assertCompany(tx, user, body.companyId);
+      const [created] = await tx.insert(priceTemplate).values(body).returning({ id: priceTemplate.id });
+      return { id: created!.id };
+    })
+    .catch(onDuplicateName);
+}
+
+/** Which stations' configuration a template change would break: currency, company, billing system. */
+async function assertStillUsable(tx: DbOrTx, cur: PriceTemplateRecord, next: PriceTemplateEdit): Promise<void> {
+  if (next.currency !== cur.currency || next.companyId !== cur.companyId) {
+    const users = await tx
+      .select({ name: site.name, currency: site.currency, companyPath: company.path })
+      .from(sitePriceCycle)
+      .innerJoin(site, eq(site.id, sitePriceCycle.siteId))
+      .innerJoin(company, eq(company.id, site.companyId))
+      .where(eq(sitePriceCycle.templateId, cur.id));
+    if (users.some((u) => u.currency !== next.currency)) {
+      throw new AppError('RULE_VIOLATION', '使用该模板的站点币种与新币种不一致', users.map((u) => u.name).join(', '));
+    }
+    if (next.companyId !== cur.companyId && users.length) {
+      const [target] = await tx.select({ path: company.path }).from(company).where(eq(company.id, next.companyId));
+      const outside = users.filter((u) => !u.companyPath.startsWith(target!.path));
+      if (outside.length) throw new AppError('RULE_VIOLATION', '使用该模板的站点不在新公司之下', outside.map((u) => u.name).join(', '));
+    }
+  }
+  if (next.billingSystem !== cur.billingSystem) {
+    const cycles = await cyclesOf(tx, [cur.id]);
+    const broken = cycles.flatMap((c) => priceIssues(c, next.billingSystem).map((i) => `周期「${c.name}」：${issueMessage(i)}`));
+    if (broken.length) throw new AppError('RULE_VIOLATION', broken.slice(0, 3).join('；'));
+  }
+}
+
+export async function editTemplate(ctx: AppContext, user: AuthUser, body: PriceTemplateEdit): Promise<void> {
+  const changes = await ctx.db
+    .transaction(async (tx) => {
+      const cur = await templateInScope(tx, user, body.id, true);
+      if (body.companyId !== cur.companyId) await assertCompany(tx, user, body.companyId);
+      await assertStillUsable(tx, cur, body);
+      const { id: _id, ...fields } = body;
+      await tx.update(priceTemplate).set({ ...fields, updatedAt: new Date() }).where(eq(priceTemplate.id, cur.id));
+      // Only the currency changes what the stations' days cost (the cycles carry the prices).
+      return body.currency !== cur.currency ? changesOfTemplate(tx, cur.id) : [];
+    })
+    .catch(onDuplicateName);
+  notifyPriceChange(ctx, changes);
+}
+
+/** Deletes a template and its cycles; refused while a station's price configuration names it. */
+export async function deleteTemplate(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const cur = await templateInScope(tx, user, id, true);
+      const users = await tx
+        .selectDistinct({ name: site.name })
+        .from(sitePriceCycle)
+        .innerJoin(site, eq(site.id, sitePriceCycle.siteId))
+        .where(eq(sitePriceCycle.templateId, cur.id));
+      if (users.length) throw new AppError('RULE_VIOLATION', TEMPLATE_IN_USE, users.map((u) => u.name).join(', '));
+      await tx.delete(priceTemplate).where(eq(priceTemplate.id, cur.id));
+    });
+  } catch (err) {
+    // A station configured between the check and the delete.
+    if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError('RULE_VIOLATION', TEMPLATE_IN_USE);
+    throw err;
+  }
+}
+
+// Cycles
+
+const cycleValues = (c: PriceCycleInput) => ({
+  name: c.name,
+  months: [...c.months].sort((a, b) => a - b),
+  periods: normalizeBands(c.periods),
+  tipPrice: moneyIn(c.tipPrice),
+  peakPrice: moneyIn(c.peakPrice),
+  flatPrice: moneyIn(c.flatPrice),
+  valleyPrice: moneyIn(c.valleyPrice),
+  deepValleyPrice: moneyIn(c.deepValleyPrice),
+  demandPrice: moneyIn(c.demandPrice),
+  capacityPrice: moneyIn(c.capacityPrice),
+});
+
+/** Refuses (406) with every broken rule of the cycles, each named by its cycle when there are several. */
+function assertCycles(checked: { name: string; issues: PriceIssue[] }[]): void {
+  const named = checked.length > 1;
+  const lines = checked.flatMap((c) => c.issues.map((i) => (named ? `周期「${c.name}」：${issueMessage(i)}` : issueMessage(i))));
+  if (lines.length) throw new AppError('RULE_VIOLATION', lines.slice(0, 5).join('；'));
+}
+
+function assertUniqueNames(names: string[]): void {
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n)) throw new AppError('DUPLICATE', '同一模板下已有同名周期');
+    seen.add(n);
+  }
+}
+
+export async function cycleList(ctx: AppContext, user: AuthUser, templateId: number): Promise<PriceCycleRecord[]> {
+  const t = await templateInScope(ctx.db, user, templateId);
+  return cyclesOf(ctx.db, [t.id]);
+}
+
+async function cycleInScope(db: DbOrTx, user: AuthUser, id: number): Promise<PriceCycleRecord> {
+  const [row] = await db
+    .select({ c: priceCycle })
+    .from(priceCycle)
+    .innerJoin(priceTemplate, eq(priceTemplate.id, priceCycle.templateId))
+    .where(and(eq(priceCycle.id, id), inCompanyScope(priceTemplate.companyId, db, user)));
+  return toCycleRecord(found(row, CYCLE_MISSING).c);
+}
+
+export const cycleOne = (ctx: AppContext, user: AuthUser, id: number) => cycleInScope(ctx.db, user, id);
+
+/** Adds several cycles of one template at once: all of them, or none. */
+export async function addCycles(ctx: AppContext, user: AuthUser, body: PriceCycleAddBatch): Promise<{ ids: number[] }> {
+  const { ids, changes } = await ctx.db.transaction(async (tx) => {
+    const t = await templateInScope(tx, user, body.templateId, true);
+    const existing = await cyclesOf(tx, [t.id]);
+    assertUniqueNames([...existing.map((c) => c.name), ...body.cycles.map((c) => c.name)]);
+    assertCycles(body.cycles.map((c, i) => ({ name: c.name, issues: cycleIssues(c, t.billingSystem, [...existing, ...body.cycles.slice(0, i)]) })));
+    const rows = await tx
+      .insert(priceCycle)
+      .values(body.cycles.map((c) => ({ templateId: t.id, ...cycleValues(c) })))
+      .returning({ id: priceCycle.id });
+    return { ids: rows.map((r) => r.id), changes: await changesOfTemplate(tx, t.id) };
+  });
+  notifyPriceChange(ctx, changes);
+  return { ids };
+}
+
+export async function editCycle(ctx: AppContext, user: AuthUser, body: PriceCycleEdit): Promise<void> {
+  const changes = await ctx.db.transaction(async (tx) => {
+    const cur = await cycleInScope(tx, user, body.id);
+    const t = await templateInScope(tx, user, cur.templateId, true);
+    const others = (await cyclesOf(tx, [t.id])).filter((c) => c.id !== cur.id);
+    assertUniqueNames([...others.map((c) => c.name), body.name]);
+    assertCycles([{ name: body.name, issues: cycleIssues(body, t.billingSystem, others) }]);
+    await tx.update(priceCycle).set({ ...cycleValues(body), updatedAt: new Date() }).where(eq(priceCycle.id, cur.id));
+    return changesOfTemplate(tx, t.id);
+  });
+  notifyPriceChange(ctx, changes);
+}
+
+export async function deleteCycle(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+  const changes = await ctx.db.transaction(async (tx) => {
+    const cur = await cycleInScope(tx, user, id);
+    await templateInScope(tx, user, cur.templateId, true);
+    await tx.delete(priceCycle).where(eq(priceCycle.id, cur.id));
+    return changesOfTemplate(tx, cur.templateId);
+  });
+  notifyPriceChange(ctx, changes);
+}
+
+/**
+ * Templates with their cycles, for pickers. With `siteId`: only those the station may use — of
+ * its company or a company above it, in its currency.
+ */
+export async function templatesWithCycles(
+  ctx: AppContext,
+  user: AuthUser,
+  q: { companyId?: number; siteId?: number; keyword?: string },
+): Promise<PriceTemplateWithCycles[]> {
+  const { db } = ctx;
+  if (q.companyId) await assertCompany(db, user, q.companyId);
+  let usable: SQL | undefined;
+  if (q.siteId) {
+    const s = await siteInScope(db, user, q.siteId);
+    usable = and(eq(priceTemplate.currency, s.currency), usableBy(s.companyId));
+  }
+  const rows = (await selectTemplates(db, and(filterOf(db, user, { companyId: q.companyId, keyword: q.keyword }), usable)).limit(500)).map(toRecord);
+  const cycles = await cyclesOf(db, rows.map((r) => r.id));
+  return rows.map((r) => ({ ...r, cycles: cycles.filter((c) => c.templateId === r.id) }));
+}
+
+/** A template's company is the station's company or one above it. */
+export const usableBy = (siteCompanyId: number) =>
+  sql`(select sc.path from ${company} sc where sc.id = ${siteCompanyId}) like (select tc.path from ${company} tc where tc.id = ${priceTemplate.companyId}) || '%'`;
+

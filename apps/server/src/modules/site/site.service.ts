@@ -1,0 +1,250 @@
+import { and, asc, count, eq, like, ne, or, sql, type SQL } from 'drizzle-orm';
+import {
+  SERVICE_END_PAST, serviceEndNotPast, type Page, type PageRequest, type SiteAdd, type SiteEdit, type SiteFilter,
+  type SiteKeyValue, type SiteKeyValueRecord, type SiteRecord, type SiteTreeNode, type SiteType,
+} from '@ess/contract';
+import { device } from '../../db/schema/device.ts';
+import { site, siteKeyValue, userSite } from '../../db/schema/site.ts';
+import { appUser, company } from '../../db/schema/system.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
+import type { AuthUser } from '../../platform/http/auth.ts';
+import { AppError, found } from '../../platform/http/errors.ts';
+import { assertCompany, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
+import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+
+const deviceCount = sql<number>`(select count(*) from ${device} where ${device.siteId} = ${site.id})::int`;
+
+const columns = {
+  id: site.id,
+  companyId: site.companyId,
+  companyName: company.name,
+  name: site.name,
+  code: site.code,
+  timeZone: site.timeZone,
+  commissioningDate: site.commissioningDate,
+  serviceEndDate: site.serviceEndDate,
+  regionCode: site.regionCode,
+  address: site.address,
+  longitude: site.longitude,
+  latitude: site.latitude,
+  contact: site.contact,
+  phone: site.phone,
+  email: site.email,
+  currency: site.currency,
+  siteType: site.siteType,
+  projectNo: site.projectNo,
+  projectName: site.projectName,
+  investor: site.investor,
+  powerUser: site.powerUser,
+  reconciliationContact: site.reconciliationContact,
+  reconciliationPhone: site.reconciliationPhone,
+  investorShareRatio: site.investorShareRatio,
+  remark: site.remark,
+  deviceCount,
+  createdAt: site.createdAt,
+  updatedAt: site.updatedAt,
+};
+
+type Row = Awaited<ReturnType<typeof selectSites>>[number];
+const num = (v: string | null) => (v === null ? null : Number(v));
+
+function toRecord(r: Row): SiteRecord {
+  return {
+    ...r,
+    siteType: r.siteType as SiteType,
+    longitude: num(r.longitude),
+    latitude: num(r.latitude),
+    investorShareRatio: num(r.investorShareRatio),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+function selectSites(db: DbOrTx, where: SQL | undefined) {
+  return db.select(columns).from(site).innerJoin(company, eq(company.id, site.companyId)).where(where).orderBy(asc(site.id));
+}
+
+/** Stations of this company and every company under it. */
+export const underCompany = (companyId: number) =>
+  sql`${site.companyId} in (select c.id from ${company} c where c.path like (select p.path from ${company} p where p.id = ${companyId}) || '%')`;
+
+function filterOf(db: DbOrTx, user: AuthUser, f: SiteFilter): SQL | undefined {
+  return and(
+    inSiteScope(site.id, db, user),
+    f.companyId ? underCompany(f.companyId) : undefined,
+    f.keyword ? or(likeEscaped(site.name, f.keyword), likeEscaped(site.code, f.keyword)) : undefined,
+    f.name ? likeEscaped(site.name, f.name) : undefined,
+    f.code ? likeEscaped(site.code, f.code) : undefined,
+    f.siteType ? eq(site.siteType, f.siteType) : undefined,
+    f.regionCode ? like(site.regionCode, `${f.regionCode.replace(/[^0-9]/g, '')}%`) : undefined,
+  );
+}
+
+/** A filter naming a company outside the caller's scope is refused, not answered empty. */
+async function assertFilterCompany(db: DbOrTx, user: AuthUser, f: { companyId?: number }) {
+  if (f.companyId) await assertCompany(db, user, f.companyId);
+}
+
+export async function siteList(ctx: AppContext, user: AuthUser, f: SiteFilter): Promise<SiteRecord[]> {
+  await assertFilterCompany(ctx.db, user, f);
+  return (await selectSites(ctx.db, filterOf(ctx.db, user, f)).limit(5000)).map(toRecord);
+}
+
+export async function sitePage(ctx: AppContext, user: AuthUser, req: PageRequest & SiteFilter): Promise<Page<SiteRecord>> {
+  await assertFilterCompany(ctx.db, user, req);
+  const where = filterOf(ctx.db, user, req);
+  const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(site).where(where);
+  const records = n === 0 ? [] : await selectSites(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
+  return { records: records.map(toRecord), total: n, current: req.current, pageSize: req.pageSize };
+}
+
+/** One station the caller may see; any other is reported as not found. */
+export async function siteInScope(db: DbOrTx, user: AuthUser, id: number): Promise<SiteRecord> {
+  const [row] = await selectSites(db, and(eq(site.id, id), inSiteScope(site.id, db, user)));
+  return toRecord(found(row, '站点不存在'));
+}
+
+export const siteOne = (ctx: AppContext, user: AuthUser, id: number) => siteInScope(ctx.db, user, id);
+
+/**
+ * Companies (from `companyId`, default the caller's) with their stations, for pickers. With
+ * `userId`, only the stations granted to that user (a user of the caller's companies).
+ */
+export async function siteTree(ctx: AppContext, user: AuthUser, q: { companyId?: number; userId?: number }): Promise<SiteTreeNode[]> {
+  const { db } = ctx;
+  const rootId = q.companyId ?? user.companyId;
+  await assertCompany(db, user, rootId);
+  let granted: SQL | undefined;
+  if (q.userId) {
+    const [u] = await db.select({ id: appUser.id, buildIn: appUser.buildIn }).from(appUser).where(and(eq(appUser.id, q.userId), inCompanyScope(appUser.companyId, db, user)));
+    const target = found(u, '用户不存在');
+    if (!target.buildIn) granted = sql`${site.id} in (select ${userSite.siteId} from ${userSite} where ${userSite.userId} = ${target.id})`;
+  }
+  const [root] = await db.select({ path: company.path }).from(company).where(eq(company.id, rootId));
+  const companies = await db
+    .select({ id: company.id, parentId: company.parentId, name: company.name })
+    .from(company)
+    .where(like(company.path, `${root!.path}%`))
+    .orderBy(asc(company.path), asc(company.id));
+  const sites = await db
+    .select({ id: site.id, companyId: site.companyId, name: site.name, code: site.code })
+    .from(site)
+    .where(and(inSiteScope(site.id, db, user), underCompany(rootId), granted))
+    .orderBy(asc(site.id));
+  const nodes = new Map<number, SiteTreeNode>(companies.map((c) => [c.id, { key: `company-${c.id}`, kind: 'company', id: c.id, name: c.name, children: [] }]));
+  for (const s of sites) nodes.get(s.companyId)?.children.push({ key: `site-${s.id}`, kind: 'site', id: s.id, name: s.name, code: s.code, children: [] });
+  for (const c of companies) {
+    if (c.id !== rootId && c.parentId !== null) nodes.get(c.parentId)?.children.push(nodes.get(c.id)!);
+  }
+  // Companies with no station anywhere below them are left out.
+  const prune = (n: SiteTreeNode): SiteTreeNode | null => {
+    if (n.kind === 'site') return n;
+    const children = n.children.map(prune).filter((c): c is SiteTreeNode => c !== null);
+    return children.length ? { ...n, children } : null;
+  };
+  const top = prune(nodes.get(rootId)!);
+  return top ? [top] : [];
+}
+
+async function assertUniqueCode(db: DbOrTx, code: string, exceptId?: number) {
+  const [dup] = await db.select({ id: site.id }).from(site).where(and(sql`lower(${site.code}) = lower(${code})`, exceptId ? ne(site.id, exceptId) : undefined));
+  if (dup) throw new AppError('DUPLICATE', '站点编码已存在');
+}
+
+const onUniqueCode = (err: unknown): never => {
+  if (pgErrorCode(err) === UNIQUE_VIOLATION) throw new AppError('DUPLICATE', '站点编码已存在');
+  throw err;
+};
+
+const fieldsOf = (b: SiteAdd) => ({
+  ...b,
+  longitude: b.longitude === null ? null : String(b.longitude),
+  latitude: b.latitude === null ? null : String(b.latitude),
+  investorShareRatio: b.investorShareRatio === null ? null : String(b.investorShareRatio),
+});
+
+export async function addSite(ctx: AppContext, user: AuthUser, body: SiteAdd): Promise<{ id: number }> {
+  return ctx.db
+    .transaction(async (tx) => {
+      await assertCompany(tx, user, body.companyId);
+      await assertUniqueCode(tx, body.code);
+      const [created] = await tx.insert(site).values(fieldsOf(body)).returning({ id: site.id });
+      // A user who is not the built-in administrator sees only granted stations: grant the new one.
+      if (!user.buildIn) await tx.insert(userSite).values({ userId: user.id, siteId: created!.id });
+      return { id: created!.id };
+    })
+    .catch(onUniqueCode);
+}
+
+/**
+ * Edits a station. Its code is what its devices publish under (ess/{siteCode}/…), so the code
+ * of a station with devices cannot change; an end date that changes must not be in the past.
+ */
+export async function editSite(ctx: AppContext, user: AuthUser, body: SiteEdit): Promise<void> {
+  await ctx.db
+    .transaction(async (tx) => {
+      const cur = await siteInScope(tx, user, body.id);
+      if (body.companyId !== cur.companyId) await assertCompany(tx, user, body.companyId);
+      if (body.code !== cur.code) {
+        if (cur.deviceCount > 0) throw new AppError('RULE_VIOLATION', '站点下已有设备，设备按站点编码上报数据，不能修改站点编码');
+        await assertUniqueCode(tx, body.code, cur.id);
+      }
+      if (body.serviceEndDate !== cur.serviceEndDate && !serviceEndNotPast(body)) throw new AppError('INVALID_PARAM', `serviceEndDate: ${SERVICE_END_PAST}`);
+      const { id: _id, ...rest } = body;
+      await tx.update(site).set({ ...fieldsOf({ ...rest }), updatedAt: new Date() }).where(eq(site.id, cur.id));
+    })
+    .catch(onUniqueCode);
+}
+
+/**
+ * Deletes a station without devices; its cabinets, key values, diagram and users' access go
+ * with it. A station that still has devices is refused (they publish under its code), and so is
+ * one that other records still name.
+ */
+export async function deleteSite(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
+  try {
+    await ctx.db.transaction(async (tx) => {
+      const cur = await siteInScope(tx, user, id);
+      if (cur.deviceCount > 0) throw new AppError('RULE_VIOLATION', `站点下还有${cur.deviceCount}台设备，请先删除或迁移设备`);
+      await tx.delete(site).where(eq(site.id, cur.id));
+    });
+  } catch (err) {
+    if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError('RULE_VIOLATION', '站点仍有关联数据，不能删除');
+    throw err;
+  }
+}
+
+// Key values
+
+const EMPTY_KEY_VALUES = {
+  installedCapacity: null, voltageLevel: null, transformerProtectionPower: null, installedPower: null,
+  depthOfDischarge: null, pvModuleCount: null, pvWorkingMode: null, pilePower: null,
+} as const;
+
+export async function keyValueOne(ctx: AppContext, user: AuthUser, siteId: number): Promise<SiteKeyValueRecord> {
+  const s = await siteInScope(ctx.db, user, siteId);
+  const [row] = await ctx.db.select().from(siteKeyValue).where(eq(siteKeyValue.siteId, s.id));
+  if (!row) return { siteId: s.id, siteName: s.name, ...EMPTY_KEY_VALUES, saved: false, updatedAt: null };
+  const { updatedAt, pvWorkingMode, ...values } = row;
+  return { ...values, pvWorkingMode: pvWorkingMode as SiteKeyValueRecord['pvWorkingMode'], siteName: s.name, saved: true, updatedAt: updatedAt.toISOString() };
+}
+
+/** add creates a station's key values (refused when they exist); edit changes them (refused when absent). */
+export async function saveKeyValues(ctx: AppContext, user: AuthUser, body: SiteKeyValue, mode: 'add' | 'edit'): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const s = await siteInScope(tx, user, body.siteId);
+    const [cur] = await tx.select({ siteId: siteKeyValue.siteId }).from(siteKeyValue).where(eq(siteKeyValue.siteId, s.id)).for('update');
+    if (mode === 'add') {
+      if (cur) throw new AppError('DUPLICATE', '该站点的关键值已存在，请编辑');
+      await tx.insert(siteKeyValue).values(body);
+    } else {
+      if (!cur) throw new AppError('NOT_FOUND', '该站点尚未设置关键值');
+      const { siteId: _s, ...values } = body;
+      await tx.update(siteKeyValue).set({ ...values, updatedAt: new Date() }).where(eq(siteKeyValue.siteId, s.id));
+    }
+  }).catch((err: unknown) => {
+    if (pgErrorCode(err) === UNIQUE_VIOLATION) throw new AppError('DUPLICATE', '该站点的关键值已存在，请编辑');
+    throw err;
+  });
+}

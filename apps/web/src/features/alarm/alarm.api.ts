@@ -1,0 +1,43 @@
+import type { AlarmKanbanCabinet, AlarmKanbanChart, AlarmKanbanSite, AlarmRecord } from '@ess/contract/alarm';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { get, post } from '../../platform/request.ts';
+import { useLiveEvent } from '../../platform/useLiveEvent.ts';
+
+/** Query keys of the alarm screens: everything under ['alarm'] is read again on RefreshAlarmKanban. */
+export const alarmKeys = {
+  all: ['alarm'] as const,
+  site: (q: KanbanQuery) => ['alarm', 'kanban', 'site', q] as const,
+  chart: (q: KanbanQuery) => ['alarm', 'kanban', 'chart', q] as const,
+  cabinet: (q: KanbanQuery) => ['alarm', 'kanban', 'cabinet', q] as const,
+  list: (body: object) => ['alarm', 'monitor', 'list', body] as const,
+};
+
+/** The kanban calls' optional query (contract alarmKanbanQuery): a station and a range of epoch ms. */
+export interface KanbanQuery {
+  siteId?: number;
+  start?: number;
+  end?: number;
+}
+
+/** Polling and live reads stay out of the full-screen spinner. */
+const quiet = { loading: false } as const;
+const clean = (q: KanbanQuery) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as Record<string, number>;
+
+export const alarmApi = {
+  site: (q: KanbanQuery) => get<AlarmKanbanSite>('/alarm/kanban/site', clean(q), quiet),
+  chart: (q: KanbanQuery) => get<AlarmKanbanChart>('/alarm/kanban/chart', clean(q), quiet),
+  cabinet: (q: KanbanQuery) => get<AlarmKanbanCabinet>('/alarm/kanban/cabinet', clean(q), quiet),
+  list: (body: object) => post<AlarmRecord[]>('/alarm/monitor/query/list', body, quiet),
+};
+
+export const useKanbanSite = (q: KanbanQuery) => useQuery({ queryKey: alarmKeys.site(q), queryFn: () => alarmApi.site(q), placeholderData: keepPreviousData });
+export const useKanbanChart = (q: KanbanQuery) => useQuery({ queryKey: alarmKeys.chart(q), queryFn: () => alarmApi.chart(q), placeholderData: keepPreviousData });
+export const useKanbanCabinet = (q: KanbanQuery) =>
+  useQuery({ queryKey: alarmKeys.cabinet(q), queryFn: () => alarmApi.cabinet(q), placeholderData: keepPreviousData });
+export const useAlarmList = (body: object) => useQuery({ queryKey: alarmKeys.list(body), queryFn: () => alarmApi.list(body), placeholderData: keepPreviousData });
+
+/** Reads every alarm query again when the server says a station's alarms changed. */
+export function useAlarmLiveRefresh(): void {
+  const client = useQueryClient();
+  useLiveEvent('RefreshAlarmKanban', () => void client.invalidateQueries({ queryKey: alarmKeys.all }));
+}

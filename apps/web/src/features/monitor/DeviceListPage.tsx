@@ -1,0 +1,126 @@
+import type { DeviceLatestRecord, DeviceStatus } from '@ess/contract/device';
+import { DEVICE_STATUS_LABELS, DEVICE_STATUSES } from '@ess/contract/device';
+import { DEVICE_TYPES } from '@ess/contract/telemetry';
+import { Badge, Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useT } from '../../platform/i18n/useT.ts';
+import { LIST_IDENTIFIERS, typeLabel, viewOf } from './device-types.ts';
+import { formatTime, formatValue, thingProperty } from './format.ts';
+import { LIVE_REFRESH_MS, useLatestPage, type LatestPageBody } from './monitor.api.ts';
+import { StationSelect } from './SitePicker.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+
+export const DETAIL_PATH = '/product/equipmentDetail';
+export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;
+
+/** /monitor/device: every device in scope with its live state and two live values, read every few seconds. */
+export function DeviceListPage() {
+  const t = useT();
+  const [siteId, setSiteId] = useState<number | undefined>();
+  const [type, setType] = useState<string | undefined>();
+  const [status, setStatus] = useState<DeviceStatus | undefined>();
+  const [keyword, setKeyword] = useState('');
+  const [paging, setPaging] = useState({ current: 1, pageSize: 20 });
+  const body: LatestPageBody = {
+    ...paging,
+    identifiers: LIST_IDENTIFIERS,
+    ...(siteId ? { siteId } : {}),
+    ...(type ? { type } : {}),
+    ...(status ? { status } : {}),
+    ...(keyword.trim() ? { keyword: keyword.trim() } : {}),
+  };
+  const page = useLatestPage(body);
+  const filtered = (set: () => void) => {
+    set();
+    setPaging((p) => ({ ...p, current: 1 }));
+  };
+
+  const columns = useMemo<ColumnsType<DeviceLatestRecord>>(
+    () => [
+      {
+        title: t('设备名称'), dataIndex: 'name', width: 200, ellipsis: true,
+        render: (_: unknown, r) => <Link to={detailHref(r.id)}>{r.name}</Link>,
+      },
+      { title: t('设备编码'), dataIndex: 'code', width: 170, ellipsis: true },
+      { title: t('设备类型'), dataIndex: 'type', width: 130, render: (v: string) => t(typeLabel(v)) },
+      { title: t('所属站点'), dataIndex: 'siteName', width: 160, ellipsis: true },
+      { title: t('上级设备'), dataIndex: 'parentName', width: 160, ellipsis: true, render: (v: string | null) => v ?? '-' },
+      { title: t('状态'), dataIndex: 'status', width: 100, render: (v: DeviceStatus) => <StatusBadge status={v} /> },
+      {
+        title: t('实时数据'), key: 'values', width: 260,
+        render: (_: unknown, r) => {
+          const ids = viewOf(r.type)?.list ?? [];
+          return (
+            <Space size={4} wrap>
+              {ids.map((id) => {
+                const prop = thingProperty(r.type, id);
+                const v = formatValue(prop, r.values[id], t);
+                return (
+                  <Tag key={id} data-testid={`value-${id}`}>
+                    {prop ? `${t(prop.label)}: ` : ''}
+                    {v.colour ? <Badge color={v.colour} text={v.text} /> : v.text}
+                  </Tag>
+                );
+              })}
+            </Space>
+          );
+        },
+      },
+      { title: t('最后上报时间'), dataIndex: 'lastSeenAt', width: 170, render: (v: string | null) => formatTime(v) },
+    ],
+    [t],
+  );
+
+  return (
+    <Card>
+      <Space wrap style={{ marginBottom: 16 }}>
+        <StationSelect value={siteId} onChange={(v) => filtered(() => setSiteId(v))} allowClear />
+        <Select
+          aria-label={t('设备类型')}
+          value={type}
+          onChange={(v: string | undefined) => filtered(() => setType(v))}
+          options={DEVICE_TYPES.map((d) => ({ value: d, label: t(typeLabel(d)) }))}
+          allowClear
+          placeholder={t('设备类型')}
+          style={{ width: 170 }}
+        />
+        <Select
+          aria-label={t('状态')}
+          value={status}
+          onChange={(v: DeviceStatus | undefined) => filtered(() => setStatus(v))}
+          options={DEVICE_STATUSES.map((s) => ({ value: s, label: t(DEVICE_STATUS_LABELS[s].label) }))}
+          allowClear
+          placeholder={t('状态')}
+          style={{ width: 130 }}
+        />
+        <Input.Search
+          aria-label={t('编码、名称或条码')}
+          placeholder={t('编码、名称或条码')}
+          allowClear
+          onSearch={(v) => filtered(() => setKeyword(v))}
+          style={{ width: 240 }}
+        />
+        <Typography.Text type="secondary">{t('每 $1 秒自动刷新', LIVE_REFRESH_MS / 1000)}</Typography.Text>
+      </Space>
+      <Table<DeviceLatestRecord>
+        rowKey="id"
+        size="middle"
+        data-testid="device-table"
+        columns={columns}
+        dataSource={page.data?.records ?? []}
+        loading={page.isLoading}
+        scroll={{ x: 1300 }}
+        pagination={{
+          current: paging.current,
+          pageSize: paging.pageSize,
+          total: page.data?.total ?? 0,
+          showSizeChanger: true,
+          showTotal: (n) => t('共 $1 条', n),
+          onChange: (current, pageSize) => setPaging({ current, pageSize }),
+        }}
+      />
+    </Card>
+  );
+}

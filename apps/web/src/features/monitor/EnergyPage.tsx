@@ -1,0 +1,160 @@
+import { ArrowDownOutlined, ArrowUpOutlined } from '@ant-design/icons';
+import { Badge, Card, Col, Empty, Row, Space, Statistic, Table, Typography } from 'antd';
+import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useT } from '../../platform/i18n/useT.ts';
+import { formatNumber, historyToSeries, timeChartOption } from './chart-options.ts';
+import { detailHref } from './DeviceListPage.tsx';
+import { EChart } from './EChart.tsx';
+import { energyCurveIdentifiers, energySnapshot, startOfDay } from './energy.ts';
+import { formatTime } from './format.ts';
+import { useHistory, useLatestList, useSiteTree } from './monitor.api.ts';
+import { StationSelect } from './SitePicker.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+import { METER_PURPOSE_LABELS, type MeterPurpose } from '@ess/contract/telemetry';
+
+const TYPES = ['ems', 'meter', 'pvInverter', 'dcdc', 'chargingPile'];
+
+function Flow({ title, value, unit = 'kW', positive, negative, testId }: {
+  title: string;
+  value: number | null;
+  unit?: string;
+  /** Source texts of the direction when the value is positive / negative. */
+  positive?: string;
+  negative?: string;
+  testId: string;
+}) {
+  const t = useT();
+  const dir = value === null || !positive || Math.abs(value) < 0.05 ? null : value > 0 ? 'pos' : 'neg';
+  return (
+    <Card size="small" data-testid={testId}>
+      <Statistic title={t(title)} value={value === null ? '-' : formatNumber(value)} suffix={value === null ? undefined : unit} />
+      <Typography.Text type="secondary">
+        {dir === 'pos' && (
+          <>
+            <ArrowUpOutlined /> {t(positive!)}
+          </>
+        )}
+        {dir === 'neg' && (
+          <>
+            <ArrowDownOutlined /> {t(negative!)}
+          </>
+        )}
+        {dir === null && (value === null ? t('暂无数据') : positive ? t('无功率流动') : '\u00a0')}
+      </Typography.Text>
+    </Card>
+  );
+}
+
+/**
+ * /monitor/energy: one station's power picture, live — grid (main meter), storage with SOC, PV,
+ * load and charging piles — the day's energy, the curve of the day from the EMS and every meter.
+ */
+export function EnergyPage() {
+  const t = useT();
+  const tree = useSiteTree();
+  const [picked, setPicked] = useState<number | undefined>();
+  const siteId = picked ?? tree.data?.find((n) => n.kind === 'site')?.id;
+  const devices = useLatestList({ siteId, types: TYPES }, siteId !== undefined);
+  const snap = useMemo(() => energySnapshot(devices.data ?? []), [devices.data]);
+  const [now] = useState(() => Date.now());
+  const emsId = snap.ems?.id;
+  const curveIds = energyCurveIdentifiers(snap);
+  const body = emsId
+    ? { deviceId: emsId, identifiers: curveIds, start: new Date(startOfDay(now)).toISOString(), end: new Date(now).toISOString(), interval: 'auto' as const }
+    : null;
+  const history = useHistory(body, 'grow');
+  const option = useMemo(
+    () => timeChartOption(historyToSeries(history.data?.series ?? [], t), { emptyText: history.isFetching ? '' : t('暂无数据'), min: startOfDay(now) }),
+    [history.data, history.isFetching, t, now],
+  );
+  const meters = (devices.data ?? []).filter((d) => d.type === 'meter');
+
+  return (
+    <Space direction="vertical" size={16} style={{ width: '100%' }}>
+      <Card>
+        <Space wrap>
+          <StationSelect value={siteId} onChange={setPicked} />
+          {snap.ems && (
+            <>
+              <Link to={detailHref(snap.ems.id)}>{snap.ems.name}</Link>
+              <StatusBadge status={snap.ems.status} />
+            </>
+          )}
+          <Typography.Text type="secondary">{t('数据时间：$1', formatTime(snap.ts))}</Typography.Text>
+        </Space>
+      </Card>
+      {siteId !== undefined && devices.data && !snap.ems && meters.length === 0 ? (
+        <Card>
+          <Empty description={t('该站点没有能量管理系统或电表')} />
+        </Card>
+      ) : (
+        <>
+          <Row gutter={[16, 16]}>
+            <Col xs={12} lg={4}>
+              <Flow testId="energy-grid" title={snap.gridSource === 'ems' ? '电网功率' : '关口表功率'} value={snap.grid} positive="从电网取电" negative="向电网送电" />
+            </Col>
+            <Col xs={12} lg={4}>
+              <Flow testId="energy-storage" title="储能功率" value={snap.storage} positive="放电" negative="充电" />
+            </Col>
+            <Col xs={12} lg={4}>
+              <Flow testId="energy-soc" title="储能SOC" value={snap.soc} unit="%" />
+            </Col>
+            {snap.hasPv && (
+              <Col xs={12} lg={4}>
+                <Flow testId="energy-pv" title="光伏功率" value={snap.pv} />
+              </Col>
+            )}
+            <Col xs={12} lg={4}>
+              <Flow testId="energy-load" title="负荷功率" value={snap.load} />
+            </Col>
+            {snap.hasPiles && (
+              <Col xs={12} lg={4}>
+                <Flow testId="energy-piles" title="充电桩功率" value={snap.piles} />
+              </Col>
+            )}
+          </Row>
+          <Card title={t('今日电量')} size="small">
+            <Row gutter={16}>
+              {(
+                [
+                  ['今日充电量', snap.today.charge],
+                  ['今日放电量', snap.today.discharge],
+                  ...(snap.hasPv ? [['今日光伏发电量', snap.today.pv] as const] : []),
+                  ['今日负荷用电量', snap.today.load],
+                ] as const
+              ).map(([label, v]) => (
+                <Col key={label} xs={12} lg={6}>
+                  <Statistic title={t(label)} value={v === null ? '-' : formatNumber(v)} suffix={v === null ? undefined : 'kWh'} />
+                </Col>
+              ))}
+            </Row>
+          </Card>
+          <Card title={t('今日功率曲线')}>
+            <EChart option={option} height={380} label={t('今日功率曲线')} testId="energy-chart" />
+          </Card>
+          <Card title={t('电表')}>
+            <Table
+              rowKey="id"
+              size="small"
+              pagination={false}
+              dataSource={meters}
+              columns={[
+                { title: t('设备名称'), dataIndex: 'name', render: (v: string, r) => <Link to={detailHref(r.id)}>{v}</Link> },
+                { title: t('电表用途'), dataIndex: 'meterPurpose', render: (v: string | null) => (v ? t(METER_PURPOSE_LABELS[v as MeterPurpose] ?? v) : '-') },
+                { title: t('状态'), dataIndex: 'status', render: (_: unknown, r) => <StatusBadge status={r.status} /> },
+                { title: t('有功功率'), key: 'p', render: (_: unknown, r) => fmt(r.values.activePower, 'kW') },
+                { title: t('正向有功电能（总）'), key: 'f', render: (_: unknown, r) => fmt(r.values.forwardActiveEnergy, 'kWh') },
+                { title: t('反向有功电能（总）'), key: 'r', render: (_: unknown, r) => fmt(r.values.reverseActiveEnergy, 'kWh') },
+                { title: t('本月最大需量'), key: 'd', render: (_: unknown, r) => fmt(r.values.maxDemand, 'kW') },
+              ]}
+            />
+          </Card>
+        </>
+      )}
+      {devices.isError && <Badge status="error" text={t('数据加载失败')} />}
+    </Space>
+  );
+}
+
+const fmt = (v: unknown, unit: string) => (typeof v === 'number' ? `${formatNumber(v)} ${unit}` : '-');

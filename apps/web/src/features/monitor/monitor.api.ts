@@ -1,0 +1,167 @@
+import type {
+  DeviceFaultWarning, DeviceHistory, DeviceLatestRecord, DeviceRecord, DeviceTreeNode, HistoryInterval,
+} from '@ess/contract/device';
+import type { Page } from '@ess/contract/common';
+import type { MonitorChild, MonitorDetail, MeterRegister } from '@ess/contract/monitor';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { get, post } from '../../platform/request.ts';
+
+/** How often live values and device states are read again (the simulator reports every 5 s). */
+export const LIVE_REFRESH_MS = 5000;
+/** Charts of the day are read again every minute. */
+export const CHART_REFRESH_MS = 60_000;
+
+/** Polling calls stay out of the full-screen spinner and do not toast on each failed round. */
+const quiet = { loading: false } as const;
+
+export const monitorKeys = {
+  all: ['monitor'] as const,
+  tree: () => ['monitor', 'tree'] as const,
+  latestPage: (body: object) => ['monitor', 'latest-page', body] as const,
+  latestList: (body: object) => ['monitor', 'latest-list', body] as const,
+  device: (id: number) => ['monitor', 'device', id] as const,
+  properties: (id: number) => ['monitor', 'properties', id] as const,
+  faults: (id: number) => ['monitor', 'faults', id] as const,
+  history: (body: object) => ['monitor', 'history', body] as const,
+  list: (body: object) => ['monitor', 'list', body] as const,
+};
+
+export interface LatestPageBody {
+  current: number;
+  pageSize: number;
+  siteId?: number;
+  type?: string;
+  status?: string;
+  keyword?: string;
+  identifiers?: string[];
+}
+
+export interface HistoryBody {
+  deviceId: number;
+  identifiers: string[];
+  start: string;
+  end: string;
+  interval?: HistoryInterval;
+}
+
+export const monitorApi = {
+  tree: () => post<DeviceTreeNode[]>('/configure/device/query/tree', {}, quiet),
+  deviceList: (body: object) => post<DeviceRecord[]>('/configure/device/query/list', body, quiet),
+  deviceOne: (id: number) => post<DeviceRecord>('/configure/device/query/one', { id }, quiet),
+  latestPage: (body: LatestPageBody) => post<Page<DeviceLatestRecord>>('/configure/device/data/latest/page', body, quiet),
+  latestList: (body: object) => post<DeviceLatestRecord[]>('/configure/device/data/latest/list', body, quiet),
+  faults: (deviceId: number) => get<DeviceFaultWarning>('/monitor/device/one/faultWarning', { deviceId }, quiet),
+  history: (body: HistoryBody) => post<DeviceHistory>('/monitor/device/one/history', body, quiet),
+  detail: (type: string, deviceId: number) => get<TypeDetail>(detailPath(type), { deviceId }, quiet),
+};
+
+/** The per-type detail call of each device type (api-catalogue "Device monitoring"); others use /monitor/normal/one. */
+export const DETAIL_PATHS: Record<string, string> = {
+  ems: '/monitor/ess/query/one',
+  pcs: '/monitor/pcs/one',
+  bms: '/monitor/bms/one',
+  batteryCluster: '/monitor/battery-cluster/one',
+  batteryPack: '/monitor/battery-pack/one',
+  airConditioner: '/monitor/air-conditioner/one',
+  dcdc: '/monitor/dcdc/one',
+  pvInverter: '/monitor/pv/one',
+  transformer: '/monitor/transformer/one',
+  meter: '/monitor/electric-meter/one',
+  chargingPile: '/monitor/charging-pile/one',
+  chargingGun: '/monitor/charging-gun/one',
+};
+export const detailPath = (type: string) => DETAIL_PATHS[type] ?? '/monitor/normal/one';
+
+/**
+ * What a per-type detail holds: every detail has the device, its latest values and the type's
+ * summary; some add child devices (clusters, packs, guns, converters) or meter registers.
+ */
+export type TypeDetail = MonitorDetail & {
+  clusters?: MonitorChild[];
+  packs?: MonitorChild[];
+  guns?: MonitorChild[];
+  pcs?: MonitorChild[];
+  bms?: MonitorChild[];
+  airConditioners?: MonitorChild[];
+  registers?: MeterRegister[];
+};
+
+/** The stations in scope (the site nodes of the device tree), with their devices. */
+export function useSiteTree() {
+  return useQuery({ queryKey: monitorKeys.tree(), queryFn: monitorApi.tree, staleTime: 60_000 });
+}
+
+/** A page of devices with their latest values and live status, read again every LIVE_REFRESH_MS. */
+export function useLatestPage(body: LatestPageBody) {
+  return useQuery({
+    queryKey: monitorKeys.latestPage(body),
+    queryFn: () => monitorApi.latestPage(body),
+    refetchInterval: LIVE_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Latest values of a set of devices, live. */
+export function useLatestList(body: object, enabled = true) {
+  return useQuery({
+    queryKey: monitorKeys.latestList(body),
+    queryFn: () => monitorApi.latestList(body),
+    refetchInterval: LIVE_REFRESH_MS,
+    enabled,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * One device, live, from its type's detail call: the device's type is read once (its registry
+ * record), then the type's detail every LIVE_REFRESH_MS.
+ */
+export function useDeviceDetail(deviceId: number | null) {
+  const record = useQuery({
+    queryKey: monitorKeys.device(deviceId ?? 0),
+    queryFn: () => monitorApi.deviceOne(deviceId!),
+    enabled: deviceId !== null,
+    staleTime: Infinity,
+  });
+  const type = record.data?.type;
+  const detail = useQuery({
+    queryKey: monitorKeys.properties(deviceId ?? 0),
+    queryFn: () => monitorApi.detail(type!, deviceId!),
+    enabled: deviceId !== null && type !== undefined,
+    refetchInterval: LIVE_REFRESH_MS,
+  });
+  return { record, detail };
+}
+
+export function useDeviceFaults(deviceId: number | null) {
+  return useQuery({
+    queryKey: monitorKeys.faults(deviceId ?? 0),
+    queryFn: () => monitorApi.faults(deviceId!),
+    enabled: deviceId !== null,
+    refetchInterval: LIVE_REFRESH_MS * 2,
+  });
+}
+
+/**
+ * The body of a live history read: `slide` keeps the span and moves it to end now, `grow` keeps
+ * the start and ends now; without a mode the body is sent as it is.
+ */
+export function liveHistoryBody(body: HistoryBody, mode: 'slide' | 'grow' | undefined, now: number): HistoryBody {
+  if (!mode) return body;
+  const start = Date.parse(body.start);
+  const span = Date.parse(body.end) - start;
+  return mode === 'slide'
+    ? { ...body, start: new Date(now - span).toISOString(), end: new Date(now).toISOString() }
+    : { ...body, end: new Date(Math.max(now, start + 1000)).toISOString() };
+}
+
+/** History of some identifiers of a device; with a live mode it is read again every CHART_REFRESH_MS up to now. */
+export function useHistory(body: HistoryBody | null, live?: 'slide' | 'grow') {
+  return useQuery({
+    queryKey: monitorKeys.history({ ...(body ?? {}), live }),
+    queryFn: () => monitorApi.history(liveHistoryBody(body!, live, Date.now())),
+    enabled: body !== null && body.identifiers.length > 0,
+    refetchInterval: live ? CHART_REFRESH_MS : false,
+    placeholderData: keepPreviousData,
+  });
+}

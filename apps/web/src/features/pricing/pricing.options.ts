@@ -1,0 +1,67 @@
+import { PRICE_PERIODS } from '@ess/contract/constants';
+import {
+  BILLING_SYSTEM_LABELS, BILLING_SYSTEMS, ELECTRICITY_TYPE_LABELS, ELECTRICITY_TYPES, PRICE_PERIOD_LABELS, type PricePeriod,
+  type PriceTemplateWithCycles,
+} from '@ess/contract/pricing';
+import type { DataOption, EnumOption, OptionSource } from '../../components/crud/index.ts';
+import { post } from '../../platform/request.ts';
+
+/** Enumerations, colours, units and pickers of the pricing screens. */
+
+export const ELECTRICITY_TYPE_OPTIONS: EnumOption[] = ELECTRICITY_TYPES.map((v) => ({ value: v, label: ELECTRICITY_TYPE_LABELS[v] }));
+export const BILLING_SYSTEM_OPTIONS: EnumOption[] = BILLING_SYSTEMS.map((v) => ({ value: v, label: BILLING_SYSTEM_LABELS[v] }));
+export const PERIOD_OPTIONS: EnumOption[] = PRICE_PERIODS.map((v) => ({ value: v, label: PRICE_PERIOD_LABELS[v] }));
+
+/**
+ * One colour per period type, hot to cold (tip red … deep valley dark teal). All are dark enough
+ * for white text (contrast ≥ 4.5:1), so a band's label stays readable on it.
+ */
+export const PERIOD_COLORS: Record<PricePeriod, string> = {
+  tip: '#a8071a',
+  peak: '#ad4e00',
+  flat: '#44546a',
+  valley: '#237804',
+  deepValley: '#00474f',
+};
+
+/** Unit of an energy price in a currency: "CNY/kWh". */
+export const perKwh = (currency: string) => `${currency}/kWh`;
+
+/** Price with up to 6 decimals as written (no rounding away of significant digits). */
+export function formatPrice(v: number | null | undefined): string {
+  if (v === null || v === undefined) return '-';
+  return String(Number(v.toFixed(6)));
+}
+
+export const MONTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as const;
+
+/** An entered price kept to the 6 decimals the contract allows (the input shows no padding zeros). */
+export const priceOf = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1e6) / 1e6 : null);
+
+/** Months as runs of consecutive months: [1,2,3,7] → [[1,3],[7,7]]. */
+export function monthRuns(months: readonly number[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (const m of [...months].sort((a, b) => a - b)) {
+    const last = runs[runs.length - 1];
+    if (last && last[1] === m - 1) last[1] = m;
+    else runs.push([m, m]);
+  }
+  return runs;
+}
+
+/** Templates a station may use (its company or above, its currency), with their cycles. */
+export const usableTemplatesQuery = (siteId: number | null) => ({
+  queryKey: ['operation', 'price', 'templates', 'forSite', siteId] as const,
+  queryFn: () => post<PriceTemplateWithCycles[]>('/operation/price/cycle/query/templates', { siteId }, { loading: false }),
+  enabled: siteId !== null,
+  staleTime: 30_000,
+});
+
+/** The template picker of a station's configuration form. */
+export const templateSourceFor = (siteId: number): OptionSource => ({
+  queryKey: ['operation', 'price', 'templates', 'options', siteId],
+  load: async () =>
+    (await post<PriceTemplateWithCycles[]>('/operation/price/cycle/query/templates', { siteId }, { loading: false })).map(
+      (t): DataOption => ({ value: t.id, label: `${t.name} (${t.currency}, ${t.voltageLevel})` }),
+    ),
+});

@@ -1,0 +1,192 @@
+import { z } from 'zod';
+import { id, instant, optionalText, pageRequest, trimmed } from './common.ts';
+import { deviceFilter } from './device.ts';
+import { meterPurposeSchema } from './telemetry.ts';
+
+/**
+ * Device registry operations (api-catalogue "Configuration" → Device, Device change): edit,
+ * xlsx export and import of devices and of their products' static values, the EMS check,
+ * device replacement and the import history. Uploads must be xlsx (product-spec §5).
+ */
+
+/** Device codes are what a device publishes under (ess/{site}/{code}/…): topic-safe. */
+export const registryCodeSchema = z
+  .string()
+  .trim()
+  .min(1, '设备编码不能为空')
+  .max(64, '设备编码不能超过64个字符')
+  .regex(/^[A-Za-z0-9_.-]+$/, '设备编码只能包含字母、数字、_ . -');
+
+const smallPosition = z.number().int().min(1).max(32_767).nullable().optional();
+
+export const deviceEditBody = z.object({
+  id,
+  code: registryCodeSchema,
+  name: trimmed(64),
+  barcode: optionalText(64),
+  parentId: id.nullable().optional(),
+  cabinetId: id.nullable().optional(),
+  meterPurpose: meterPurposeSchema.nullable().optional(),
+  ratedPower: z.number().min(0).max(1_000_000).nullable().optional(),
+  no: smallPosition,
+  subNo: smallPosition,
+  firmwareName: optionalText(64),
+  firmwareVersion: optionalText(32),
+  disabled: z.boolean().optional(),
+  sort: z.number().int().min(0).max(1_000_000).optional(),
+});
+export type DeviceEditBody = z.infer<typeof deviceEditBody>;
+
+/** Export: the device filter (at most DEVICE_EXPORT_MAX_ROWS rows). */
+export const deviceExportBody = deviceFilter;
+export const DEVICE_EXPORT_MAX_ROWS = 20_000;
+/** Rows one import file may hold. */
+export const DEVICE_IMPORT_MAX_ROWS = 5_000;
+
+/**
+ * Columns of the device sheet, export and import alike (source-text headers). `required`
+ * columns must be present and filled; the others may be absent or empty.
+ */
+export const DEVICE_SHEET_COLUMNS = [
+  { key: 'siteCode', header: '站点编码', required: true },
+  { key: 'code', header: '设备编码', required: true },
+  { key: 'name', header: '设备名称', required: true },
+  { key: 'productCode', header: '产品编码', required: true },
+  { key: 'barcode', header: '条码', required: false },
+  { key: 'parentCode', header: '上级设备编码', required: false },
+  { key: 'meterPurpose', header: '电表用途', required: false },
+  { key: 'cabinetCode', header: '储能柜编码', required: false },
+  { key: 'ratedPower', header: '额定功率', required: false },
+  { key: 'no', header: '序号', required: false },
+  { key: 'subNo', header: '子序号', required: false },
+  { key: 'firmwareName', header: '固件名称', required: false },
+  { key: 'firmwareVersion', header: '固件版本', required: false },
+  { key: 'disabled', header: '禁用', required: false },
+  { key: 'sort', header: '排序', required: false },
+] as const;
+export type DeviceSheetKey = (typeof DEVICE_SHEET_COLUMNS)[number]['key'];
+
+/** Device product data: the static property values of one product's devices. */
+export const deviceProductExportBody = z.object({ productId: id, siteId: id.optional() });
+/** Fixed leading columns of the product data sheet; then one column per static property, "名称(identifier)". */
+export const PRODUCT_SHEET_COLUMNS = [
+  { key: 'code', header: '设备编码' },
+  { key: 'name', header: '设备名称' },
+  { key: 'siteCode', header: '站点编码' },
+] as const;
+
+export const emsCheckBody = z.object({ siteId: id });
+
+export const deviceChangeBody = z.object({
+  /** The device (position) whose hardware is replaced. */
+  deviceId: id,
+  newCode: registryCodeSchema,
+  newBarcode: optionalText(64),
+  /** Default: the current name. */
+  newName: optionalText(64),
+  newFirmwareVersion: optionalText(32),
+  reason: optionalText(200),
+});
+export type DeviceChangeBody = z.infer<typeof deviceChangeBody>;
+
+export const deviceChangeFilter = z.object({
+  siteId: id.optional(),
+  deviceId: id.optional(),
+  /** Old or new code or barcode contains. */
+  keyword: z.string().trim().max(64).optional(),
+  start: instant.optional(),
+  end: instant.optional(),
+});
+export const deviceChangePage = pageRequest.extend(deviceChangeFilter.shape);
+export const deviceChangeProductQuery = z.object({ siteId: id });
+
+export const IMPORT_KINDS = ['device', 'product'] as const;
+export const IMPORT_STATUSES = ['success', 'failed'] as const;
+export const importHistoryPage = pageRequest.extend({
+  kind: z.enum(IMPORT_KINDS).optional(),
+  status: z.enum(IMPORT_STATUSES).optional(),
+  fileName: z.string().trim().max(64).optional(),
+});
+
+// ── Responses ─────────────────────────────────────────────────────────────────────────
+
+export interface ImportRowError {
+  /** 1-based sheet row (row 1 is the header); 0 for the file as a whole. */
+  row: number;
+  /** Column header, '' for the whole row or file. */
+  column: string;
+  message: string;
+}
+
+/** A successful import; a refused one answers 406 and its errorMsg is the JSON of ImportRefusal. */
+export interface ImportResult {
+  historyId: number;
+  totalRows: number;
+  created: number;
+  updated: number;
+}
+
+export interface ImportRefusal {
+  historyId: number;
+  errors: ImportRowError[];
+}
+
+export interface DeviceImportRecord {
+  id: number;
+  kind: (typeof IMPORT_KINDS)[number];
+  fileName: string;
+  status: (typeof IMPORT_STATUSES)[number];
+  totalRows: number;
+  createdCount: number;
+  updatedCount: number;
+  errorCount: number;
+  errors: ImportRowError[];
+  username: string;
+  durationMs: number;
+  createdAt: string;
+}
+
+export interface EmsCheckResult {
+  siteId: number;
+  deviceId: number;
+  deviceCode: string;
+  /** Registry status from the last report (online, offline, disabled, inactive). */
+  status: string;
+  lastSeenAt: string | null;
+  /** Whether the EMS answered the probe command over MQTT in time. */
+  answered: boolean;
+  /** Round trip of the probe, ms (null when it did not answer). */
+  latencyMs: number | null;
+  /** online: answered; otherwise why not (timeout, disabled, broker unreachable). */
+  online: boolean;
+  message: string;
+}
+
+export interface DeviceChangeRecord {
+  id: number;
+  deviceId: number;
+  siteId: number;
+  siteName: string;
+  productId: number;
+  productName: string;
+  deviceType: string;
+  oldCode: string;
+  newCode: string;
+  oldBarcode: string | null;
+  newBarcode: string | null;
+  oldName: string;
+  newName: string;
+  oldFirmwareVersion: string | null;
+  newFirmwareVersion: string | null;
+  reason: string | null;
+  username: string;
+  changedAt: string;
+}
+
+export interface DeviceChangeProduct {
+  productId: number;
+  productCode: string;
+  productName: string;
+  type: string;
+  deviceCount: number;
+}

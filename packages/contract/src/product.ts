@@ -1,0 +1,387 @@
+import { z } from 'zod';
+import { id, instant, optionalText, pageRequest, trimmed } from './common.ts';
+import { HISTORY_INTERVALS } from './device.ts';
+import { deviceTypeSchema, identifierSchema } from './telemetry.ts';
+
+/**
+ * Thing models (api-catalogue "Configuration" → Product, Product command, Product event and
+ * property, Static property, Product template) and template data. Rules of product-spec §5:
+ * identifiers in lower camel case; enumeration (status) values numeric and unique, their labels
+ * and colours unique; the cumulative flag marks registers that only grow.
+ */
+
+export const PROPERTY_DATA_TYPES = ['float', 'int', 'enum', 'bool', 'string'] as const;
+export type PropertyDataType = (typeof PROPERTY_DATA_TYPES)[number];
+export const PROPERTY_DATA_TYPE_LABELS: Record<PropertyDataType, string> = {
+  float: '浮点数', int: '整数', enum: '枚举', bool: '布尔', string: '文本',
+};
+export const STATIC_DATA_TYPES = ['string', 'float', 'int', 'enum', 'bool', 'date'] as const;
+export type StaticDataType = (typeof STATIC_DATA_TYPES)[number];
+export const STATIC_DATA_TYPE_LABELS: Record<StaticDataType, string> = { ...PROPERTY_DATA_TYPE_LABELS, date: '日期' };
+export const PARAM_DATA_TYPES = ['float', 'int', 'enum', 'bool', 'string', 'object'] as const;
+export const EVENT_LEVELS = [1, 2, 3, 4, 5] as const;
+
+/** Product codes name a model (ESS-PCS, …): letters, digits, _ . -. */
+export const productCodeSchema = z.string().trim().regex(/^[A-Za-z0-9_.-]{1,64}$/, '编码只能包含字母、数字、_ . -');
+/** product-spec §5: identifiers use lower camel case (pcsState, todayChargeEnergy). */
+export const camelIdentifier = z
+  .string()
+  .trim()
+  .min(1, '标识符不能为空')
+  .max(64)
+  .regex(/^[a-z][a-zA-Z0-9]*$/, '标识符须为小驼峰格式（如 activePower）');
+/**
+ * Event codes are what devices publish: lower camel case, or the upper snake case fault codes
+ * devices commonly send (PCS_IGBT_FAULT).
+ */
+export const eventIdentifier = z
+  .string()
+  .trim()
+  .min(1, '标识符不能为空')
+  .max(64)
+  .regex(/^([a-z][a-zA-Z0-9]*|[A-Z][A-Z0-9]*(_[A-Z0-9]+)*)$/, '事件标识须为小驼峰或大写下划线格式');
+
+const colourSchema = z.string().trim().regex(/^#[0-9a-fA-F]{6}$/, '颜色须为 #RRGGBB');
+
+export const enumValueSchema = z.object({
+  /** The status value a device reports. */
+  value: z.number().int('状态值须为整数').min(-2_147_483_648).max(2_147_483_647),
+  label: trimmed(32),
+  colour: z.union([colourSchema, z.literal('')]).optional().transform((v) => (v ? v.toLowerCase() : undefined)),
+});
+export interface EnumValue {
+  value: number;
+  label: string;
+  colour?: string;
+}
+
+/** Values, labels and colours each unique (product-spec §5). */
+export const enumValuesSchema = z
+  .array(enumValueSchema)
+  .max(64)
+  .superRefine((list, c) => {
+    const seen = { value: new Set<number>(), label: new Set<string>(), colour: new Set<string>() };
+    list.forEach((e, i) => {
+      if (seen.value.has(e.value)) c.addIssue({ code: 'custom', path: [i, 'value'], message: `状态值 ${e.value} 重复` });
+      if (seen.label.has(e.label)) c.addIssue({ code: 'custom', path: [i, 'label'], message: `名称 ${e.label} 重复` });
+      if (e.colour && seen.colour.has(e.colour)) c.addIssue({ code: 'custom', path: [i, 'colour'], message: `颜色 ${e.colour} 重复` });
+      seen.value.add(e.value);
+      seen.label.add(e.label);
+      if (e.colour) seen.colour.add(e.colour);
+    });
+  });
+
+const optionalNumber = z.number().finite().nullable().optional().transform((v) => v ?? null);
+const sortSchema = z.number().int().min(0).max(100_000).optional().default(0);
+
+// ── Product ───────────────────────────────────────────────────────────────────────────
+
+export const productFilter = z.object({
+  type: deviceTypeSchema.optional(),
+  code: z.string().trim().max(64).optional(),
+  name: z.string().trim().max(64).optional(),
+  /** Code or name contains. */
+  keyword: z.string().trim().max(64).optional(),
+});
+export type ProductFilter = z.infer<typeof productFilter>;
+export const productPage = pageRequest.extend(productFilter.shape);
+
+export const productAdd = z.object({
+  code: productCodeSchema,
+  name: trimmed(64),
+  type: deviceTypeSchema,
+  description: optionalText(500),
+});
+export type ProductAdd = z.infer<typeof productAdd>;
+export const productEdit = productAdd.extend({ id });
+export type ProductEdit = z.infer<typeof productEdit>;
+
+/** GET /configure/product/export/model: one product's model, or every product's (optionally of a type). */
+export const productExportModelQuery = z.object({ id: id.optional(), type: deviceTypeSchema.optional() });
+
+// ── Properties ────────────────────────────────────────────────────────────────────────
+
+const propertyFields = {
+  identifier: camelIdentifier,
+  name: trimmed(64),
+  dataType: z.enum(PROPERTY_DATA_TYPES),
+  unit: z.string().trim().max(16).optional().default(''),
+  enumValues: enumValuesSchema.nullable().optional().transform((v) => v ?? null),
+  cumulative: z.boolean().optional().default(false),
+  writable: z.boolean().optional().default(false),
+  min: optionalNumber,
+  max: optionalNumber,
+  sort: sortSchema,
+};
+
+type PropertyShape = {
+  dataType: PropertyDataType;
+  enumValues: EnumValue[] | null;
+  cumulative: boolean;
+  min: number | null;
+  max: number | null;
+};
+function checkProperty(v: PropertyShape, c: z.RefinementCtx) {
+  if (v.dataType === 'enum' && !v.enumValues?.length) c.addIssue({ code: 'custom', path: ['enumValues'], message: '枚举类型须至少有一个枚举值' });
+  if (v.dataType !== 'enum' && v.enumValues?.length) c.addIssue({ code: 'custom', path: ['enumValues'], message: '只有枚举类型可以设置枚举值' });
+  if (v.cumulative && v.dataType !== 'float' && v.dataType !== 'int') c.addIssue({ code: 'custom', path: ['cumulative'], message: '只有数值类型可以是累计量' });
+  if (v.min !== null && v.max !== null && v.min > v.max) c.addIssue({ code: 'custom', path: ['max'], message: '最大值不能小于最小值' });
+}
+
+export const propertyAdd = z.object({ productId: id, ...propertyFields }).superRefine(checkProperty);
+export type PropertyAdd = z.infer<typeof propertyAdd>;
+/** The product of a property does not change; its identifier and type may (see the service's rules). */
+export const propertyEdit = z.object({ id, ...propertyFields }).superRefine(checkProperty);
+export type PropertyEdit = z.infer<typeof propertyEdit>;
+export const propertyFilter = z.object({
+  productId: id.optional(),
+  keyword: z.string().trim().max(64).optional(),
+  dataType: z.enum(PROPERTY_DATA_TYPES).optional(),
+});
+export const propertyPage = pageRequest.extend(propertyFilter.shape);
+
+// ── Events ────────────────────────────────────────────────────────────────────────────
+
+const eventFields = {
+  identifier: eventIdentifier,
+  name: trimmed(64),
+  level: z.number().int().min(1, '等级为1到5').max(5, '等级为1到5'),
+  sort: sortSchema,
+};
+export const eventAdd = z.object({ productId: id, ...eventFields });
+export type EventAdd = z.infer<typeof eventAdd>;
+export const eventEdit = z.object({ id, ...eventFields });
+export type EventEdit = z.infer<typeof eventEdit>;
+export const eventFilter = z.object({
+  productId: id.optional(),
+  keyword: z.string().trim().max(64).optional(),
+  level: z.number().int().min(1).max(5).optional(),
+});
+export const eventPage = pageRequest.extend(eventFilter.shape);
+
+// ── Commands ──────────────────────────────────────────────────────────────────────────
+
+export const commandParamSchema = z
+  .object({
+    identifier: camelIdentifier,
+    name: trimmed(64),
+    dataType: z.enum(PARAM_DATA_TYPES),
+    required: z.boolean().optional(),
+    unit: z.string().trim().max(16).optional(),
+    min: z.number().finite().optional(),
+    max: z.number().finite().optional(),
+    enumValues: enumValuesSchema.optional(),
+  })
+  .superRefine((v, c) => {
+    if (v.min !== undefined && v.max !== undefined && v.min > v.max) c.addIssue({ code: 'custom', path: ['max'], message: '最大值不能小于最小值' });
+  });
+export type CommandParam = z.infer<typeof commandParamSchema>;
+const paramList = z
+  .array(commandParamSchema)
+  .max(32)
+  .optional()
+  .default([])
+  .superRefine((list, c) => {
+    const seen = new Set<string>();
+    list.forEach((p, i) => {
+      if (seen.has(p.identifier)) c.addIssue({ code: 'custom', path: [i, 'identifier'], message: `参数标识 ${p.identifier} 重复` });
+      seen.add(p.identifier);
+    });
+  });
+
+const commandFields = {
+  identifier: camelIdentifier,
+  name: trimmed(64),
+  requestParams: paramList,
+  responseParams: paramList,
+  sort: sortSchema,
+};
+export const commandAdd = z.object({ productId: id, ...commandFields });
+export type CommandAdd = z.infer<typeof commandAdd>;
+export const commandEdit = z.object({ id, ...commandFields });
+export type CommandEdit = z.infer<typeof commandEdit>;
+export const commandFilter = z.object({ productId: id.optional(), keyword: z.string().trim().max(64).optional() });
+export const commandPage = pageRequest.extend(commandFilter.shape);
+/** One product's command by identifier (null when there is none): the form's uniqueness check. */
+export const commandUniqueBody = z.object({ productId: id, identifier: z.string().trim().min(1).max(64), excludeId: id.optional() });
+
+// ── Static properties ─────────────────────────────────────────────────────────────────
+
+const staticFields = {
+  identifier: camelIdentifier,
+  name: trimmed(64),
+  dataType: z.enum(STATIC_DATA_TYPES),
+  unit: z.string().trim().max(16).optional().default(''),
+  enumValues: enumValuesSchema.nullable().optional().transform((v) => v ?? null),
+  required: z.boolean().optional().default(false),
+  sort: sortSchema,
+};
+function checkStatic(v: { dataType: StaticDataType; enumValues: EnumValue[] | null }, c: z.RefinementCtx) {
+  if (v.dataType === 'enum' && !v.enumValues?.length) c.addIssue({ code: 'custom', path: ['enumValues'], message: '枚举类型须至少有一个枚举值' });
+  if (v.dataType !== 'enum' && v.enumValues?.length) c.addIssue({ code: 'custom', path: ['enumValues'], message: '只有枚举类型可以设置枚举值' });
+}
+export const staticPropertyAdd = z.object({ productId: id, ...staticFields }).superRefine(checkStatic);
+export type StaticPropertyAdd = z.infer<typeof staticPropertyAdd>;
+export const staticPropertyEdit = z.object({ id, ...staticFields }).superRefine(checkStatic);
+export type StaticPropertyEdit = z.infer<typeof staticPropertyEdit>;
+export const staticPropertyPage = pageRequest.extend({ productId: id.optional(), keyword: z.string().trim().max(64).optional() });
+
+// ── Templates ─────────────────────────────────────────────────────────────────────────
+
+const identifierList = z
+  .array(identifierSchema)
+  .min(1, '至少选择一个属性')
+  .max(50)
+  .refine((v) => new Set(v).size === v.length, '属性不能重复');
+
+export const templateAdd = z.object({
+  name: trimmed(64),
+  productId: id,
+  identifiers: identifierList,
+  description: optionalText(500),
+  sort: sortSchema,
+});
+export type TemplateAdd = z.infer<typeof templateAdd>;
+export const templateEdit = templateAdd.extend({ id });
+export type TemplateEdit = z.infer<typeof templateEdit>;
+export const templateAddBatch = z
+  .object({ items: z.array(templateAdd).min(1, '至少新增一个模板').max(50) })
+  .superRefine((v, c) => {
+    const seen = new Set<string>();
+    v.items.forEach((t, i) => {
+      if (seen.has(t.name)) c.addIssue({ code: 'custom', path: ['items', i, 'name'], message: `模板名称 ${t.name} 重复` });
+      seen.add(t.name);
+    });
+  });
+export const templateFilter = z.object({
+  productId: id.optional(),
+  type: deviceTypeSchema.optional(),
+  keyword: z.string().trim().max(64).optional(),
+});
+export const templatePage = pageRequest.extend(templateFilter.shape);
+/** A template's properties (in its order), or the properties a template of a product may select. */
+export const templatePropertyBody = z
+  .object({ id: id.optional(), productId: id.optional() })
+  .refine((v) => v.id !== undefined || v.productId !== undefined, { message: 'productId不能为空', path: ['productId'] });
+
+// ── Template data ─────────────────────────────────────────────────────────────────────
+
+const templateDeviceFilter = {
+  templateId: id,
+  companyId: id.optional(),
+  siteId: id.optional(),
+  siteIds: z.array(id).max(500).optional(),
+  deviceIds: z.array(id).max(500).optional(),
+  keyword: z.string().trim().max(64).optional(),
+};
+export const templateLatestPage = pageRequest.extend(templateDeviceFilter);
+export const templateLatestTree = z.object({ templateId: id, companyId: id.optional(), siteId: id.optional() });
+
+/** Most series one history query returns: devices × identifiers. */
+export const TEMPLATE_HISTORY_MAX_SERIES = 100;
+
+export const templateHistoryBody = z
+  .object({
+    templateId: id.optional(),
+    deviceIds: z
+      .array(id)
+      .min(1, '至少选择一个设备')
+      .max(20)
+      .refine((v) => new Set(v).size === v.length, '设备不能重复'),
+    /** Default: the template's identifiers. */
+    identifiers: identifierList.optional(),
+    start: instant,
+    end: instant,
+    interval: z.enum(HISTORY_INTERVALS).default('auto'),
+  })
+  .refine((v) => v.templateId !== undefined || v.identifiers !== undefined, { message: 'identifiers不能为空', path: ['identifiers'] })
+  .refine((v) => v.end.getTime() > v.start.getTime(), { message: '结束时间须晚于开始时间', path: ['end'] });
+export type TemplateHistoryBody = z.infer<typeof templateHistoryBody>;
+
+// ── Responses ─────────────────────────────────────────────────────────────────────────
+
+export interface ProductRecord {
+  id: number;
+  code: string;
+  name: string;
+  type: string;
+  description: string | null;
+  propertyCount: number;
+  eventCount: number;
+  commandCount: number;
+  deviceCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface PropertyRecord {
+  id: number;
+  productId: number;
+  identifier: string;
+  name: string;
+  dataType: PropertyDataType;
+  unit: string;
+  enumValues: EnumValue[] | null;
+  cumulative: boolean;
+  writable: boolean;
+  min: number | null;
+  max: number | null;
+  sort: number;
+  /** 1-based position in stored telemetry arrays; null for text properties. */
+  slot: number | null;
+}
+
+export interface EventRecord {
+  id: number;
+  productId: number;
+  identifier: string;
+  name: string;
+  level: number;
+  sort: number;
+}
+
+export interface CommandRecord {
+  id: number;
+  productId: number;
+  identifier: string;
+  name: string;
+  requestParams: CommandParam[];
+  responseParams: CommandParam[];
+  sort: number;
+}
+
+export interface StaticPropertyRecord {
+  id: number;
+  productId: number;
+  identifier: string;
+  name: string;
+  dataType: StaticDataType;
+  unit: string;
+  enumValues: EnumValue[] | null;
+  required: boolean;
+  sort: number;
+}
+
+export interface TemplateRecord {
+  id: number;
+  name: string;
+  productId: number;
+  productName: string;
+  productType: string;
+  identifiers: string[];
+  description: string | null;
+  sort: number;
+  createdAt: string;
+}
+
+export interface TemplateTreeNode {
+  key: string;
+  kind: 'site' | 'device';
+  id: number;
+  code: string;
+  name: string;
+  status?: string;
+  ts?: string | null;
+  values?: Record<string, number | string | boolean>;
+  children: TemplateTreeNode[];
+}

@@ -1,0 +1,319 @@
+import { z } from 'zod';
+import { id, idBody, optionalEmail, optionalPhone, optionalText, pageRequest, trimmed } from './common.ts';
+import { identifierSchema } from './telemetry.ts';
+
+/**
+ * Station configuration (api-catalogue "Configuration": site, key values, cabinet, distribution
+ * diagram, param, callback). Station fields: product-spec §3; rules: §5.
+ */
+
+/** Subsystems a station combines (DOMAIN.md §1). */
+export const SITE_TYPES = ['storage', 'pv', 'charging', 'storagePv', 'storageCharging', 'storagePvCharging'] as const;
+export type SiteType = (typeof SITE_TYPES)[number];
+export const SITE_TYPE_LABELS: Record<SiteType, string> = {
+  storage: '储能',
+  pv: '光伏',
+  charging: '充电桩',
+  storagePv: '储能+光伏',
+  storageCharging: '储能+充电桩',
+  storagePvCharging: '光储充',
+};
+
+/** A time zone the runtime knows (IANA name, e.g. Asia/Shanghai). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(zone);
+  } catch {
+    return false;
+  }
+}
+
+/** Today's calendar date (YYYY-MM-DD) in a time zone. */
+export function todayIn(zone: string, now = new Date()): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/**
+ * A station code is the second segment of its devices' MQTT topics (ess/{siteCode}/…): letters,
+ * digits, dash and underscore only, so it can never hold a topic separator or wildcard.
+ */
+export const siteCodeSchema = z.string().trim().min(1).max(32).regex(/^[A-Za-z0-9_-]+$/, '站点编码只能包含字母、数字、下划线和短横线');
+const timeZone = z.string().trim().min(1).max(64).refine(isTimeZone, '时区不正确');
+const isoDate = z.iso.date('日期格式不正确');
+const optionalDate = z.union([isoDate, z.literal('')]).optional().nullable().transform((v) => (v ? v : null));
+const optionalNumber = (min: number, max: number) => z.number().min(min).max(max).optional().nullable().transform((v) => v ?? null);
+/** JSON ids are numbers; a missing one is reported as "{field}不能为空" (no coercion of undefined). */
+const ref = z.number().int().positive().max(2 ** 31 - 1);
+/** Multipart fields arrive as text. */
+const textRef = z.string().regex(/^\d{1,10}$/, '应为正整数').transform(Number).pipe(ref);
+const currency = z.string().trim().regex(/^[A-Z]{3}$/, '币种应为三位大写字母代码');
+
+const siteFields = {
+  companyId: ref,
+  name: trimmed(64),
+  code: siteCodeSchema,
+  timeZone,
+  commissioningDate: optionalDate,
+  serviceEndDate: optionalDate,
+  regionCode: optionalText(12),
+  address: optionalText(256),
+  longitude: optionalNumber(-180, 180),
+  latitude: optionalNumber(-90, 90),
+  contact: optionalText(64),
+  phone: optionalPhone,
+  email: optionalEmail,
+  currency,
+  siteType: z.enum(SITE_TYPES),
+  projectNo: optionalText(64),
+  projectName: optionalText(128),
+  investor: optionalText(128),
+  powerUser: optionalText(128),
+  reconciliationContact: optionalText(64),
+  reconciliationPhone: optionalPhone,
+  /** product-spec §5: 0 to 100. */
+  investorShareRatio: z.number().min(0, '投资方分成比例应在0-100之间').max(100, '投资方分成比例应在0-100之间').optional().nullable().transform((v) => v ?? null),
+  remark: optionalText(500),
+};
+
+interface DatedSite {
+  commissioningDate: string | null;
+  serviceEndDate: string | null;
+  timeZone: string;
+}
+
+/** product-spec §5: the service end date is on or after the commissioning date. */
+const endAfterStart = (v: DatedSite) => !v.serviceEndDate || !v.commissioningDate || v.serviceEndDate >= v.commissioningDate;
+/** product-spec §5: the service end date is on or after today, in the station's time zone. */
+export const serviceEndNotPast = (v: DatedSite, now = new Date()) => !v.serviceEndDate || !isTimeZone(v.timeZone) || v.serviceEndDate >= todayIn(v.timeZone, now);
+export const SERVICE_END_BEFORE_START = '服务到期日期不能早于投运日期';
+export const SERVICE_END_PAST = '服务到期日期不能早于今天';
+
+const siteObject = z.object(siteFields);
+export const siteAdd = siteObject
+  .refine(endAfterStart, { message: SERVICE_END_BEFORE_START, path: ['serviceEndDate'] })
+  .refine((v) => serviceEndNotPast(v), { message: SERVICE_END_PAST, path: ['serviceEndDate'] });
+/**
+ * Editing keeps the start/end rule; "not in the past" holds when the end date is changed (the
+ * server compares with the stored one), so an expired station can still be corrected.
+ */
+export const siteEdit = siteObject.extend({ id }).refine(endAfterStart, { message: SERVICE_END_BEFORE_START, path: ['serviceEndDate'] });
+export type SiteAdd = z.infer<typeof siteAdd>;
+export type SiteEdit = z.infer<typeof siteEdit>;
+
+export const siteFilter = z.object({
+  companyId: id.optional(),
+  /** Name or code contains. */
+  keyword: z.string().trim().max(64).optional(),
+  name: z.string().trim().max(64).optional(),
+  code: z.string().trim().max(32).optional(),
+  siteType: z.enum(SITE_TYPES).optional(),
+  regionCode: z.string().trim().max(12).optional(),
+});
+export const sitePage = pageRequest.extend(siteFilter.shape);
+export type SiteFilter = z.infer<typeof siteFilter>;
+/** The picker tree: companies with their stations; userId limits to that user's stations. */
+export const siteTreeQuery = z.object({ companyId: id.optional(), userId: id.optional() });
+
+export interface SiteRecord {
+  id: number;
+  companyId: number;
+  companyName: string;
+  name: string;
+  code: string;
+  timeZone: string;
+  commissioningDate: string | null;
+  serviceEndDate: string | null;
+  regionCode: string | null;
+  address: string | null;
+  longitude: number | null;
+  latitude: number | null;
+  contact: string | null;
+  phone: string | null;
+  email: string | null;
+  currency: string;
+  siteType: SiteType;
+  projectNo: string | null;
+  projectName: string | null;
+  investor: string | null;
+  powerUser: string | null;
+  reconciliationContact: string | null;
+  reconciliationPhone: string | null;
+  investorShareRatio: number | null;
+  remark: string | null;
+  deviceCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface SiteTreeNode {
+  /** `company-<id>` or `site-<id>`. */
+  key: string;
+  kind: 'company' | 'site';
+  id: number;
+  name: string;
+  code?: string | null;
+  children: SiteTreeNode[];
+}
+
+// Key values
+export const PV_WORKING_MODES = ['selfUse', 'surplusGrid', 'fullGrid'] as const;
+export const PV_WORKING_MODE_LABELS: Record<(typeof PV_WORKING_MODES)[number], string> = {
+  selfUse: '自发自用',
+  surplusGrid: '自发自用余电上网',
+  fullGrid: '全额上网',
+};
+const keyValueFields = {
+  siteId: ref,
+  /** kWh */
+  installedCapacity: optionalNumber(0, 10_000_000),
+  /** kV */
+  voltageLevel: optionalNumber(0, 1000),
+  /** kW */
+  transformerProtectionPower: optionalNumber(0, 10_000_000),
+  /** kW */
+  installedPower: optionalNumber(0, 10_000_000),
+  /** % of capacity */
+  depthOfDischarge: z.number().gt(0, '放电深度应在0-100之间').max(100, '放电深度应在0-100之间').optional().nullable().transform((v) => v ?? null),
+  pvModuleCount: z.number().int().min(0).max(10_000_000).optional().nullable().transform((v) => v ?? null),
+  pvWorkingMode: z.enum(PV_WORKING_MODES).optional().nullable().transform((v) => v ?? null),
+  /** kW */
+  pilePower: optionalNumber(0, 10_000_000),
+};
+export const siteKeyValueBody = z.object(keyValueFields);
+export const siteKeyValueQuery = z.object({ siteId: ref });
+export type SiteKeyValue = z.infer<typeof siteKeyValueBody>;
+export interface SiteKeyValueRecord extends SiteKeyValue {
+  siteName: string;
+  /** False until the station's key values were first saved. */
+  saved: boolean;
+  updatedAt: string | null;
+}
+
+// Cabinet
+const cabinetFields = {
+  siteId: ref,
+  code: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, '编码只能包含字母、数字、点、下划线和短横线'),
+  name: trimmed(64),
+};
+export const cabinetAdd = z.object(cabinetFields);
+export const cabinetEdit = z.object({ id, ...cabinetFields });
+export const cabinetFilter = z.object({
+  companyId: id.optional(),
+  siteId: id.optional(),
+  keyword: z.string().trim().max(64).optional(),
+});
+export const cabinetPage = pageRequest.extend(cabinetFilter.shape);
+export interface CabinetRecord {
+  id: number;
+  siteId: number;
+  siteName: string;
+  siteCode: string;
+  code: string;
+  name: string;
+  deviceCount: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// Distribution diagram
+/** An SVG element id a binding points at (XML Name, no quotes or spaces). */
+export const svgElementId = z.string().min(1).max(128).regex(/^[A-Za-z_][\w.:-]*$/, '元素ID格式不正确');
+export const diagramBinding = z.object({ elementId: svgElementId, deviceId: ref, identifier: identifierSchema });
+export type DiagramBinding = z.infer<typeof diagramBinding>;
+export const diagramBindings = z
+  .array(diagramBinding)
+  .max(500)
+  .refine((v) => new Set(v.map((b) => b.elementId)).size === v.length, '同一元素只能绑定一个属性');
+/** The text fields of the multipart upload; `file` is the SVG (optional when only bindings change). */
+export const diagramUploadFields = z.object({
+  siteId: textRef,
+  bindings: z
+    .string()
+    .max(200_000)
+    .optional()
+    .transform((s, c) => {
+      if (s === undefined || s === '') return undefined;
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        c.addIssue({ code: 'custom', message: '不是有效的 JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(diagramBindings.optional()),
+});
+export const diagramLoadQuery = z.object({ siteId: id });
+export const DIAGRAM_MAX_BYTES = 2 * 1024 * 1024;
+export interface DiagramRecord {
+  id: number;
+  siteId: number;
+  fileName: string;
+  /** Sanitised SVG markup. */
+  svg: string;
+  bindings: DiagramBinding[];
+  /** Element ids present in the SVG, for the binding picker. */
+  elementIds: string[];
+  updatedAt: string;
+}
+
+// Param: the settable parameters of products (writable properties), with a device's current values.
+export const paramFilter = z.object({
+  productId: id.optional(),
+  deviceId: id.optional(),
+  keyword: z.string().trim().max(64).optional(),
+});
+export interface ParamRecord {
+  /** The property's id. */
+  id: number;
+  productId: number;
+  productCode: string;
+  productName: string;
+  productType: string;
+  identifier: string;
+  name: string;
+  dataType: string;
+  unit: string;
+  min: number | null;
+  max: number | null;
+  enumValues: { value: number; label: string }[] | null;
+  /** The device's latest value when deviceId was given. */
+  value?: number | string | boolean | null;
+}
+
+// Callback: operations registered by the platform, run on demand; each run is recorded.
+export const CALLBACK_CODES = ['site.deviceStatus', 'site.diagramCheck', 'site.energyCheck'] as const;
+export type CallbackCode = (typeof CALLBACK_CODES)[number];
+export const callbackFilter = z.object({ keyword: z.string().trim().max(64).optional() });
+export const callbackExecPage = pageRequest.extend({
+  code: z.enum(CALLBACK_CODES).optional(),
+  siteId: id.optional(),
+  success: z.boolean().optional(),
+});
+export const callbackExecBody = z.object({ code: z.enum(CALLBACK_CODES), siteId: ref });
+export interface CallbackDef {
+  code: CallbackCode;
+  name: string;
+  description: string;
+  /** Parameters the run takes (all take the station). */
+  params: string[];
+  lastRun: { at: string; success: boolean; username: string | null } | null;
+  runs: number;
+}
+export interface CallbackExecRecord {
+  id: number;
+  code: CallbackCode;
+  siteId: number | null;
+  siteName: string | null;
+  username: string | null;
+  params: Record<string, unknown>;
+  success: boolean;
+  result: unknown;
+  error: string | null;
+  durationMs: number;
+  createdAt: string;
+}
+
+export { idBody as siteIdBody };

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// The static half of `npm test`: the TypeScript check of every project and the type-aware lint,
+// two at a time (CI machines have two cores), lint first as it is the longest. Each check's output
+// is printed when it ends; the script fails when any check fails.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+
+// The projects are those of the `typecheck` script, so the two lists cannot drift apart.
+const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const projects = [...scripts.typecheck.matchAll(/tsc -p (\S+)/g)].map((m) => m[1]);
+const checks = [
+  { name: 'lint', cmd: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
+  ...projects.map((p) => ({ name: `typecheck ${p}`, cmd: 'npx', args: ['tsc', '-p', p] })),
+];
+
+function run({ name, cmd, args }) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => {
+      const lines = out.split('\n').filter((l) => l.trim() && !l.startsWith('npm warn')).join('\n');
+      console.log(`${code === 0 ? 'ok  ' : 'FAIL'} ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)${lines ? `\n${lines}` : ''}`);
+      resolve(code === 0);
+    });
+  });
+}
+
+const queue = [...checks];
+const slots = Math.max(2, Math.min(availableParallelism(), 4));
+const results = await Promise.all(
+  Array.from({ length: slots }, async () => {
+    let ok = true;
+    for (let c = queue.shift(); c; c = queue.shift()) ok = (await run(c)) && ok;
+    return ok;
+  }),
+);
+process.exit(results.every(Boolean) ? 0 : 1);
