@@ -79,12 +79,29 @@ export class ConsoleShell {
   }
 
   async chooseLanguage(name: string): Promise<void> {
-    await this.page.click('[data-testid=language-switch]');
+    const button = this.page.locator('[data-testid=language-switch]');
     const menu = this.page.locator(OPEN_DROPDOWN);
-    await menu.locator('.ant-dropdown-menu-item').filter({ hasText: name }).click();
-    // The console re-renders in the new language and direction; the menu may stay open over it.
-    if (await menu.isVisible()) await this.page.keyboard.press('Escape');
-    await menu.waitFor({ state: 'hidden' });
+    // The menu is loaded on first use and slides in: a click measured while it moves can land on
+    // another language, so the switch's own label confirms the choice (tried again if not).
+    for (let attempt = 1; ; attempt++) {
+      await button.click();
+      await menu.waitFor();
+      await animationsSettled(this.page);
+      await menu.locator('.ant-dropdown-menu-item').filter({ hasText: name }).click();
+      // The console re-renders in the new language and direction; the menu may stay open over it.
+      if (await menu.isVisible()) await this.page.keyboard.press('Escape');
+      await menu.waitFor({ state: 'hidden' });
+      try {
+        await this.page.waitForFunction(
+          (want) => document.querySelector('[data-testid=language-switch]')?.textContent?.trim() === want,
+          name,
+          { timeout: 10_000 },
+        );
+        return;
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
   }
 
   /** Opens the tab strip's actions menu (beside the tabs; it acts on the active tab). */
