@@ -104,7 +104,7 @@ describe('device registry in Chromium', () => {
     await equipment.upload('device-import', file);
     const report = equipment.report();
     await report.waitFor();
-    await expect(report.locator('tbody tr').count()).resolves.toBe(3);
+    await expect.poll(() => report.locator('tbody tr').count(), { timeout: 10_000 }).toBe(3);
     await report.getByText('产品 PCS-UNKNOWN 不存在').waitFor();
     await report.getByText('上级设备 SZ01-PCS-9 不存在').waitFor();
     await report.getByText('站点 XX99 不存在或无权访问').waitFor();
@@ -128,7 +128,7 @@ describe('device registry in Chromium', () => {
     await equipment.upload('device-import', file);
     await page.locator('.ant-message').getByText('导入成功：新增 6 条，更新 0 条').waitFor();
     await equipment.filterStation(SITE.name);
-    await expect(equipment.rows().count()).resolves.toBe(6);
+    await expect.poll(() => equipment.rows().count(), { timeout: 10_000 }).toBe(6);
     await expect(equipment.row('SZ01-PCS-01').innerText()).resolves.toContain('EMS能量管理系统');
     await equipment.row('SZ01-PCS-01').locator('[data-status=inactive]').waitFor();
     const href = await equipment.row('SZ01-PCS-01').getByRole('link').getAttribute('href');

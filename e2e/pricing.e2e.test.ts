@@ -72,8 +72,8 @@ describe('time-of-use pricing in Chromium', { timeout: 60_000 }, () => {
     await list.row('洛杉矶光储充电站分时电价').waitFor();
     expect(await list.rows().count()).toBe(4);
     // A template a station uses offers no delete; a new one does.
-    await expect(list.row('上海临港储能电站分时电价').getByRole('button', { name: /删\s*除/ }).count()).resolves.toBe(0);
-    await expect(list.row(TEMPLATE).getByRole('button', { name: /删\s*除/ }).count()).resolves.toBe(1);
+    await expect.poll(() => list.row('上海临港储能电站分时电价').getByRole('button', { name: /删\s*除/ }).count(), { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => list.row(TEMPLATE).getByRole('button', { name: /删\s*除/ }).count(), { timeout: 10_000 }).toBe(1);
     await expect(seriousViolations(page)).resolves.toEqual([]);
     await snap('pricing-price');
     await list.row(TEMPLATE).getByRole('link', { name: /时段与电价/ }).click();
@@ -96,7 +96,7 @@ describe('time-of-use pricing in Chromium', { timeout: 60_000 }, () => {
     await editor.getByLabel('平时段电价').fill('0.6612');
     expect(await detail.issues()).toEqual(['峰时段未设置电价', '两部制电价需设置需量电价或容量电价']);
     await editor.getByRole('button', { name: /保\s*存/ }).click();
-    await expect(editor.locator('[data-testid="cycle-issues"].ant-alert-error').count()).resolves.toBe(1);
+    await expect.poll(() => editor.locator('[data-testid="cycle-issues"].ant-alert-error').count(), { timeout: 10_000 }).toBe(1);
 
     await editor.getByLabel('峰时段电价').fill('1.0982');
     await editor.getByLabel('需量电价').fill('38.4');
@@ -106,7 +106,7 @@ describe('time-of-use pricing in Chromium', { timeout: 60_000 }, () => {
     await detail.cycle('非夏季').waitFor();
     expect(await detail.bands('非夏季')).toEqual(['00:00–12:00 平 0.6612 CNY/kWh', '12:00–24:00 峰 1.0982 CNY/kWh']);
     // Every month now has a cycle: no warning, no room for another.
-    await expect(page.getByText('未设置电价周期', { exact: false }).count()).resolves.toBe(0);
+    await expect.poll(() => page.getByText('未设置电价周期', { exact: false }).count(), { timeout: 10_000 }).toBe(0);
     await expect(page.getByRole('button', { name: /新增周期/ }).isDisabled()).resolves.toBe(true);
     const stored = await api.post<PriceTemplateDetail>('/operation/price/template/query/one', { id: templateId });
     expect(stored.cycles.find((c) => c.name === '非夏季')).toMatchObject({ months: [1, 2, 3, 4, 5, 6, 10, 11, 12], peakPrice: 1.0982, demandPrice: 38.4 });

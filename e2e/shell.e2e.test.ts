@@ -42,7 +42,7 @@ describe('console shell in Chromium', () => {
     await expect(login.error().textContent()).resolves.toContain('验证码错误或已过期');
     expect(await page.getAttribute('[data-testid=captcha-image]', 'src')).not.toBe(before);
     await page.fill('#username', 'admin ');
-    await expect(login.error().count()).resolves.toBe(0);
+    await expect.poll(() => login.error().count(), { timeout: 10_000 }).toBe(0);
   });
 
   it('signs in, lands on the first menu page with the live stream open, switches language and direction, signs out', async () => {
@@ -59,7 +59,7 @@ describe('console shell in Chromium', () => {
 
     await page.goto(`${server.url}/system/person`);
     await page.getByText('修改密码').first().waitFor();
-    await expect(shell.tabs().count()).resolves.toBe(2);
+    await expect.poll(() => shell.tabs().count(), { timeout: 10_000 }).toBe(2);
 
     await shell.chooseLanguage('English');
     await page.getByText('Energy Storage Operations Console').waitFor();
@@ -71,7 +71,7 @@ describe('console shell in Chromium', () => {
     await page.waitForFunction(() => document.documentElement.dir === 'ltr');
 
     await shell.tabAction('关闭其他');
-    await expect(shell.tabs().count()).resolves.toBe(1);
+    await expect.poll(() => shell.tabs().count(), { timeout: 10_000 }).toBe(1);
 
     await shell.signOut();
     await page.waitForURL('**/login');

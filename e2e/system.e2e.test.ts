@@ -62,7 +62,7 @@ describe('system administration in Chromium', () => {
     await roles.toolbar(/新\s*增/);
     await roles.fill('角色名称', ROLE);
     await roles.save();
-    await expect(roles.fieldErrors().filter({ hasText: '权限配置不能为空' }).count()).resolves.toBe(1);
+    await expect.poll(() => roles.fieldErrors().filter({ hasText: '权限配置不能为空' }).count(), { timeout: 10_000 }).toBe(1);
     await roles.tickMenus('登录日志', '接口日志');
     await expect(roles.menuCount().textContent()).resolves.toBe('已选 2 个菜单');
     await roles.save();
@@ -111,7 +111,7 @@ describe('system administration in Chromium', () => {
   it('the administrator pushes an immediate notification; it pops up in the user\'s open tab without a reload', async () => {
     await user.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
     const shell = new ConsoleShell(user);
-    await expect(shell.unreadBadge().count()).resolves.toBe(0);
+    await expect.poll(() => shell.unreadBadge().count(), { timeout: 10_000 }).toBe(0);
 
     const push = new MessagePushScreen(admin, server.url);
     await push.open();

@@ -97,7 +97,7 @@ describe('tab strip actions in Chromium', { timeout: 120_000 }, () => {
     expect(request.postDataJSON()).not.toHaveProperty('username');
     await users.loaded();
     await expect(page.locator('main .ant-pro-table-search #username').inputValue()).resolves.toBe('');
-    await expect(users.row('admin').count()).resolves.toBe(1);
+    await expect.poll(() => users.row('admin').count(), { timeout: 10_000 }).toBe(1);
     await expectTabs(await shell.tabTitles(), '用户管理');
 
     // The same from the tab's own menu.
