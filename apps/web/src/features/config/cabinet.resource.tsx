@@ -1,5 +1,5 @@
 import { cabinetAdd, cabinetEdit, type CabinetRecord } from '@ess/contract/site';
-import { defineResource } from '../../components/crud/index.ts';
+import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
 import { siteSource } from './config.options.ts';
 
 export type CabinetRow = CabinetRecord;
@@ -13,13 +13,7 @@ export interface CabinetForm {
 export const cabinetResource = defineResource<CabinetRow, CabinetForm>({
   key: ['configure', 'cabinet'],
   name: '储能柜',
-  endpoints: {
-    page: '/configure/cabinet/query/page',
-    one: '/configure/cabinet/query/one',
-    add: '/configure/cabinet/add',
-    edit: '/configure/cabinet/edit',
-    delete: '/configure/cabinet/delete',
-  },
+  endpoints: crudEndpoints('/configure/cabinet'),
   columns: [
     { key: 'code', title: '储能柜编码', type: 'code' },
     { key: 'name', title: '储能柜名称' },

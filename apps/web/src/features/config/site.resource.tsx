@@ -1,5 +1,5 @@
 import { siteAdd, siteEdit, type SiteRecord, type SiteType } from '@ess/contract/site';
-import { defineResource } from '../../components/crud/index.ts';
+import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
 import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
 import { companyTreeSource } from '../system/system.options.ts';
 import { DateField } from './DateField.tsx';
@@ -50,13 +50,7 @@ export function siteBody(v: SiteForm, mode: 'add' | 'edit', id?: number): Record
 export const siteResource = defineResource<SiteRow, SiteForm>({
   key: ['configure', 'site'],
   name: '站点',
-  endpoints: {
-    page: '/configure/site/query/page',
-    one: '/configure/site/query/one',
-    add: '/configure/site/add',
-    edit: '/configure/site/edit',
-    delete: '/configure/site/delete',
-  },
+  endpoints: crudEndpoints('/configure/site'),
   columns: [
     { key: 'name', title: '站点名称', width: 180 },
     { key: 'code', title: '站点编码', type: 'code' },

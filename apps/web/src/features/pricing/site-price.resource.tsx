@@ -6,7 +6,7 @@ import {
 import { todayIn } from '@ess/contract/site';
 import { InputNumber, Space, Tag } from 'antd';
 import { Link } from 'react-router';
-import { StatusBadge, defineResource, type EnumOption } from '../../components/crud/index.ts';
+import { StatusBadge, crudEndpoints, defineResource, type EnumOption } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import type { SiteRef } from '../config/config.options.ts';
 import { DateField } from '../config/DateField.tsx';
@@ -176,13 +176,7 @@ export function solarPriceResource(site: SiteRef) {
   return defineResource<SolarPriceCycleRecord, SolarPriceForm>({
     key: ['configure', 'solar', 'price', 'cycle'],
     name: '光伏上网电价',
-    endpoints: {
-      page: '/configure/solar/price/cycle/query/page',
-      one: '/configure/solar/price/cycle/query/one',
-      add: '/configure/solar/price/cycle/add',
-      edit: '/configure/solar/price/cycle/edit',
-      delete: '/configure/solar/price/cycle/delete',
-    },
+    endpoints: crudEndpoints('/configure/solar/price/cycle'),
     fixedFilters: { siteId: site.id },
     columns: [
       { key: 'startDate', title: '开始日期' },

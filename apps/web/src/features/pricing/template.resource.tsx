@@ -1,5 +1,5 @@
 import { priceTemplateAdd, priceTemplateEdit, type BillingSystem, type ElectricityType, type PriceTemplateDetail, type PriceTemplateRecord } from '@ess/contract/pricing';
-import { defineResource } from '../../components/crud/index.ts';
+import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
 import { CURRENCY_OPTIONS } from '../config/config.options.ts';
 import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
 import { companyTreeSource } from '../system/system.options.ts';
@@ -29,13 +29,7 @@ export function templateBody(v: TemplateForm, mode: 'add' | 'edit', id?: number)
 export const priceTemplateResource = defineResource<PriceTemplateRecord, TemplateForm, PriceTemplateDetail>({
   key: ['operation', 'price', 'template'],
   name: '电价模板',
-  endpoints: {
-    page: '/operation/price/template/query/page',
-    one: '/operation/price/template/query/one',
-    add: '/operation/price/template/add',
-    edit: '/operation/price/template/edit',
-    delete: '/operation/price/template/delete',
-  },
+  endpoints: crudEndpoints('/operation/price/template'),
   columns: [
     { key: 'name', title: '模板名称', width: 220 },
     { key: 'companyName', title: '所属公司' },

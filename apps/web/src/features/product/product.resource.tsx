@@ -3,7 +3,7 @@ import {
   commandAdd, commandEdit, eventAdd, eventEdit, productAdd, productEdit, propertyAdd, propertyEdit, staticPropertyAdd, staticPropertyEdit,
   type CommandRecord, type EnumValue, type EventRecord, type ProductRecord, type PropertyRecord, type StaticPropertyRecord,
 } from '@ess/contract/product';
-import { defineResource, type FormMode } from '../../components/crud/index.ts';
+import { crudEndpoints, defineResource, type FormMode } from '../../components/crud/index.ts';
 import { EnumValuesEditor } from './EnumValuesEditor.tsx';
 import { ParamsEditor } from './ParamsEditor.tsx';
 import { DATA_TYPE_OPTIONS, DEVICE_TYPE_OPTIONS, LEVEL_OPTIONS, STATIC_TYPE_OPTIONS, YES_NO } from './product.options.ts';
@@ -16,11 +16,7 @@ export const productResource = defineResource<ProductRecord, ProductForm>({
   key: ['product', 'product'],
   name: '产品',
   endpoints: {
-    page: '/configure/product/query/page',
-    one: '/configure/product/query/one',
-    add: '/configure/product/add',
-    edit: '/configure/product/edit',
-    delete: '/configure/product/delete',
+    ...crudEndpoints('/configure/product'),
     import: '/configure/product/import',
   },
   columns: [
@@ -76,13 +72,7 @@ export const propertyResource = (productId: number) =>
   defineResource<PropertyRecord, PropertyForm>({
     key: ['product', 'property', String(productId)],
     name: '属性',
-    endpoints: {
-      page: '/configure/property/query/page',
-      one: '/configure/property/query/one',
-      add: '/configure/property/add',
-      edit: '/configure/property/edit',
-      delete: '/configure/property/delete',
-    },
+    endpoints: crudEndpoints('/configure/property'),
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '标识符', type: 'code' },
@@ -138,13 +128,7 @@ export const eventResource = (productId: number) =>
   defineResource<EventRecord, EventForm>({
     key: ['product', 'event', String(productId)],
     name: '事件',
-    endpoints: {
-      page: '/configure/product/event/query/page',
-      one: '/configure/product/event/query/one',
-      add: '/configure/product/event/add',
-      edit: '/configure/product/event/edit',
-      delete: '/configure/product/event/delete',
-    },
+    endpoints: crudEndpoints('/configure/product/event'),
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '事件标识', type: 'code' },
@@ -179,13 +163,7 @@ export const commandResource = (productId: number) =>
   defineResource<CommandRecord, CommandForm>({
     key: ['product', 'command', String(productId)],
     name: '命令',
-    endpoints: {
-      page: '/configure/product/command/query/page',
-      one: '/configure/product/command/query/one',
-      add: '/configure/product/command/add',
-      edit: '/configure/product/command/edit',
-      delete: '/configure/product/command/delete',
-    },
+    endpoints: crudEndpoints('/configure/product/command'),
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '命令标识', type: 'code' },
@@ -217,13 +195,7 @@ export const staticResource = (productId: number) =>
   defineResource<StaticPropertyRecord, StaticForm>({
     key: ['product', 'static', String(productId)],
     name: '静态属性',
-    endpoints: {
-      page: '/configure/static/property/query/page',
-      one: '/configure/static/property/query/one',
-      add: '/configure/static/property/add',
-      edit: '/configure/static/property/edit',
-      delete: '/configure/static/property/delete',
-    },
+    endpoints: crudEndpoints('/configure/static/property'),
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '标识符', type: 'code' },

@@ -1,5 +1,5 @@
 import { roleAdd, roleEdit } from '@ess/contract/system';
-import { defineResource } from '../../components/crud/index.ts';
+import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
 import { InterfacePicker } from './InterfacePicker.tsx';
 import { MenuPermissionTree } from './MenuPermissionTree.tsx';
 import { companyTreeSource } from './system.options.ts';
@@ -40,13 +40,7 @@ export const BUILT_IN = [
 export const roleResource = defineResource<RoleRow, RoleForm, RoleOne>({
   key: ['system', 'role'],
   name: '角色',
-  endpoints: {
-    page: '/system/role/query/page',
-    one: '/system/role/query/one',
-    add: '/system/role/add',
-    edit: '/system/role/edit',
-    delete: '/system/role/delete',
-  },
+  endpoints: crudEndpoints('/system/role'),
   columns: [
     { key: 'name', title: '角色名称' },
     { key: 'code', title: '角色编码' },
