@@ -1,10 +1,14 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type Rolldown } from 'vite';
+import { splitCss } from './scripts/split-css.ts';
+import { STATIC_STYLE_ATTR } from './src/app/static-style.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -122,16 +126,32 @@ function preloadLoginRoute(): Plugin {
           if (chunk.length !== 1) continue;
           screens[path] = [...graph(chunk)].filter((f) => !entry.has(f) && !shellGraph.has(f)).map((f) => indexOf(`${base}${f}`));
         }
+        /** The parts of a prebuilt antd stylesheet (ess:antd-static-styles), in order. */
+        const styles = (name: string) => {
+          const parts = Object.values(ctx.bundle ?? {})
+            .filter((a): a is Rolldown.OutputAsset => a.type === 'asset')
+            .flatMap((a) => a.names.map((n) => ({ n: new RegExp(`^${name}-(\\d+)\\.css$`).exec(n), file: a.fileName })))
+            .filter((x) => x.n)
+            .sort((a, b) => Number(a.n![1]) - Number(b.n![1]))
+            .map((x) => `${base}${x.file}`);
+          if (parts.length === 0) throw new Error(`ess:preload-login-route: ${name} not found (ess:antd-static-styles)`);
+          return parts;
+        };
         const script = `(function(){try{var s=localStorage,f=[],p=location.pathname;` +
-          `if(p===${JSON.stringify('/login')}||!s.getItem(${JSON.stringify(contractConstant('TOKEN_STORAGE_KEY'))}))f=f.concat(${JSON.stringify(files(graph(login)))});` +
+          `var login=p===${JSON.stringify('/login')}||!s.getItem(${JSON.stringify(contractConstant('TOKEN_STORAGE_KEY'))});` +
+          // antd's prebuilt styles (ess:antd-static-styles), preloaded first in <head>; main.tsx
+          // applies them there before the first render (src/app/static-style.ts).
+          `var h=document.head,at=h.firstChild;(login?${JSON.stringify(styles('antd-login'))}:${JSON.stringify(styles('antd-console'))}).forEach(function(u){` +
+          `var c=document.createElement('link');c.rel='preload';c.as='style';c.setAttribute(${JSON.stringify(STATIC_STYLE_ATTR)},'');c.href=u;h.insertBefore(c,at)});` +
+          `if(login)f=f.concat(${JSON.stringify(files(graph(login)))});` +
           `else{var a=${JSON.stringify(shared)},m=${JSON.stringify(screens)};f=f.concat(${JSON.stringify(files(shellGraph))});` +
           `(m[p.length>1?p.replace(/\\/+$/,''):p]||[]).forEach(function(i){f.push(a[i])})}` +
           `var l=s.getItem(${JSON.stringify(contractConstant('LOCALE_STORAGE_KEY'))});if(!l||l===${JSON.stringify(contractConstant('DEFAULT_LOCALE'))})f=f.concat(${JSON.stringify(files(graph(locale)))});` +
-          `function p(){f.forEach(function(h){var e=document.createElement('link');e.rel='modulepreload';e.crossOrigin='';e.href=h;document.head.appendChild(e)})}` +
+          `function preload(){f.forEach(function(h){var e=document.createElement('link');e.rel='modulepreload';e.crossOrigin='';e.href=h;document.head.appendChild(e)})}` +
           // After the first paint (the spinner): the chunks are needed only once the entry has
           // run, so a frame later costs nothing, and Lighthouse's simulation does not count
           // them as holding up the first paint.
-          `requestAnimationFrame(function(){setTimeout(p,0)})}catch(e){}})()`;
+          `requestAnimationFrame(function(){setTimeout(preload,0)})}catch(e){}})()`;
         // The entry's stylesheet is a few hundred bytes: inlined, the first paint waits for no request.
         let out = html;
         for (const asset of Object.values(ctx.bundle ?? {})) {
@@ -141,6 +161,70 @@ function preloadLoginRoute(): Plugin {
         }
         return { html: out, tags: [{ tag: 'script', children: script, injectTo: 'head' }] };
       },
+    },
+  };
+}
+
+/**
+ * antd components whose styles are prebuilt (a style left out is made at run time when first
+ * shown, as without prebuilt styles). Each stylesheet is parsed on every load (1.4 MB of CSS with
+ * every component the console imports took 350 ms of main thread on desktop), so they hold what
+ * the first page draws: the login page's components, and the shell's and a list page's; what
+ * opens on a click (dialogs, drawers, pickers, tree selects, uploads) is left to run time.
+ * Only components the pages really show under a theme belong here: antd scopes a style by the
+ * theme's class, not by the component, so a style that would not otherwise be on the page can
+ * reach other elements of that theme (a plain Menu's selected colour reached ProLayout's menu,
+ * whose own Menu and Layout have their themes and are made at run time).
+ */
+const LOGIN_ANTD = ['Alert', 'Button', 'Col', 'Dropdown', 'Form', 'Input', 'Row', 'Space', 'Spin', 'message'];
+/** Outside the layout, signed in: the full-screen spinner and the request layer's toasts. */
+const ROOT_ANTD = ['Spin', 'message'];
+/** In ProLayout's header (a theme of its own): the bell, the language switch, the user menu. */
+const HEADER_ANTD = ['Avatar', 'Badge', 'Button', 'Dropdown', 'Space'];
+/** In ProLayout's content: the shell (menu, breadcrumbs, tabs) and list, dashboard and detail pages. */
+const PAGE_ANTD = [
+  ...LOGIN_ANTD, 'Badge', 'Breadcrumb', 'Card', 'Checkbox', 'Descriptions', 'Divider', 'Empty', 'Flex', 'Pagination', 'Popover',
+  'Progress', 'Result', 'Segmented', 'Select', 'Skeleton', 'Statistic', 'Switch', 'Table', 'Tabs', 'Tag', 'Tooltip', 'Typography',
+];
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Prebuilds antd's styles (scripts/antd-static-css.tsx) into two stylesheets, the login page's and
+ * the console's, so the browser does not make them at run time; index.html's inline script (see
+ * preloadLoginRoute) links the one the first page needs, and main.tsx waits for it.
+ */
+function antdStaticStyles(): Plugin {
+  const script = new URL('./scripts/antd-static-css.tsx', import.meta.url).pathname;
+  const sets = {
+    'antd-login.css': ['--top', LOGIN_ANTD],
+    'antd-console.css': ['--top', ROOT_ANTD, '--layout', PAGE_ANTD, '--header', HEADER_ANTD],
+  } as const;
+  return {
+    name: 'ess:antd-static-styles',
+    apply: 'build',
+    async buildStart() {
+      const tmp = mkdtempSync(join(tmpdir(), 'ess-antd-css-'));
+      try {
+        await Promise.all(
+          Object.entries(sets).map(async ([name, args]) => {
+            const out = join(tmp, name);
+            const argv = args.map((a) => (Array.isArray(a) ? a.join(',') : a));
+            await execFileAsync(process.execPath, ['--import', 'tsx', script, out, ...argv], {
+              env: { ...process.env, NODE_ENV: 'production' },
+              maxBuffer: 16 * 1024 * 1024,
+            });
+            // Parts of about 50 kB: each is parsed in a task of its own, short enough not to count
+            // as blocking even on a slowed-down phone; the console's 0.9 MB in one piece was one
+            // task of 350 ms on a desktop.
+            splitCss(readFileSync(out, 'utf8'), 50_000).forEach((part, i) =>
+              this.emitFile({ type: 'asset', name: name.replace(/\.css$/, `-${i + 1}.css`), source: part }),
+            );
+          }),
+        );
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
     },
   };
 }
@@ -189,7 +273,7 @@ function precompress(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), deepImports(), preloadLoginRoute(), precompress()],
+  plugins: [react(), deepImports(), antdStaticStyles(), preloadLoginRoute(), precompress()],
   resolve: {
     // ProComponents' colour picker (@chenshuai2144/sketch-color) imports CommonJS lodash per
     // method while the rest of the tree uses lodash-es: one copy instead of two on table pages.

@@ -1,9 +1,10 @@
 /**
  * bench/web: the console's weight and Lighthouse performance.
  *
- *   npx tsx bench/web/run.ts [--build] [--runs 3] [--pages login,welcome,users] [--form-factors desktop,mobile]
+ *   npx tsx bench/web/run.ts [--build | --dist DIR] [--runs 3] [--pages login,welcome,users] [--form-factors desktop,mobile]
  *
- * 1. Builds apps/web when apps/web/dist is missing (or with --build) and takes a copy of the build,
+ * 1. Builds apps/web when apps/web/dist is missing (or with --build) and takes a copy of the build
+ *    (or of the build in DIR, to compare one with another),
  *    then prints the gzipped JS and CSS the login page loads (apps/web/scripts/login-bundle-size.mjs)
  *    against the 300 kB budget.
  * 2. Starts the server as a child process (fresh DATA_DIR, CAPTCHA_ENABLED=false), signs in as
@@ -72,6 +73,12 @@ interface Bundle {
  * the sources are newer) cannot swap files under Lighthouse.
  */
 function snapshotBuild(): string {
+  const given = argOf('--dist', '');
+  if (given) {
+    const copy = mkdtempSync(join(tmpdir(), 'ess-bench-web-dist-'));
+    cpSync(resolve(given), copy, { recursive: true });
+    return copy;
+  }
   if (args.includes('--build') || !existsSync(join(DIST, '.vite/manifest.json'))) {
     process.stdout.write('building apps/web...\n');
     execFileSync('npm', ['run', 'build', '-w', '@ess/web'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });

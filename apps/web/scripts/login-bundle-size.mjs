@@ -1,7 +1,8 @@
 // Prints the gzipped JS + CSS the login page loads, from the build manifest (run after
 // `npm run build`): the entry chunk (index.html), the login page chunk, the default locale's
 // antd and dayjs chunks (main.tsx loads them before the first render), and everything these
-// import statically (what Vite modulepreloads with them). Chunks only the layout or other pages
+// import statically (what Vite modulepreloads with them), and antd's prebuilt login stylesheets.
+// Chunks only the layout or other pages
 // import are not counted. `--json` prints the figures as JSON (bench/web/run.ts reads it); `--dist DIR` reads another build.
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -31,6 +32,11 @@ export function loginBundle(dist = new URL('../dist/', import.meta.url)) {
   // chunks above and loaded before the first render.
   const isDefaultLocale = (k) => /(^|[/_])(zh_CN|zh-cn)(-[\w-]+)?\.js$/.test(k) || ['zh_CN', 'zh-cn'].includes(manifest[k]?.name);
   for (const key of [...seen]) for (const k of manifest[key].dynamicImports ?? []) if (isDefaultLocale(k)) visit(k);
+  // antd's prebuilt stylesheets of the login page, which index.html's inline script links.
+  const html = readFileSync(new URL('index.html', dist), 'utf8');
+  const antdCss = [...html.matchAll(/\/(assets\/antd-login-\d+-[\w-]+\.css)/g)];
+  if (antdCss.length === 0) throw new Error('no antd-login stylesheet in index.html');
+  for (const m of antdCss) files.add(m[1]);
   const rows = [...files].map((file) => {
     const raw = readFileSync(new URL(file, dist));
     return { file, raw: raw.length, gzip: gzipSync(raw).length };

@@ -5,21 +5,7 @@ import { FeedbackBridge } from '../components/FeedbackBridge.tsx';
 import { FullScreenLoading } from '../components/FullScreenLoading.tsx';
 import { useUiLocaleStore } from '../platform/i18n/language.ts';
 import { createAppRouter } from './router.tsx';
-
-/**
- * Brand green, error red and the grey of secondary text, dark enough for 4.5:1 contrast on white
- * (WCAG AA): text on primary buttons, links, danger buttons, field errors, breadcrumbs. antd's
- * defaults (#13a36b, #1677ff links, #ff4d4f, 45 % grey) fall short.
- */
-const THEME = {
-  token: {
-    colorPrimary: '#0d8050',
-    colorLink: '#0d8050',
-    colorError: '#cf1322',
-    colorTextDescription: 'rgba(0, 0, 0, 0.62)',
-    colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
-  },
-};
+import { THEME } from './theme.ts';
 
 /**
  * Providers of every page: antd's ConfigProvider (locale and direction follow the UI language),
