@@ -139,9 +139,9 @@ function preloadLoginRoute(): Plugin {
         };
         const script = `(function(){try{var s=localStorage,f=[],p=location.pathname;` +
           `var login=p===${JSON.stringify('/login')}||!s.getItem(${JSON.stringify(contractConstant('TOKEN_STORAGE_KEY'))});` +
-          // antd's prebuilt styles (ess:antd-static-styles), preloaded first in <head>; main.tsx
-          // applies them there before the first render (src/app/static-style.ts).
-          `var h=document.head,at=h.firstChild;(login?${JSON.stringify(styles('antd-login'))}:${JSON.stringify(styles('antd-console'))}).forEach(function(u){` +
+          // antd's prebuilt login styles (ess:antd-static-styles), preloaded first in <head>;
+          // main.tsx applies them there before the first render (src/app/static-style.ts).
+          `var h=document.head,at=h.firstChild;(login?${JSON.stringify(styles('antd-login'))}:[]).forEach(function(u){` +
           `var c=document.createElement('link');c.rel='preload';c.as='style';c.setAttribute(${JSON.stringify(STATIC_STYLE_ATTR)},'');c.href=u;h.insertBefore(c,at)});` +
           `if(login)f=f.concat(${JSON.stringify(files(graph(login)))});` +
           `else{var a=${JSON.stringify(shared)},m=${JSON.stringify(screens)};f=f.concat(${JSON.stringify(files(shellGraph))});` +
@@ -166,61 +166,39 @@ function preloadLoginRoute(): Plugin {
 }
 
 /**
- * antd components whose styles are prebuilt (a style left out is made at run time when first
- * shown, as without prebuilt styles). Each stylesheet is parsed on every load (1.4 MB of CSS with
- * every component the console imports took 350 ms of main thread on desktop), so they hold what
- * the first page draws: the login page's components, and the shell's and a list page's; what
- * opens on a click (dialogs, drawers, pickers, tree selects, uploads) is left to run time.
- * Only components the pages really show under a theme belong here: antd scopes a style by the
- * theme's class, not by the component, so a style that would not otherwise be on the page can
- * reach other elements of that theme (a plain Menu's selected colour reached ProLayout's menu,
- * whose own Menu and Layout have their themes and are made at run time).
+ * antd components of the login page whose styles are prebuilt (a style left out is made at run
+ * time when first shown, as without prebuilt styles). Only components the page really shows
+ * belong here: antd scopes a style by the theme's class, not by the component, so a style that
+ * would not otherwise be on the page can reach other elements of that theme.
  */
 const LOGIN_ANTD = ['Alert', 'Button', 'Col', 'Dropdown', 'Form', 'Input', 'Row', 'Space', 'Spin', 'message'];
-/** Outside the layout, signed in: the full-screen spinner and the request layer's toasts. */
-const ROOT_ANTD = ['Spin', 'message'];
-/** In ProLayout's header (a theme of its own): the bell, the language switch, the user menu. */
-const HEADER_ANTD = ['Avatar', 'Badge', 'Button', 'Dropdown', 'Space'];
-/** In ProLayout's content: the shell (menu, breadcrumbs, tabs) and list, dashboard and detail pages. */
-const PAGE_ANTD = [
-  ...LOGIN_ANTD, 'Badge', 'Breadcrumb', 'Card', 'Checkbox', 'Descriptions', 'Divider', 'Empty', 'Flex', 'Pagination', 'Popover',
-  'Progress', 'Result', 'Segmented', 'Select', 'Skeleton', 'Statistic', 'Switch', 'Table', 'Tabs', 'Tag', 'Tooltip', 'Typography',
-];
 
 const execFileAsync = promisify(execFile);
 
 /**
- * Prebuilds antd's styles (scripts/antd-static-css.tsx) into two stylesheets, the login page's and
- * the console's, so the browser does not make them at run time; index.html's inline script (see
- * preloadLoginRoute) links the one the first page needs, and main.tsx waits for it.
+ * Prebuilds the login page's antd styles (scripts/antd-static-css.tsx), so the browser does not
+ * make them at run time; index.html's inline script (see preloadLoginRoute) preloads them when the
+ * first page is the login page, and main.tsx applies them before the first render. A signed-in
+ * page gets none: prebuilt, the shell's and a list page's styles (0.9 MB of CSS) cost as much to
+ * parse as antd took to make them (bench/web, decision 0021).
  */
 function antdStaticStyles(): Plugin {
   const script = new URL('./scripts/antd-static-css.tsx', import.meta.url).pathname;
-  const sets = {
-    'antd-login.css': ['--top', LOGIN_ANTD],
-    'antd-console.css': ['--top', ROOT_ANTD, '--layout', PAGE_ANTD, '--header', HEADER_ANTD],
-  } as const;
   return {
     name: 'ess:antd-static-styles',
     apply: 'build',
     async buildStart() {
       const tmp = mkdtempSync(join(tmpdir(), 'ess-antd-css-'));
       try {
-        await Promise.all(
-          Object.entries(sets).map(async ([name, args]) => {
-            const out = join(tmp, name);
-            const argv = args.map((a) => (Array.isArray(a) ? a.join(',') : a));
-            await execFileAsync(process.execPath, ['--import', 'tsx', script, out, ...argv], {
-              env: { ...process.env, NODE_ENV: 'production' },
-              maxBuffer: 16 * 1024 * 1024,
-            });
-            // Parts of about 50 kB: each is parsed in a task of its own, short enough not to count
-            // as blocking even on a slowed-down phone; the console's 0.9 MB in one piece was one
-            // task of 350 ms on a desktop.
-            splitCss(readFileSync(out, 'utf8'), 50_000).forEach((part, i) =>
-              this.emitFile({ type: 'asset', name: name.replace(/\.css$/, `-${i + 1}.css`), source: part }),
-            );
-          }),
+        const out = join(tmp, 'antd-login.css');
+        await execFileAsync(process.execPath, ['--import', 'tsx', script, out, LOGIN_ANTD.join(',')], {
+          env: { ...process.env, NODE_ENV: 'production' },
+          maxBuffer: 16 * 1024 * 1024,
+        });
+        // Parts of about 50 kB: each is parsed in a task of its own, short enough not to count as
+        // blocking even on a slowed-down phone (320 kB in one piece was one long task).
+        splitCss(readFileSync(out, 'utf8'), 50_000).forEach((part, i) =>
+          this.emitFile({ type: 'asset', name: `antd-login-${i + 1}.css`, source: part }),
         );
       } finally {
         rmSync(tmp, { recursive: true, force: true });

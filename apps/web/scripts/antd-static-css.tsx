@@ -2,24 +2,20 @@
  * Writes antd's component styles for the console's theme as a static stylesheet, so the browser
  * does not compute and inject them while the first page renders.
  *
- *   NODE_ENV=production tsx apps/web/scripts/antd-static-css.tsx OUT.css --top A,B [--layout C,D --header E,F]
+ *   NODE_ENV=production tsx apps/web/scripts/antd-static-css.tsx OUT.css A,B,...
  *
  * antd 5 styles are CSS-in-JS: on first use of each component, @ant-design/cssinjs builds the
  * style object, serialises it, hashes it and adds a <style> tag (a third of the script time of a
- * page load, measured with bench/web/profile.ts). Here every antd component is rendered once on
+ * page load, measured with bench/web/profile.ts). Here each antd component named is rendered once on
  * the server with the same theme (src/app/theme.ts), and the cache is written out with its map of
  * style paths (`.data-ant-cssinjs-cache-path`); in the browser cssinjs reads that map and skips
  * every style it lists. Styles it does not list are still made at run time, as before.
  *
- * `--top` lists the components rendered under the console's ConfigProvider alone (the login page,
- * toasts, confirmations of antd's App). ProLayout gives its content and its header themes of their
- * own, and each theme has styles of its own: `--layout` renders components inside a ProLayout set
- * up as ConsoleLayout sets it up, with a ProTable and a ProDescriptions (for the antd components
- * they use, under their themes), and `--header` in its header. NODE_ENV must be production: the class-name hash differs in development.
+ * The components named are rendered under the console's ConfigProvider, as on the login page.
+ * NODE_ENV must be production: the class-name hash differs in development.
  */
 import { writeFileSync } from 'node:fs';
 import { createCache, extractStyle, StyleProvider } from '@ant-design/cssinjs';
-import { ProDescriptions, ProLayout, ProTable } from '@ant-design/pro-components';
 import * as antd from 'antd';
 import { createElement, Fragment, type ComponentType, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
@@ -53,37 +49,8 @@ function components(only: Set<string>): ReactNode[] {
 }
 
 if (process.env.NODE_ENV !== 'production') throw new Error('antd-static-css: run with NODE_ENV=production (class-name hashes differ otherwise)');
-const [out, ...rest] = process.argv.slice(2);
-const listOf = (flag: string) => {
-  const i = rest.indexOf(flag);
-  return i >= 0 && rest[i + 1] ? new Set(rest[i + 1]!.split(',')) : undefined;
-};
-const top = listOf('--top');
-const layout = listOf('--layout');
-const header = listOf('--header') ?? new Set<string>();
-if (!out || !top) throw new Error('usage: antd-static-css.tsx OUT.css --top A,B [--layout C,D --header E,F]');
-
-const inLayout = layout
-  ? createElement(
-      ProLayout,
-      {
-        title: 'ESS', logo: false, layout: 'mix', fixSiderbar: true, fixedHeader: true, siderWidth: 220, menu: { locale: false },
-        location: { pathname: '/a/b' },
-        route: { path: '/', children: [{ path: '/a', name: 'a', children: [{ path: '/a/b', name: 'b' }, { path: '/a/c', name: 'c' }] }] },
-        avatarProps: { title: 'ESS', size: 'small' },
-        actionsRender: () => components(header),
-      },
-      ...components(layout),
-      createElement(ProTable, { key: 'pro-table', rowKey: 'id', columns: [{ title: 'a', dataIndex: 'a' }], dataSource: [{ id: 1, a: 'a' }], search: {} }),
-      createElement(ProDescriptions, { key: 'pro-descriptions', column: 1, dataSource: { a: 'a' }, columns: [{ title: 'a', dataIndex: 'a' }] }),
-    )
-  : null;
+const [out, list] = process.argv.slice(2);
+if (!out || !list) throw new Error('usage: antd-static-css.tsx OUT.css A,B,...');
 const cache = createCache();
-renderToString(createElement(StyleProvider, { cache }, createElement(antd.ConfigProvider, { theme: THEME }, createElement(antd.App, null, ...components(top), inLayout))));
-// ProComponents register their styles under the component's name alone (`style%token%ProLayout`),
-// while the style also depends on the component's props (ProLayout's menu colours follow its
-// layout and route): prebuilt, a page with other props would get these. They are left to run time.
-// antd's paths (`style%token%Menu-Menu%ant-menu%anticon`) name the component, its class prefix
-// and icon prefix, and its style depends on the theme's token only, which the token key names.
-for (const key of [...cache.cache.keys()]) if (key.startsWith('style%') && key.split('%').length === 3) cache.cache.delete(key);
+renderToString(createElement(StyleProvider, { cache }, createElement(antd.ConfigProvider, { theme: THEME }, createElement(antd.App, null, ...components(new Set(list.split(',')))))));
 writeFileSync(out, extractStyle(cache, true));
