@@ -31,8 +31,16 @@ export class ConsoleShell {
       const dir = path.slice(0, path.lastIndexOf('/'));
       await this.page.locator(`.ant-pro-sider [data-menu-id$="-${dir}"]`).click();
     }
-    await link.click();
-    await this.page.waitForURL((u) => u.pathname === path);
+    // A click while the menu re-renders (after a language switch) can be lost: clicked again.
+    for (let attempt = 1; ; attempt++) {
+      await link.click();
+      try {
+        await this.page.waitForURL((u) => u.pathname === path, { timeout: 10_000 });
+        break;
+      } catch (err) {
+        if (attempt === 3) throw err;
+      }
+    }
     await this.activeTab(path).waitFor();
   }
 
