@@ -38,6 +38,90 @@ const base = `http://127.0.0.1:${PORT}`;
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
+/** React's phases, by the names of its functions in an unminified build. */
+const PHASES = ['renderRootSync', 'renderRootConcurrent', 'commitRoot', 'flushPassiveEffects'];
+
+/**
+ * The profile's busy stretches of 50 ms or more (samples between idle ones), each with the time
+ * spent in React's phases and the components rendered (the functions renderWithHooks called).
+ */
+function reportTasks(profile: Profile) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const stackOf = (id: number) => {
+    const out: ProfileNode[] = [];
+    for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) out.push(byId.get(cur)!);
+    return out;
+  };
+  let t = 0;
+  let task: { start: number; end: number; samples: [number, number][] } | null = null;
+  const tasks: NonNullable<typeof task>[] = [];
+  profile.samples.forEach((id, i) => {
+    t += (profile.timeDeltas[i] ?? 0) / 1000;
+    const name = byId.get(id)?.callFrame.functionName;
+    if (name === '(idle)' || name === '(program)') {
+      if (task && t - task.end > 2) {
+        tasks.push(task);
+        task = null;
+      }
+      return;
+    }
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    task ??= { start: t, end: t, samples: [] };
+    task.end = t + dt;
+    task.samples.push([id, dt]);
+  });
+  if (task) tasks.push(task);
+  for (const k of tasks.filter((x) => x.end - x.start >= 50)) {
+    const phase = new Map<string, number>();
+    const comps = new Map<string, number>();
+    const inCommit = new Map<string, number>();
+    const syncComps = new Map<string, number>();
+    for (const [id, dt] of k.samples) {
+      const stack = stackOf(id);
+      const names = new Set(stack.map((n) => n.callFrame.functionName));
+      for (const p of PHASES) if (names.has(p)) phase.set(p, (phase.get(p) ?? 0) + dt);
+      if (names.has('commitRoot')) {
+        // The commit's work by the function nearest the effect: the frame under commitHookEffectListMount etc.
+        const leaf = stack.find((n) => /^(use|inject|insert|append|commitAttach|setValueFor|setProp|updateCSS|removeCSS)/i.test(n.callFrame.functionName))
+          ?? stack[0]!;
+        inCommit.set(leaf.callFrame.functionName, (inCommit.get(leaf.callFrame.functionName) ?? 0) + dt);
+      }
+      // The outermost component on the stack (a component's own work includes its hooks).
+      for (let j = stack.length - 1; j > 0; j--) {
+        if (stack[j]!.callFrame.functionName === 'renderWithHooks') {
+          const c = stack[j - 1]!.callFrame.functionName || '(anonymous)';
+          comps.set(c, (comps.get(c) ?? 0) + dt);
+          if (names.has('renderRootSync')) syncComps.set(c, (syncComps.get(c) ?? 0) + dt);
+        }
+      }
+    }
+    const fmt = (m: Map<string, number>, n: number) =>
+      [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k2, v]) => `${k2} ${Math.round(v)}`).join(', ');
+    process.stdout.write(`    task at ${Math.round(k.start)} ms: ${Math.round(k.end - k.start)} ms; ${fmt(phase, 4)}\n      components: ${fmt(comps, 10)}\n      in sync renders: ${fmt(syncComps, 8)}\n      in commits: ${fmt(inCommit, 10)}\n`);
+  }
+}
+
+interface LongFrame {
+  startTime: number; duration: number; blockingDuration: number; renderStart: number; styleAndLayoutStart: number;
+  scripts: { invoker: string; sourceURL: string; sourceFunctionName: string; duration: number; forcedStyleAndLayoutDuration: number }[];
+}
+
+/** The long animation frames of the load: start, length, blocking part, style and layout, and the scripts that ran. */
+function reportFrames(frames: LongFrame[]) {
+  const blocking = frames.reduce((s, f) => s + f.blockingDuration, 0);
+  process.stdout.write(`  long animation frames: ${frames.length}, blocking ${Math.round(blocking)} ms in all\n`);
+  for (const f of frames) {
+    const layout = f.styleAndLayoutStart ? f.startTime + f.duration - f.styleAndLayoutStart : 0;
+    process.stdout.write(`    at ${Math.round(f.startTime)} ms: ${Math.round(f.duration)} ms (blocking ${Math.round(f.blockingDuration)}, style+layout ${Math.round(layout)})\n`);
+    for (const s of f.scripts.filter((x) => x.duration >= 5)) {
+      const file = s.sourceURL.replace(/^.*\//, '');
+      process.stdout.write(`      ${String(Math.round(s.duration)).padStart(5)} ms  ${s.invoker} ${s.sourceFunctionName || ''} ${file}${s.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)})` : ''}\n`);
+    }
+  }
+}
+
 async function waitForServer() {
   for (let i = 0; i < 240; i++) {
     try {
@@ -99,6 +183,10 @@ async function main() {
       if (!page) throw new Error(`unknown page ${name}`);
       const context = await browser.newContext({ viewport: { width: 1350, height: 940 } });
       if (page.signedIn) await context.addInitScript(`localStorage.setItem(${JSON.stringify(TOKEN_STORAGE_KEY)}, ${JSON.stringify(data.token)})`);
+      // Long animation frames (Chromium's LoAF): which work blocked the main thread, frame by frame.
+      await context.addInitScript(`window.__loaf = [];
+        new PerformanceObserver((l) => window.__loaf.push(...l.getEntries().map((e) => e.toJSON())))
+          .observe({ type: 'long-animation-frame', buffered: true });`);
       const tab = await context.newPage();
       const cdp = await context.newCDPSession(tab);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
@@ -113,6 +201,8 @@ async function main() {
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
       process.stdout.write(`\n${name} ${page.path}: loaded and settled in ${Date.now() - started} ms`);
       report(name, profile);
+      reportTasks(profile);
+      reportFrames(await tab.evaluate(() => (window as unknown as { __loaf: LongFrame[] }).__loaf));
       await context.close();
     }
   } finally {

@@ -14,7 +14,7 @@ export class ConsoleShell {
 
   /** Names of the menu entries shown in the side menu (open directories show their pages). */
   menuNames() {
-    return this.page.locator('.ant-pro-sider .ant-menu-title-content').allTextContents();
+    return this.page.locator('.ess-sider .ant-menu-title-content').allTextContents();
   }
 
   /**
@@ -23,13 +23,13 @@ export class ConsoleShell {
    * (a screen's code may still be loading after the address has changed).
    */
   async navigate(path: string): Promise<void> {
-    const link = this.page.locator(`.ant-pro-sider a[href="${path}"]`);
+    const link = this.page.locator(`.ess-sider a[href="${path}"]`);
     // A directory that is opening or closing (after the active page moved to another directory)
     // would answer "visible" and then disappear under the click.
-    await this.page.waitForFunction(() => !document.querySelector('.ant-pro-sider [class*="ant-motion-collapse"]'));
+    await this.page.waitForFunction(() => !document.querySelector('.ess-sider [class*="ant-motion-collapse"]'));
     if (!(await link.isVisible())) {
       const dir = path.slice(0, path.lastIndexOf('/'));
-      await this.page.locator(`.ant-pro-sider [data-menu-id$="-${dir}"]`).click();
+      await this.page.locator(`.ess-sider [data-menu-id$="-${dir}"]`).click();
     }
     // A click while the menu re-renders (after a language switch) can be lost: clicked again.
     for (let attempt = 1; ; attempt++) {

@@ -28,7 +28,7 @@ function server(menus: typeof MENUS | null) {
   });
 }
 
-// Each test loads the real pages (lazy chunks, antd, ProLayout) in jsdom.
+// Each test loads the real pages (lazy chunks, antd, the layout) in jsdom.
 vi.setConfig({ testTimeout: 30_000 });
 
 beforeEach(() => {
@@ -96,7 +96,7 @@ describe('the app with its navigation guard (§2)', () => {
     expect(window.location.pathname).toBe('/system/person');
   });
 
-  it('the layout has one main and one banner landmark (ProLayout\'s spacer header is not a banner)', async () => {
+  it('the layout has one banner and one main landmark, and the side menu is a navigation landmark', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
     server(MENUS);
     window.history.replaceState(null, '', '/home/welcome');
@@ -104,8 +104,20 @@ describe('the app with its navigation guard (§2)', () => {
     expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 5000 })).toBeTruthy();
     expect(screen.getAllByRole('main')).toHaveLength(1);
     expect(screen.getAllByRole('banner')).toHaveLength(1);
+    expect(within(screen.getByRole('navigation', { name: '菜单' })).getByText('系统管理')).toBeTruthy();
     expect(within(screen.getByRole('banner')).getByText('储能运维平台')).toBeTruthy();
     expect(within(screen.getByRole('main')).getByText('欢迎使用储能运维平台')).toBeTruthy();
+  });
+
+  it("the side menu opens the current page's directory and marks the page as selected", async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    server(MENUS);
+    window.history.replaceState(null, '', '/system/user');
+    render(<App />);
+    const nav = await screen.findByRole('navigation', { name: '菜单' }, { timeout: 5000 });
+    const link = await within(nav).findByRole('link', { name: '用户管理' }, { timeout: 5000 });
+    expect(link.getAttribute('href')).toBe('/system/user');
+    expect(link.closest('li')?.className).toContain('ant-menu-item-selected');
   });
 
   it('the login page stops the live stream', async () => {

@@ -5,7 +5,7 @@ import { loadLanguagePack } from '../platform/i18n/language.ts';
 import { LOGIN_PATH, setNavigator } from '../platform/navigation.ts';
 import { clearUserInfo, loadUserInfo } from '../platform/user-store.ts';
 import { guardNavigation } from './guard/navigation-guard.ts';
-import { PageFallback } from './layout/PageFallback.tsx';
+import { PageFallback } from '../components/PageFallback.tsx';
 import { navigableMenus } from './screens.ts';
 import { clearTabs } from './layout/tabs.store.ts';
 

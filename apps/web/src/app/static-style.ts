@@ -15,7 +15,7 @@ export const STATIC_STYLE_ATTR = 'data-ess-antd';
  * (rc-util's injectCSS: data-rc-order="prependQueue", ordered by data-rc-priority; antd's
  * components use -999, ProComponents 0). An empty marker of priority -1000 after the prebuilt
  * stylesheets keeps those styles after them, in the order antd gives them, as without prebuilt
- * styles: ProLayout's overrides of antd's menu colours still win.
+ * styles: a later, more specific override still wins.
  */
 function orderMarker(doc: Document): HTMLStyleElement {
   const marker = doc.createElement('style');

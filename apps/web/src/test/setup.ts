@@ -8,7 +8,7 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-// jsdom has no matchMedia; antd's responsive helpers and ProLayout ask it.
+// jsdom has no matchMedia; antd's responsive helpers and the side menu ask it.
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     configurable: true,

@@ -1,0 +1,66 @@
+import { Menu, type MenuProps } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { Link } from 'react-router';
+import { useT } from '../../platform/i18n/useT.ts';
+import { useUserStore } from '../../platform/user-store.ts';
+import { hasScreen } from '../screens.ts';
+import { menuIcon } from './menu-icons.tsx';
+import { buildMenuTree, type MenuNode } from './menu-tree.ts';
+
+type Item = Required<MenuProps>['items'][number];
+
+/** Menu items keyed by path: directories open and close, pages are links. */
+function toItems(nodes: MenuNode[], t: (s: string) => string): Item[] {
+  return nodes.map((n) =>
+    n.children
+      ? { key: n.path, icon: menuIcon(n.icon), label: t(n.name), children: toItems(n.children, t) }
+      : { key: n.path, icon: menuIcon(n.icon), label: <Link to={n.path}>{t(n.name)}</Link> },
+  );
+}
+
+/** The directories above a page in the tree (their paths), outermost first. */
+function dirsAbove(nodes: MenuNode[], path: string): string[] {
+  for (const n of nodes) {
+    if (n.path === path) return [];
+    if (n.children) {
+      const below = dirsAbove(n.children, path);
+      if (below.length > 0 || n.children.some((c) => c.path === path)) return [n.path, ...below];
+    }
+  }
+  return [];
+}
+
+const NARROW = '(max-width: 991px)';
+
+/** Whether the side menu is folded: folded on narrow screens at first, then as the user leaves it. */
+export function useSiderCollapsed(): [boolean, (v: boolean) => void] {
+  return useState(() => typeof window.matchMedia === 'function' && window.matchMedia(NARROW).matches);
+}
+
+/** The side menu from the user's menu profile; the current page's directory opens with it. */
+export function SideMenu({ path, collapsed }: { path: string; collapsed: boolean }) {
+  const t = useT();
+  const menus = useUserStore((s) => s.menuProfiles);
+  const tree = useMemo(() => buildMenuTree(menus, hasScreen), [menus]);
+  const items = useMemo(() => toItems(tree, t), [tree, t]);
+  const [openKeys, setOpenKeys] = useState<string[]>(() => dirsAbove(tree, path));
+
+  // Going to a page in another directory (tabs, links, redirects) opens that directory.
+  useEffect(() => {
+    const dirs = dirsAbove(tree, path);
+    setOpenKeys((open) => (dirs.every((d) => open.includes(d)) ? open : [...new Set([...open, ...dirs])]));
+  }, [tree, path]);
+
+  return (
+    <nav aria-label={t('菜单')}>
+      <Menu
+        mode="inline"
+        items={items}
+        selectedKeys={[path]}
+        {...(collapsed ? {} : { openKeys, onOpenChange: (keys: string[]) => setOpenKeys(keys) })}
+        inlineCollapsed={collapsed}
+        style={{ borderInlineEnd: 'none' }}
+      />
+    </nav>
+  );
+}
