@@ -1,7 +1,8 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { ProTable, type ProColumns } from '@ant-design/pro-components';
 import { App, Button, Popconfirm, Select, TreeSelect, Upload, type CheckboxProps } from 'antd';
-import { useMemo, useState, type Key, type ReactNode } from 'react';
+import { useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
+import { PageFallback } from '../PageFallback.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ResourceDetail } from './ResourceDetail.tsx';
 import { ResourceForm } from './ResourceForm.tsx';
@@ -104,6 +105,12 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   const list = useResourceList(def, { ...def.fixedFilters, ...filters }, useFlatList);
   const tree = useResourceTree(def, mode === 'tree' && !useFlatList);
   const active = mode === 'page' ? page : useFlatList ? list : tree;
+  // The table is first drawn once the first answer is in (or has failed), in a render React may
+  // interrupt: not drawn empty and then again with its rows, each in one long task that blocks
+  // the page (bench/web/profile.ts). It stays drawn from then on, whatever is being fetched.
+  const [answered, setAnswered] = useState(false);
+  if (!answered && !active.isPending) setAnswered(true);
+  const drawn = useDeferredValue(answered);
   const rows = useMemo<R[]>(() => {
     if (mode === 'page') return page.data?.records ?? [];
     return withoutEmptyChildren((useFlatList ? list.data : tree.data) ?? []);
@@ -256,6 +263,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   // A row's tick box is named (axe: label); antd hands these props to the <input>, its type omits aria-*.
   const rowCheckboxLabel = { 'aria-label': t('选择此行') } as unknown as Partial<CheckboxProps>;
 
+  if (!drawn) return <PageFallback />;
   return (
     <>
       <ProTable<R>
