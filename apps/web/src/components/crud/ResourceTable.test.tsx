@@ -5,7 +5,7 @@ import { App } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { useI18nStore } from '../../platform/i18n/translate.ts';
-import { envelope, json, mockFetch, type Call } from '../../test/http.ts';
+import { deferred, envelope, json, mockFetch, type Call } from '../../test/http.ts';
 import { defineResource } from './crud.define.ts';
 import { ResourceTable } from './ResourceTable.tsx';
 
@@ -118,6 +118,30 @@ beforeEach(() => useI18nStore.setState({ locale: 'zh-CN', pack: new Map() }));
 afterEach(cleanup);
 
 describe('ResourceTable: list', () => {
+  it('is drawn once the first page is in, not empty before it, and stays drawn while a search is fetched', async () => {
+    const first = deferred<Response>();
+    const later = deferred<Response>();
+    let n = 0;
+    const { calls } = mockFetch(() => (n++ === 0 ? first.promise : later.promise));
+    mount();
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(screen.getByRole('status', { name: 'Loading...' })).toBeTruthy();
+    expect(document.querySelector('.ant-table')).toBeNull();
+    expect(screen.queryByLabelText('名称')).toBeNull();
+    first.resolve(json(envelope({ records: [row(1)], total: 1, current: 1, pageSize: 10 })));
+    expect(await screen.findByText('分组1')).toBeTruthy();
+    expect(screen.queryByRole('status', { name: 'Loading...' })).toBeNull();
+    fireEvent.change(screen.getByLabelText('名称'), { target: { value: '无' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls).toHaveLength(2));
+    // The search's answer is on its way: the form and the last rows stay.
+    expect(screen.getByLabelText('名称')).toBeTruthy();
+    expect(screen.getByText('分组1')).toBeTruthy();
+    later.resolve(json(envelope({ records: [], total: 0, current: 1, pageSize: 10 })));
+    await waitFor(() => expect(screen.queryByText('分组1')).toBeNull());
+    expect(screen.getByLabelText('名称')).toBeTruthy();
+  });
+
   it('asks for the first page, shows its records with enum labels and the total; pages through the server', async () => {
     const { calls } = server();
     mount();
