@@ -54,25 +54,27 @@ function reportTasks(profile: Profile) {
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) out.push(byId.get(cur)!);
     return out;
   };
+  interface Task { start: number; end: number; samples: [number, number][] }
+  const tasks: Task[] = [];
+  let current: Task | null = null;
   let t = 0;
-  let task: { start: number; end: number; samples: [number, number][] } | null = null;
-  const tasks: NonNullable<typeof task>[] = [];
-  profile.samples.forEach((id, i) => {
+  for (let i = 0; i < profile.samples.length; i++) {
+    const id = profile.samples[i]!;
     t += (profile.timeDeltas[i] ?? 0) / 1000;
     const name = byId.get(id)?.callFrame.functionName;
     if (name === '(idle)' || name === '(program)') {
-      if (task && t - task.end > 2) {
-        tasks.push(task);
-        task = null;
+      if (current && t - current.end > 2) {
+        tasks.push(current);
+        current = null;
       }
-      return;
+      continue;
     }
     const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    task ??= { start: t, end: t, samples: [] };
-    task.end = t + dt;
-    task.samples.push([id, dt]);
-  });
-  if (task) tasks.push(task);
+    current ??= { start: t, end: t, samples: [] };
+    current.end = t + dt;
+    current.samples.push([id, dt]);
+  }
+  if (current) tasks.push(current);
   for (const k of tasks.filter((x) => x.end - x.start >= 50)) {
     const phase = new Map<string, number>();
     const comps = new Map<string, number>();
@@ -202,7 +204,7 @@ async function main() {
       process.stdout.write(`\n${name} ${page.path}: loaded and settled in ${Date.now() - started} ms`);
       report(name, profile);
       reportTasks(profile);
-      reportFrames(await tab.evaluate(() => (window as unknown as { __loaf: LongFrame[] }).__loaf));
+      reportFrames(await tab.evaluate(() => (globalThis as unknown as { __loaf: LongFrame[] }).__loaf));
       await context.close();
     }
   } finally {

@@ -1,5 +1,5 @@
 import { Menu, type MenuProps } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useUserStore } from '../../platform/user-store.ts';
@@ -43,13 +43,15 @@ export function SideMenu({ path, collapsed }: { path: string; collapsed: boolean
   const menus = useUserStore((s) => s.menuProfiles);
   const tree = useMemo(() => buildMenuTree(menus, hasScreen), [menus]);
   const items = useMemo(() => toItems(tree, t), [tree, t]);
-  const [openKeys, setOpenKeys] = useState<string[]>(() => dirsAbove(tree, path));
-
-  // Going to a page in another directory (tabs, links, redirects) opens that directory.
-  useEffect(() => {
+  // The open directories, and the page they were last adjusted for: going to a page in another
+  // directory (tabs, links, redirects) opens that directory too.
+  const [open, setOpen] = useState(() => ({ path, keys: dirsAbove(tree, path) }));
+  let openKeys = open.keys;
+  if (open.path !== path) {
     const dirs = dirsAbove(tree, path);
-    setOpenKeys((open) => (dirs.every((d) => open.includes(d)) ? open : [...new Set([...open, ...dirs])]));
-  }, [tree, path]);
+    openKeys = dirs.every((d) => open.keys.includes(d)) ? open.keys : [...new Set([...open.keys, ...dirs])];
+    setOpen({ path, keys: openKeys });
+  }
 
   return (
     <nav aria-label={t('菜单')}>
@@ -57,7 +59,7 @@ export function SideMenu({ path, collapsed }: { path: string; collapsed: boolean
         mode="inline"
         items={items}
         selectedKeys={[path]}
-        {...(collapsed ? {} : { openKeys, onOpenChange: (keys: string[]) => setOpenKeys(keys) })}
+        {...(collapsed ? {} : { openKeys, onOpenChange: (keys: string[]) => setOpen({ path, keys }) })}
         inlineCollapsed={collapsed}
         style={{ borderInlineEnd: 'none' }}
       />
