@@ -80,6 +80,8 @@ async function main() {
   await page.waitForTimeout(12_000);
   const shot = async (name: string, fullPage = true) => {
     await settled(page);
+    // A page scrolled by a click would draw the sticky header and menu mid-page in a full-page shot.
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(OUT, `monitor-${name}.png`), fullPage });
     log(`monitor-${name}.png`);
   };
