@@ -2,6 +2,7 @@ import { Menu, type MenuProps } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
+import { ancestorsOf } from '../../platform/menu.ts';
 import { useUserStore } from '../../platform/user-store.ts';
 import { hasScreen } from '../screens.ts';
 import { menuIcon } from './menu-icons.tsx';
@@ -16,18 +17,6 @@ function toItems(nodes: MenuNode[], t: (s: string) => string): Item[] {
       ? { key: n.path, icon: menuIcon(n.icon), label: t(n.name), children: toItems(n.children, t) }
       : { key: n.path, icon: menuIcon(n.icon), label: <Link to={n.path}>{t(n.name)}</Link> },
   );
-}
-
-/** The directories above a page in the tree (their paths), outermost first. */
-function dirsAbove(nodes: MenuNode[], path: string): string[] {
-  for (const n of nodes) {
-    if (n.path === path) return [];
-    if (n.children) {
-      const below = dirsAbove(n.children, path);
-      if (below.length > 0 || n.children.some((c) => c.path === path)) return [n.path, ...below];
-    }
-  }
-  return [];
 }
 
 const NARROW = '(max-width: 991px)';
@@ -45,10 +34,11 @@ export function SideMenu({ path, collapsed }: { path: string; collapsed: boolean
   const items = useMemo(() => toItems(tree, t), [tree, t]);
   // The open directories, and the page they were last adjusted for: going to a page in another
   // directory (tabs, links, redirects) opens that directory too.
-  const [open, setOpen] = useState(() => ({ path, keys: dirsAbove(tree, path) }));
+  const dirsAbove = (page: string) => ancestorsOf(menus, page).map((m) => m.path);
+  const [open, setOpen] = useState(() => ({ path, keys: dirsAbove(path) }));
   let openKeys = open.keys;
   if (open.path !== path) {
-    const dirs = dirsAbove(tree, path);
+    const dirs = dirsAbove(path);
     openKeys = dirs.every((d) => open.keys.includes(d)) ? open.keys : [...new Set([...open.keys, ...dirs])];
     setOpen({ path, keys: openKeys });
   }
