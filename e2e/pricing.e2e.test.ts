@@ -125,7 +125,7 @@ describe('time-of-use pricing in Chromium', { timeout: 60_000 }, () => {
     await rate.row('2024-09-10').filter({ hasText: '0.075 USD/kWh' }).waitFor();
     await expect(rate.row('0.075 USD/kWh').textContent()).resolves.toMatch(/尖 0\.312.*峰 0\.184/);
 
-    await page.locator('main .ant-pro-table-list-toolbar').first().getByRole('button', { name: /新\s*增/ }).click();
+    await page.locator('main .ess-resource-toolbar').first().getByRole('button', { name: /新\s*增/ }).click();
     await animationsSettled(page);
     await rate.choose('选用模板', '洛杉矶光储充电站分时电价');
     const start = rate.form().locator('#field-startDate');

@@ -88,7 +88,7 @@ describe('tab strip actions in Chromium', { timeout: 120_000 }, () => {
 
   it('refresh reloads the active page: its list is fetched again and it starts afresh', async () => {
     const users = new ResourceScreen(page, server.url, '/system/user');
-    await page.locator('main .ant-pro-table-search #username').fill('adm');
+    await page.locator('main .ess-resource-search #search_username').fill('adm');
     const refetch = page.waitForRequest((r) => r.url().endsWith('/api/manager/system/user/query/page') && r.method() === 'POST');
     await shell.tabAction('刷新');
     const request = await refetch;
@@ -96,7 +96,7 @@ describe('tab strip actions in Chromium', { timeout: 120_000 }, () => {
     expect(request.postDataJSON()).toMatchObject({ current: 1 });
     expect(request.postDataJSON()).not.toHaveProperty('username');
     await users.loaded();
-    await expect(page.locator('main .ant-pro-table-search #username').inputValue()).resolves.toBe('');
+    await expect(page.locator('main .ess-resource-search #search_username').inputValue()).resolves.toBe('');
     await expect.poll(() => users.row('admin').count(), { timeout: 10_000 }).toBe(1);
     await expectTabs(await shell.tabTitles(), '用户管理');
 

@@ -252,11 +252,6 @@ function precompress(): Plugin {
 
 export default defineConfig({
   plugins: [react(), deepImports(), antdStaticStyles(), preloadLoginRoute(), precompress()],
-  resolve: {
-    // ProComponents' colour picker (@chenshuai2144/sketch-color) imports CommonJS lodash per
-    // method while the rest of the tree uses lodash-es: one copy instead of two on table pages.
-    alias: [{ find: /^lodash\/(\w+)$/, replacement: 'lodash-es/$1' }],
-  },
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://127.0.0.1:8620', changeOrigin: false } },

@@ -32,7 +32,7 @@ export class EquipmentScreen extends ResourceScreen {
 
   /** Searches the list for one station. */
   async filterStation(name: string): Promise<void> {
-    const search = this.page.locator('main .ant-pro-table-search');
+    const search = this.page.locator('main .ess-resource-search');
     await pick(this.page, search, '所属站点', name);
     await search.getByRole('button', { name: /查\s*询/ }).click();
     // Off the button: a hovered primary button is lighter than the contrast rule allows.

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 
 /**
- * A screen rendered by the shared resource layer (components/crud): a ProTable list with search,
+ * A screen rendered by the shared resource layer (components/crud): a list with its search form,
  * toolbar and row actions, and its add/edit form in a modal or drawer.
  */
 export class ResourceScreen {
@@ -31,7 +31,7 @@ export class ResourceScreen {
   }
 
   async toolbar(name: RegExp | string): Promise<void> {
-    await this.page.locator('main .ant-pro-table-list-toolbar').getByRole('button', { name }).click();
+    await this.page.locator('main .ess-resource-toolbar').getByRole('button', { name }).click();
   }
 
   async rowAction(rowText: string, name: RegExp | string): Promise<void> {

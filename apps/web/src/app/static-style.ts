@@ -13,7 +13,7 @@ export const STATIC_STYLE_ATTR = 'data-ess-antd';
 /**
  * antd adds the styles it makes at the head of <head>, after the last <style> marked as such
  * (rc-util's injectCSS: data-rc-order="prependQueue", ordered by data-rc-priority; antd's
- * components use -999, ProComponents 0). An empty marker of priority -1000 after the prebuilt
+ * components use -999). An empty marker of priority -1000 after the prebuilt
  * stylesheets keeps those styles after them, in the order antd gives them, as without prebuilt
  * styles: a later, more specific override still wins.
  */

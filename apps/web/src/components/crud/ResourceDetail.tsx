@@ -1,5 +1,4 @@
-import { ProDescriptions, type ProDescriptionsItemProps } from '@ant-design/pro-components';
-import { Drawer, Spin } from 'antd';
+import { Descriptions, Drawer, Spin } from 'antd';
 import type { ReactNode } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { renderCell } from './crud.cells.tsx';
@@ -15,7 +14,7 @@ export interface ResourceDetailProps<R extends { id: number }, F, O> {
   extra?: (record: O) => ReactNode;
 }
 
-/** The detail of a record in a drawer: every detail column as a ProDescriptions line. */
+/** The detail of a record in a drawer: every detail column as a line of antd's Descriptions. */
 export function ResourceDetail<R extends { id: number }, F, O>({ def, row, onClose, extra }: ResourceDetailProps<R, F, O>) {
   const t = useT();
   const one = useResourceOne(def, def.endpoints.one ? row.id : null);
@@ -23,13 +22,8 @@ export function ResourceDetail<R extends { id: number }, F, O>({ def, row, onClo
   const columns = (def.detailColumns ?? (def.columns.filter((c) => c.inDetail !== false) as unknown as ColumnDef<O>[])).filter(
     (c) => c.inDetail !== false,
   );
-  const items: ProDescriptionsItemProps<Record<string, unknown>>[] = columns.map((c) => ({
-    key: c.key,
-    title: t(c.title),
-    dataIndex: c.key,
-    span: c.detailSpan,
-    render: () => (record === undefined ? null : renderCell(c, record, t)),
-  }));
+  const items = (found: O) =>
+    columns.map((c) => ({ key: c.key, label: t(c.title), span: c.detailSpan, children: renderCell(c, found, t) }));
   return (
     <Drawer open title={t('$1详情', t(def.name))} width={720} onClose={onClose} destroyOnHidden>
       {record === undefined ? (
@@ -38,14 +32,7 @@ export function ResourceDetail<R extends { id: number }, F, O>({ def, row, onClo
         </div>
       ) : (
         <>
-          <ProDescriptions<Record<string, unknown>>
-            column={2}
-            bordered
-            size="small"
-            styles={{ label: { whiteSpace: 'nowrap' } }}
-            dataSource={record as Record<string, unknown>}
-            columns={items}
-          />
+          <Descriptions column={2} bordered size="small" styles={{ label: { whiteSpace: 'nowrap' } }} items={items(record)} />
           {extra?.(record)}
         </>
       )}

@@ -1,6 +1,5 @@
-import { DrawerForm, ModalForm } from '@ant-design/pro-components';
-import { App, Col, Form, Row, Spin } from 'antd';
-import { useEffect } from 'react';
+import { App, Button, Col, Drawer, Form, Modal, Row, Space, Spin } from 'antd';
+import { useEffect, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { FormField } from './FormField.tsx';
 import { useResourceOne, useSaveResource } from './crud.hooks.ts';
@@ -52,7 +51,7 @@ export function ResourceForm<R extends { id: number }, F, O>({ def, mode, id, ro
     else if (mode === 'edit' && record !== undefined) form.setFieldsValue(record as never);
   }, [mode, record, form, formDef]);
 
-  const submit = async (): Promise<boolean> => {
+  const submit = async (): Promise<void> => {
     const current = form.getFieldsValue(true) as F;
     const shown = formDef.fields.filter((f) => shownIn(f, mode, current));
     const body = formDef.toBody
@@ -64,18 +63,17 @@ export function ResourceForm<R extends { id: number }, F, O>({ def, mode, id, ro
       if (!checked.ok) {
         form.setFields(Object.entries(checked.errors.fields).map(([name, errors]) => ({ name: name as never, errors })));
         for (const text of checked.errors.form) void message.error(text);
-        return false;
+        return;
       }
     }
     try {
       await save.mutateAsync({ mode, body });
     } catch {
       // The request layer has shown the reason.
-      return false;
+      return;
     }
     void message.success(t('保存成功'));
     onSaved?.();
-    return true;
   };
 
   const body = !loaded ? (
@@ -92,32 +90,47 @@ export function ResourceForm<R extends { id: number }, F, O>({ def, mode, id, ro
     </Row>
   );
 
-  const common = {
-    title,
-    form,
-    open: true,
-    width: formDef.width ?? (formDef.columns === 2 ? 760 : 520),
-    layout: 'vertical' as const,
-    initialValues: mode === 'add' ? ({ ...formDef.initialValues, ...initialValues } as Record<string, unknown>) : undefined,
-    onOpenChange: (open: boolean) => {
-      if (!open) onClose();
-    },
-    onFinish: submit,
-    onValuesChange: (changed: Partial<F>) => {
-      const names = Object.keys(changed);
-      const stale = formDef.fields.filter((f) => f.clearOnChangeOf?.some((n) => names.includes(n)));
-      if (stale.length) form.setFieldsValue(Object.fromEntries(stale.map((f) => [f.name, undefined])) as never);
-    },
-    submitter: { searchConfig: { submitText: t('保存'), resetText: t('取消') }, submitButtonProps: { disabled: !loaded } },
+  const [saving, setSaving] = useState(false);
+  const finish = async () => {
+    setSaving(true);
+    try {
+      await submit();
+    } finally {
+      setSaving(false);
+    }
   };
+  const formBody = (
+    <Form<F>
+      form={form}
+      layout="vertical"
+      initialValues={mode === 'add' ? { ...formDef.initialValues, ...initialValues } : undefined}
+      onFinish={() => void finish()}
+      onValuesChange={(changed: Partial<F>) => {
+        const names = Object.keys(changed);
+        const stale = formDef.fields.filter((f) => f.clearOnChangeOf?.some((n) => names.includes(n)));
+        if (stale.length) form.setFieldsValue(Object.fromEntries(stale.map((f) => [f.name, undefined])) as never);
+      }}
+    >
+      {body}
+    </Form>
+  );
+  const buttons = (
+    <Space>
+      <Button onClick={onClose}>{t('取消')}</Button>
+      <Button type="primary" loading={saving} disabled={!loaded} onClick={() => form.submit()}>
+        {t('保存')}
+      </Button>
+    </Space>
+  );
+  const width = formDef.width ?? (formDef.columns === 2 ? 760 : 520);
   // Mounted only while open.
   return formDef.container === 'drawer' ? (
-    <DrawerForm<F> {...common} drawerProps={{ destroyOnHidden: true, maskClosable: false }}>
-      {body}
-    </DrawerForm>
+    <Drawer open title={title} width={width} onClose={onClose} maskClosable={false} destroyOnHidden footer={<div className="ess-form-footer">{buttons}</div>}>
+      {formBody}
+    </Drawer>
   ) : (
-    <ModalForm<F> {...common} modalProps={{ destroyOnHidden: true, maskClosable: false }}>
-      {body}
-    </ModalForm>
+    <Modal open title={title} width={width} onCancel={onClose} maskClosable={false} destroyOnHidden footer={buttons}>
+      {formBody}
+    </Modal>
   );
 }

@@ -174,8 +174,35 @@ describe('ResourceTable: list', () => {
     mount();
     await screen.findByText('分组1');
     const before = pageCalls(calls).length;
-    fireEvent.click(screen.getByLabelText('reload'));
+    fireEvent.click(screen.getByRole('button', { name: '刷新' }));
     await waitFor(() => expect(pageCalls(calls).length).toBe(before + 1));
+  });
+});
+
+describe('ResourceTable: table options', () => {
+  it('changes the row density and hides and shows columns', async () => {
+    server();
+    mount();
+    await screen.findByText('分组1');
+    const table = () => document.querySelector('.ant-table')!;
+    expect(table().classList.contains('ant-table-small')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: '表格密度' }));
+    fireEvent.click(await screen.findByText('紧凑'));
+    await waitFor(() => expect(table().classList.contains('ant-table-small')).toBe(true));
+
+    const header = () => [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent);
+    expect(header()).toContain('编码');
+    fireEvent.click(screen.getByRole('button', { name: '列设置' }));
+    const settings = await screen.findByRole('tooltip');
+    fireEvent.click(within(settings).getByLabelText('编码'));
+    await waitFor(() => expect(header()).not.toContain('编码'));
+    expect(header()).toContain('名称');
+    fireEvent.click(within(settings).getByRole('button', { name: /重\s*置/ }));
+    await waitFor(() => expect(header()).toContain('编码'));
+    fireEvent.click(within(settings).getByLabelText('全选'));
+    await waitFor(() => expect(header()).not.toContain('名称'));
+    // The row actions stay.
+    expect(header()).toContain('操作');
   });
 });
 

@@ -1,17 +1,18 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { ProTable, type ProColumns } from '@ant-design/pro-components';
-import { App, Button, Popconfirm, Select, TreeSelect, Upload, type CheckboxProps } from 'antd';
+import { App, Button, Card, Popconfirm, Space, Table, Upload, type CheckboxProps, type TableColumnsType } from 'antd';
+import type { SizeType } from 'antd/es/config-provider/SizeContext';
 import { useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
 import { PageFallback } from '../PageFallback.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ResourceDetail } from './ResourceDetail.tsx';
 import { ResourceForm } from './ResourceForm.tsx';
-import { optionLabel, renderCell } from './crud.cells.tsx';
-import { filtersToBody } from './crud.filters.ts';
+import { renderCell } from './crud.cells.tsx';
 import {
-  useDeleteResource, useExportResource, useImportResource, useOptionSource, useResourceList, useResourcePage, useResourceTree,
+  useDeleteResource, useExportResource, useImportResource, useResourceList, useResourcePage, useResourceTree,
 } from './crud.hooks.ts';
-import type { FilterDef, ResourceDef, Translate } from './crud.types.ts';
+import type { ResourceDef } from './crud.types.ts';
+import { ResourceSearch } from './ResourceSearch.tsx';
+import { TableOptions } from './TableOptions.tsx';
 
 /** What toolbar buttons and row actions of a screen can do with the shared table. */
 export interface TableContext<R, F> {
@@ -58,32 +59,8 @@ const parentIds = <R extends { id: number }>(rows: R[]): number[] =>
     return Array.isArray(children) && children.length ? [r.id, ...parentIds(children)] : [];
   });
 
-/** A search-form select over enum values or server options. */
-function FilterSelect({ filter, t, ...rest }: { filter: FilterDef; t: Translate; value?: unknown; onChange?: (v: unknown) => void }) {
-  const loaded = useOptionSource(filter.source ?? null);
-  const placeholder = t('请选择');
-  if (filter.type === 'treeSelect') {
-    return (
-      <TreeSelect
-        {...rest}
-        treeData={loaded.data ?? []}
-        allowClear
-        showSearch
-        treeNodeFilterProp="label"
-        treeDefaultExpandAll
-        placeholder={placeholder}
-        aria-label={t(filter.title)}
-      />
-    );
-  }
-  const options = filter.options
-    ? filter.options.map((o) => ({ value: String(o.value), label: optionLabel(o, t) }))
-    : (loaded.data ?? []);
-  return <Select {...rest} options={options} allowClear showSearch optionFilterProp="label" placeholder={placeholder} aria-label={t(filter.title)} />;
-}
-
 /**
- * The list screen of a resource: ProTable with the definition's search form, the server's page
+ * The list screen of a resource: the definition's search form, then antd's Table over the server's page
  * ({ records, total, current, pageSize }) or tree, refresh, add/edit form, detail drawer, delete
  * with confirmation, xlsx export of the current search and xlsx import.
  */
@@ -96,6 +73,8 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   const [detail, setDetail] = useState<R | null>(null);
   const [selectedKeys, setSelectedKeys] = useState<Key[]>([]);
   const [expanded, setExpanded] = useState<readonly Key[] | null>(null);
+  const [density, setDensity] = useState<SizeType>('large');
+  const [hiddenColumns, setHiddenColumns] = useState<string[]>([]);
 
   const { endpoints } = def;
   const mode = endpoints.page ? 'page' : endpoints.tree ? 'tree' : 'list';
@@ -147,33 +126,17 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
     }
   };
 
-  const columns: ProColumns<R>[] = [
-    ...def.columns
-      .filter((c) => c.inTable !== false)
-      .map<ProColumns<R>>((c) => ({
-        key: `col:${c.key}`,
-        dataIndex: c.key,
-        title: t(c.title),
-        width: c.width,
-        ellipsis: c.ellipsis,
-        search: false,
-        render: (_dom, row) => renderCell(c, row, t),
-      })),
-    ...(def.filters ?? []).map<ProColumns<R>>((f) => ({
-      // The search form names its field by the column key: it must be the request field.
-      key: f.key,
-      dataIndex: f.key,
-      title: t(f.title),
-      hideInTable: true,
-      hideInSetting: true,
-      // A time range needs room for two date-times.
-      colSize: f.type === 'datetimeRange' ? 2 : 1,
-      valueType: f.type === 'datetimeRange' ? 'dateTimeRange' : f.type === 'number' ? 'digit' : 'text',
-      fieldProps: f.type === 'text' || !f.type ? { maxLength: 128 } : undefined,
-      renderFormItem:
-        f.type === 'enum' || f.type === 'select' || f.type === 'treeSelect' ? () => <FilterSelect filter={f} t={t} /> : undefined,
-    })),
-  ];
+  const dataColumns = def.columns.filter((c) => c.inTable !== false);
+  const columns: TableColumnsType<R> = dataColumns
+    .filter((c) => !hiddenColumns.includes(c.key))
+    .map((c) => ({
+      key: c.key,
+      dataIndex: c.key,
+      title: t(c.title),
+      width: c.width,
+      ellipsis: c.ellipsis,
+      render: (_value: unknown, row: R) => renderCell(c, row, t),
+    }));
 
   const actionsFor = (row: R): ReactNode[] => [
     ...(hasDetail
@@ -213,10 +176,9 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
     columns.push({
       key: 'actions',
       title: t('操作'),
-      valueType: 'option',
       fixed: 'right',
       width: def.actionsWidth ?? 200,
-      render: (_dom, row) => actionsFor(row),
+      render: (_value: unknown, row: R) => <Space size={0}>{actionsFor(row)}</Space>,
     });
   }
 
@@ -266,48 +228,64 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   if (!drawn) return <PageFallback />;
   return (
     <>
-      <ProTable<R>
-        rowKey="id"
-        columns={columns}
-        dataSource={rows}
-        loading={active.isFetching}
-        headerTitle={t('$1列表', t(def.name))}
-        search={def.filters?.length ? { labelWidth: 'auto', defaultCollapsed: false, span: 6 } : false}
-        onSubmit={(values) => {
-          setFilters(filtersToBody(def.filters, values));
-          setPaging((p) => ({ ...p, current: 1 }));
-          setSelectedKeys([]);
-        }}
-        onReset={() => {
-          setFilters({});
-          setPaging((p) => ({ ...p, current: 1 }));
-          setSelectedKeys([]);
-        }}
-        options={{ reload: () => void active.refetch(), density: true, setting: true }}
-        toolBarRender={() => toolbarButtons}
-        rowSelection={
-          selectable
-            ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys), getCheckboxProps: () => rowCheckboxLabel }
-            : undefined
-        }
-        tableAlertRender={false}
-        expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
-        pagination={
-          mode === 'page'
-            ? {
-                current: paging.current,
-                pageSize: paging.pageSize,
-                total: page.data?.total ?? 0,
-                showSizeChanger: true,
-                showTotal: (total) => t('共 $1 条', total),
-                onChange: (current, pageSize) => setPaging({ current: pageSize !== paging.pageSize ? 1 : current, pageSize }),
-              }
-            : false
-        }
-        scroll={{ x: 'max-content' }}
-        locale={emptyText && !filtered ? { emptyText } : undefined}
-        cardBordered
-      />
+      {def.filters?.length ? (
+        <Card size="small" className="ess-resource-card">
+          <ResourceSearch
+            filters={def.filters}
+            onSearch={(body) => {
+              setFilters(body);
+              setPaging((p) => ({ ...p, current: 1 }));
+              setSelectedKeys([]);
+            }}
+            onReset={() => {
+              setFilters({});
+              setPaging((p) => ({ ...p, current: 1 }));
+              setSelectedKeys([]);
+            }}
+          />
+        </Card>
+      ) : null}
+      <Card size="small" className="ess-resource-card">
+        <div className="ess-resource-toolbar">
+          <h2 className="ess-resource-title">{t('$1列表', t(def.name))}</h2>
+          <div className="ess-resource-actions">{toolbarButtons}</div>
+          <TableOptions
+            onReload={() => void active.refetch()}
+            density={density}
+            onDensity={setDensity}
+            columns={dataColumns.map((c) => ({ key: c.key, title: t(c.title) }))}
+            hidden={hiddenColumns}
+            onHidden={setHiddenColumns}
+          />
+        </div>
+        <Table<R>
+          rowKey="id"
+          size={density}
+          columns={columns}
+          dataSource={rows}
+          loading={active.isFetching}
+          rowSelection={
+            selectable
+              ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys), getCheckboxProps: () => rowCheckboxLabel }
+              : undefined
+          }
+          expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
+          pagination={
+            mode === 'page'
+              ? {
+                  current: paging.current,
+                  pageSize: paging.pageSize,
+                  total: page.data?.total ?? 0,
+                  showSizeChanger: true,
+                  showTotal: (total) => t('共 $1 条', total),
+                  onChange: (current, pageSize) => setPaging({ current: pageSize !== paging.pageSize ? 1 : current, pageSize }),
+                }
+              : false
+          }
+          scroll={{ x: 'max-content' }}
+          locale={emptyText && !filtered ? { emptyText } : undefined}
+        />
+      </Card>
       {form && (
         <ResourceForm
           def={def}

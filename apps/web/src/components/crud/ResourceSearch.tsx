@@ -1,0 +1,96 @@
+import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, TreeSelect } from 'antd';
+import { useT } from '../../platform/i18n/useT.ts';
+import { optionLabel } from './crud.cells.tsx';
+import { filtersToBody } from './crud.filters.ts';
+import { useOptionSource } from './crud.hooks.ts';
+import type { FilterDef, Translate } from './crud.types.ts';
+
+/** A search-form select over enum values or server options. */
+function FilterSelect({ filter, t, ...rest }: { filter: FilterDef; t: Translate; id?: string; value?: unknown; onChange?: (v: unknown) => void }) {
+  const loaded = useOptionSource(filter.source ?? null);
+  const placeholder = t('请选择');
+  if (filter.type === 'treeSelect') {
+    return (
+      <TreeSelect
+        {...rest}
+        treeData={loaded.data ?? []}
+        allowClear
+        showSearch
+        treeNodeFilterProp="label"
+        treeDefaultExpandAll
+        placeholder={placeholder}
+        aria-label={t(filter.title)}
+      />
+    );
+  }
+  const options = filter.options
+    ? filter.options.map((o) => ({ value: String(o.value), label: optionLabel(o, t) }))
+    : (loaded.data ?? []);
+  return <Select {...rest} options={options} allowClear showSearch optionFilterProp="label" placeholder={placeholder} aria-label={t(filter.title)} />;
+}
+
+/** The control of one filter; Form.Item hands it `id`, `value` and `onChange`. */
+function FilterControl({ filter, t, ...item }: { filter: FilterDef; t: Translate; id?: string; value?: never; onChange?: (v: unknown) => void }) {
+  switch (filter.type ?? 'text') {
+    case 'text':
+      return <Input {...item} allowClear maxLength={128} placeholder={t('请输入')} />;
+    case 'number':
+      return <InputNumber {...item} style={{ width: '100%' }} placeholder={t('请输入')} />;
+    case 'datetimeRange':
+      return <DatePicker.RangePicker {...item} showTime style={{ width: '100%' }} placeholder={[t('开始时间'), t('结束时间')]} />;
+    case 'enum':
+    case 'select':
+    case 'treeSelect':
+      return <FilterSelect {...item} filter={filter} t={t} />;
+  }
+}
+
+export interface ResourceSearchProps {
+  filters: readonly FilterDef[];
+  /** The request fields of the submitted values (empty values left out). */
+  onSearch: (body: Record<string, unknown>) => void;
+  onReset: () => void;
+}
+
+/**
+ * The search form above a resource list: one field per filter in a grid (four a row on a wide
+ * screen, a time range two), search and reset at the end. Enter in a field searches.
+ */
+export function ResourceSearch({ filters, onSearch, onReset }: ResourceSearchProps) {
+  const t = useT();
+  const [form] = Form.useForm<Record<string, unknown>>();
+  return (
+    <Form
+      form={form}
+      name="search"
+      className="ess-resource-search"
+      onFinish={(values) => onSearch(filtersToBody(filters, values))}
+    >
+      <Row gutter={[24, 16]}>
+        {filters.map((f) => {
+          const wide = f.type === 'datetimeRange';
+          return (
+            <Col key={f.key} xs={24} md={wide ? 24 : 12} xl={wide ? 12 : 6}>
+              <Form.Item name={f.key} label={t(f.title)} style={{ marginBottom: 0 }}>
+                <FilterControl filter={f} t={t} />
+              </Form.Item>
+            </Col>
+          );
+        })}
+        <Col flex="auto" className="ess-resource-search-actions">
+          <Button
+            onClick={() => {
+              form.resetFields();
+              onReset();
+            }}
+          >
+            {t('重置')}
+          </Button>
+          <Button type="primary" htmlType="submit">
+            {t('查询')}
+          </Button>
+        </Col>
+      </Row>
+    </Form>
+  );
+}
