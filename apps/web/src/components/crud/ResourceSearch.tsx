@@ -1,9 +1,14 @@
-import { Button, Col, DatePicker, Form, Input, InputNumber, Row, Select, TreeSelect } from 'antd';
+import { Button, Col, Form, Input, Row, Select, TreeSelect } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { optionLabel } from './crud.cells.tsx';
 import { filtersToBody } from './crud.filters.ts';
 import { useOptionSource } from './crud.hooks.ts';
 import type { FilterDef, Translate } from './crud.types.ts';
+
+// Lists without such a filter do not load the date picker or the number input.
+const DateTimeRangeFilter = lazy(() => import('./FilterInputs.tsx').then((m) => ({ default: m.DateTimeRangeFilter })));
+const NumberFilter = lazy(() => import('./FilterInputs.tsx').then((m) => ({ default: m.NumberFilter })));
 
 /** A search-form select over enum values or server options. */
 function FilterSelect({ filter, t, ...rest }: { filter: FilterDef; t: Translate; id?: string; value?: unknown; onChange?: (v: unknown) => void }) {
@@ -35,9 +40,17 @@ function FilterControl({ filter, t, ...item }: { filter: FilterDef; t: Translate
     case 'text':
       return <Input {...item} allowClear maxLength={128} placeholder={t('请输入')} />;
     case 'number':
-      return <InputNumber {...item} style={{ width: '100%' }} placeholder={t('请输入')} />;
+      return (
+        <Suspense fallback={<Input disabled />}>
+          <NumberFilter {...item} t={t} />
+        </Suspense>
+      );
     case 'datetimeRange':
-      return <DatePicker.RangePicker {...item} showTime style={{ width: '100%' }} placeholder={[t('开始时间'), t('结束时间')]} />;
+      return (
+        <Suspense fallback={<Input disabled />}>
+          <DateTimeRangeFilter {...item} t={t} />
+        </Suspense>
+      );
     case 'enum':
     case 'select':
     case 'treeSelect':

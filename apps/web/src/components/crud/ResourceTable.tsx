@@ -1,11 +1,11 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { App, Button, Card, Popconfirm, Space, Table, Upload, type CheckboxProps, type TableColumnsType } from 'antd';
 import type { SizeType } from 'antd/es/config-provider/SizeContext';
-import { useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
 import { PageFallback } from '../PageFallback.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
-import { ResourceDetail } from './ResourceDetail.tsx';
-import { ResourceForm } from './ResourceForm.tsx';
+import type { ResourceDetailProps } from './ResourceDetail.tsx';
+import type { ResourceFormProps } from './ResourceForm.tsx';
 import { renderCell } from './crud.cells.tsx';
 import {
   useDeleteResource, useExportResource, useImportResource, useResourceList, useResourcePage, useResourceTree,
@@ -39,6 +39,15 @@ export interface ResourceTableProps<R extends { id: number }, F, O> {
   /** Shown (already translated) when the list is empty without a search: why nothing shows, what to do. */
   emptyText?: string;
 }
+
+// The form and the detail (with their date pickers, cascaders, descriptions...) load when first
+// opened: a list page needs neither to show its rows.
+const ResourceForm = lazy(() => import('./ResourceForm.tsx').then((m) => ({ default: m.ResourceForm }))) as <R extends { id: number }, F, O>(
+  props: ResourceFormProps<R, F, O>,
+) => ReactNode;
+const ResourceDetail = lazy(() => import('./ResourceDetail.tsx').then((m) => ({ default: m.ResourceDetail }))) as <R extends { id: number }, F, O>(
+  props: ResourceDetailProps<R, F, O>,
+) => ReactNode;
 
 type FormState<R, F> = { mode: 'add'; initial?: Partial<F> } | { mode: 'edit'; id: number; row: R } | null;
 
@@ -286,18 +295,20 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
           locale={emptyText && !filtered ? { emptyText } : undefined}
         />
       </Card>
-      {form && (
-        <ResourceForm
-          def={def}
-          mode={form.mode}
-          id={form.mode === 'edit' ? form.id : undefined}
-          row={form.mode === 'edit' ? form.row : undefined}
-          initialValues={form.mode === 'add' ? form.initial : undefined}
-          onClose={() => setForm(null)}
-          onSaved={() => setForm(null)}
-        />
-      )}
-      {detail && <ResourceDetail def={def} row={detail} onClose={() => setDetail(null)} extra={detailExtra} />}
+      <Suspense fallback={null}>
+        {form && (
+          <ResourceForm
+            def={def}
+            mode={form.mode}
+            id={form.mode === 'edit' ? form.id : undefined}
+            row={form.mode === 'edit' ? form.row : undefined}
+            initialValues={form.mode === 'add' ? form.initial : undefined}
+            onClose={() => setForm(null)}
+            onSaved={() => setForm(null)}
+          />
+        )}
+        {detail && <ResourceDetail def={def} row={detail} onClose={() => setDetail(null)} extra={detailExtra} />}
+      </Suspense>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Tag, Typography } from 'antd';
+import { Badge, Tag } from 'antd';
 import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
 import type { ColumnDef, EnumOption, Translate } from './crud.types.ts';
@@ -59,9 +59,10 @@ export function renderCell<R>(col: ColumnDef<R>, row: R, t: Translate): ReactNod
     case 'number':
       return typeof v === 'number' ? v.toLocaleString() : '-';
     case 'longText':
-      return v ? <Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{asText(v)}</Typography.Paragraph> : '-';
+      return v ? <div style={{ whiteSpace: 'pre-wrap' }}>{asText(v)}</div> : '-';
     case 'code':
-      return v === null || v === undefined || v === '' ? '-' : <Typography.Text code>{asText(v)}</Typography.Text>;
+      // Plain markup: antd's Typography brings its copy, edit and ellipsis machinery to every list.
+      return v === null || v === undefined || v === '' ? '-' : <code className="ess-code">{asText(v)}</code>;
     case 'text':
       return v === null || v === undefined || v === '' ? '-' : asText(v);
   }

@@ -9,7 +9,7 @@ export { resourceKeys, type ResourceKeys } from './crud.keys.ts';
 export { resourceApi } from './crud.api.ts';
 export type * from './crud.types.ts';
 export { issueText, markIssue, validateWith, fieldRule, type FieldErrors } from './crud.validation.ts';
-export { FormField } from './FormField.tsx';
-export { ResourceDetail } from './ResourceDetail.tsx';
-export { ResourceForm } from './ResourceForm.tsx';
+// The form and the detail are not re-exported here: the list loads them when first opened, and a
+// static path through this index would bring them (date pickers, cascaders...) to every list page.
+// Import them from their files.
 export { ResourceTable, type TableContext } from './ResourceTable.tsx';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Select, theme, Typography } from 'antd';
+import { Select, theme } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
 import { interfaceQuery } from './system.options.ts';
 
@@ -35,9 +35,7 @@ export function InterfacePicker({ id, value, onChange }: { id?: string; value?: 
         onChange={(v: number[]) => onChange?.([...new Set(v)])}
         style={{ width: '100%' }}
       />
-      <Typography.Text style={{ fontSize: 12 }}>
-        {t('已选 $1 个接口', ids.length)}
-      </Typography.Text>
+      <span style={{ fontSize: 12 }}>{t('已选 $1 个接口', ids.length)}</span>
     </>
   );
 }

@@ -2,7 +2,8 @@ import { SendOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Table, Typography } from 'antd';
 import { useState } from 'react';
-import { formatDateTime, ResourceForm, ResourceTable, StatusBadge } from '../../components/crud/index.ts';
+import { formatDateTime, ResourceTable, StatusBadge } from '../../components/crud/index.ts';
+import { ResourceForm } from '../../components/crud/ResourceForm.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { pushLogResource, READ_STATE, settingResource, type PushLogOne } from './notification.resource.tsx';
 

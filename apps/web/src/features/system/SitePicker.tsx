@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Form, Select, theme, Typography, type FormInstance } from 'antd';
+import { Form, Select, theme, type FormInstance } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
 import { siteQuery } from './system.options.ts';
 
@@ -36,7 +36,7 @@ export function SitePicker<F>({ id, value, onChange, form }: { id?: string; valu
         onChange={(v: number[]) => onChange?.([...new Set(v)])}
         style={{ width: '100%' }}
       />
-      <Typography.Text style={{ fontSize: 12 }}>{t('已选 $1 个站点', ids.length)}</Typography.Text>
+      <span style={{ fontSize: 12 }}>{t('已选 $1 个站点', ids.length)}</span>
     </>
   );
 }
