@@ -104,7 +104,7 @@ describe('the app with its navigation guard (§2)', () => {
     expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 5000 })).toBeTruthy();
     expect(screen.getAllByRole('main')).toHaveLength(1);
     expect(screen.getAllByRole('banner')).toHaveLength(1);
-    expect(within(screen.getByRole('navigation', { name: '菜单' })).getByText('系统管理')).toBeTruthy();
+    expect(await within(screen.getByRole('navigation', { name: '菜单' })).findByText('系统管理')).toBeTruthy();
     expect(within(screen.getByRole('banner')).getByText('储能运维平台')).toBeTruthy();
     expect(within(screen.getByRole('main')).getByText('欢迎使用储能运维平台')).toBeTruthy();
   });

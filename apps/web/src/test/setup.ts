@@ -1,4 +1,9 @@
+import { configure } from '@testing-library/dom';
 import { afterAll, afterEach, vi } from 'vitest';
+
+// antd screens take a while to draw in jsdom, the more so since parts of a page are drawn in turns
+// (components/Deferred.tsx): findBy/waitFor wait up to 5 s instead of 1 s before they fail.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   vi.useRealTimers();

@@ -10,6 +10,7 @@ import { useUserStore } from '../../platform/user-store.ts';
 import { SCREENS } from '../screens.ts';
 import { HeaderBar } from './HeaderBar.tsx';
 import { PopupNotices } from './HeaderActions.tsx';
+import { Deferred } from '../../components/Deferred.tsx';
 import { PageFallback } from '../../components/PageFallback.tsx';
 import { pageTitle } from './page-titles.ts';
 import { SideMenu, useSiderCollapsed } from './SideMenu.tsx';
@@ -84,8 +85,11 @@ export function ConsoleLayout() {
           onClick={() => setCollapsed(!collapsed)}
         />
         <h1 className="ess-title">{t('储能运维平台')}</h1>
-        <HeaderBar />
-        <UserMenu />
+        {/* Drawn in turns (components/Deferred.tsx): the page's first draw in several short tasks. */}
+        <Deferred>
+          <HeaderBar />
+          <UserMenu />
+        </Deferred>
       </Layout.Header>
       <Layout hasSider>
         <Layout.Sider className="ess-sider" theme="light" width={220} collapsedWidth={56} collapsed={collapsed} trigger={null}>
@@ -94,8 +98,10 @@ export function ConsoleLayout() {
         <Layout.Content className="ess-content">
           <PopupNotices />
           <div className="ess-page-head">
-            <Breadcrumb items={crumbs.map((title) => ({ title }))} style={{ marginBottom: 4 }} />
-            <TabStrip activeKey={key} />
+            <Deferred fallback={<div className="ess-page-head-placeholder" />}>
+              <Breadcrumb items={crumbs.map((title) => ({ title }))} style={{ marginBottom: 4 }} />
+              <TabStrip activeKey={key} />
+            </Deferred>
           </div>
           <div style={{ padding: 16 }}>
             {Screen ? (

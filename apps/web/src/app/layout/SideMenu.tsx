@@ -1,6 +1,7 @@
 import { Menu, type MenuProps } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { Deferred } from '../../components/Deferred.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ancestorsOf } from '../../platform/menu.ts';
 import { useUserStore } from '../../platform/user-store.ts';
@@ -45,14 +46,17 @@ export function SideMenu({ path, collapsed }: { path: string; collapsed: boolean
 
   return (
     <nav aria-label={t('菜单')}>
-      <Menu
-        mode="inline"
-        items={items}
-        selectedKeys={[path]}
-        {...(collapsed ? {} : { openKeys, onOpenChange: (keys: string[]) => setOpen({ path, keys }) })}
-        inlineCollapsed={collapsed}
-        style={{ borderInlineEnd: 'none' }}
-      />
+      {/* Drawn in a turn of its own after the layout (components/Deferred.tsx). */}
+      <Deferred>
+        <Menu
+          mode="inline"
+          items={items}
+          selectedKeys={[path]}
+          {...(collapsed ? {} : { openKeys, onOpenChange: (keys: string[]) => setOpen({ path, keys }) })}
+          inlineCollapsed={collapsed}
+          style={{ borderInlineEnd: 'none' }}
+        />
+      </Deferred>
     </nav>
   );
 }

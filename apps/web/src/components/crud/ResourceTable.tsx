@@ -2,6 +2,7 @@ import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlin
 import { App, Button, Card, Popconfirm, Space, Table, Upload, type CheckboxProps, type TableColumnsType } from 'antd';
 import type { SizeType } from 'antd/es/config-provider/SizeContext';
 import { lazy, Suspense, useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
+import { Deferred } from '../Deferred.tsx';
 import { PageFallback } from '../PageFallback.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import type { ResourceDetailProps } from './ResourceDetail.tsx';
@@ -267,33 +268,36 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
             onHidden={setHiddenColumns}
           />
         </div>
-        <Table<R>
-          rowKey="id"
-          size={density}
-          columns={columns}
-          dataSource={rows}
-          loading={active.isFetching}
-          rowSelection={
-            selectable
-              ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys), getCheckboxProps: () => rowCheckboxLabel }
-              : undefined
-          }
-          expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
-          pagination={
-            mode === 'page'
-              ? {
-                  current: paging.current,
-                  pageSize: paging.pageSize,
-                  total: page.data?.total ?? 0,
-                  showSizeChanger: true,
-                  showTotal: (total) => t('共 $1 条', total),
-                  onChange: (current, pageSize) => setPaging({ current: pageSize !== paging.pageSize ? 1 : current, pageSize }),
-                }
-              : false
-          }
-          scroll={{ x: 'max-content' }}
-          locale={emptyText && !filtered ? { emptyText } : undefined}
-        />
+        {/* The table in a task after the search form and toolbar (components/Deferred.tsx). */}
+        <Deferred>
+          <Table<R>
+            rowKey="id"
+            size={density}
+            columns={columns}
+            dataSource={rows}
+            loading={active.isFetching}
+            rowSelection={
+              selectable
+                ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys), getCheckboxProps: () => rowCheckboxLabel }
+                : undefined
+            }
+            expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
+            pagination={
+              mode === 'page'
+                ? {
+                    current: paging.current,
+                    pageSize: paging.pageSize,
+                    total: page.data?.total ?? 0,
+                    showSizeChanger: true,
+                    showTotal: (total) => t('共 $1 条', total),
+                    onChange: (current, pageSize) => setPaging({ current: pageSize !== paging.pageSize ? 1 : current, pageSize }),
+                  }
+                : false
+            }
+            scroll={{ x: 'max-content' }}
+            locale={emptyText && !filtered ? { emptyText } : undefined}
+          />
+        </Deferred>
       </Card>
       <Suspense fallback={null}>
         {form && (
