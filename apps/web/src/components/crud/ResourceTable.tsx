@@ -127,6 +127,13 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   const canDelete = (row: R) => !!endpoints.delete && (def.canDelete?.(row) ?? true);
   const hasDetail = def.detail ?? !!endpoints.one;
 
+  /** A new search (or a reset, with no fields) starts again on page 1 with nothing ticked. */
+  const search = (body: Record<string, unknown>) => {
+    setFilters(body);
+    setPaging((p) => ({ ...p, current: 1 }));
+    setSelectedKeys([]);
+  };
+
   const deleteRow = async (row: R) => {
     try {
       await remove.mutateAsync(row.id);
@@ -240,19 +247,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
     <>
       {def.filters?.length ? (
         <Card size="small" className="ess-resource-card">
-          <ResourceSearch
-            filters={def.filters}
-            onSearch={(body) => {
-              setFilters(body);
-              setPaging((p) => ({ ...p, current: 1 }));
-              setSelectedKeys([]);
-            }}
-            onReset={() => {
-              setFilters({});
-              setPaging((p) => ({ ...p, current: 1 }));
-              setSelectedKeys([]);
-            }}
-          />
+          <ResourceSearch filters={def.filters} onSearch={search} onReset={() => search({})} />
         </Card>
       ) : null}
       <Card size="small" className="ess-resource-card">
