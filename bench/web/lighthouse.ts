@@ -30,6 +30,8 @@ export interface Job {
   tokenKey: string;
   runs: number;
   formFactors: FormFactor[];
+  /** Multiplies the form factor's simulated CPU slowdown (run.ts --cpu-slowdown). */
+  cpuSlowdown: number;
   pages: PageJob[];
   outDir: string;
 }
@@ -126,6 +128,10 @@ async function main() {
           // goes quiet and Lighthouse would wait its full 45 s; the page has long settled by 12 s.
           const flags: Flags = { onlyCategories: ['performance'], output: 'json', logLevel: 'error', maxWaitForLoad: 12_000 };
           const config: Config | undefined = formFactor === 'desktop' ? desktopConfig : undefined;
+          if (job.cpuSlowdown > 1) {
+            const throttling = { ...(formFactor === 'desktop' ? desktopConfig.settings?.throttling : undefined) };
+            flags.throttling = { ...throttling, cpuSlowdownMultiplier: (throttling.cpuSlowdownMultiplier ?? 4) * job.cpuSlowdown };
+          }
           const result = await lighthouse(job.baseUrl + page.path, flags, config, tab);
           await tab.close().catch(() => undefined);
           if (!result) throw new Error(`lighthouse gave no result for ${page.path}`);

@@ -1,13 +1,15 @@
 /**
  * bench/web/profile.ts: where the main thread's time goes while a page of the console loads.
  *
- *   npx tsx bench/web/profile.ts [--dist apps/web/dist] [--pages login,welcome,users] [--throttle 4] [--top 25]
+ *   npx tsx bench/web/profile.ts [--dist apps/web/dist] [--pages login,welcome,users] [--throttle 4] [--top 25] [--trace]
  *
  * Starts the server on the given build (fresh DATA_DIR, no captcha), opens each page in Debian's
  * Chromium with a cold cache and the CPU slowed down `throttle` times (Lighthouse's mobile
  * setting is 4), records a V8 CPU profile from navigation until the network has been quiet for
  * 2 s, and prints the self time grouped by script and by function. Build without minifying
  * (`npx vite build --minify false --outDir /tmp/dist-prof` in apps/web) to see function names.
+ * With --trace it also records a Chromium trace and lists the main thread's tasks of 50 ms or
+ * more (the tasks Total Blocking Time counts) with what they spent their time on.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +27,8 @@ const argOf = (name: string, def: string) => {
 const dist = resolve(argOf('--dist', join(ROOT, 'apps/web/dist')));
 const throttle = Number(argOf('--throttle', '4'));
 const top = Number(argOf('--top', '25'));
+const GAP_MS = Number(process.env.GAP_MS ?? 2);
+const withTrace = args.includes('--trace');
 const PAGES: Record<string, { path: string; signedIn: boolean }> = {
   login: { path: '/login', signedIn: false },
   welcome: { path: '/home/welcome', signedIn: true },
@@ -63,7 +67,7 @@ function reportTasks(profile: Profile) {
     t += (profile.timeDeltas[i] ?? 0) / 1000;
     const name = byId.get(id)?.callFrame.functionName;
     if (name === '(idle)' || name === '(program)') {
-      if (current && t - current.end > 2) {
+      if (current && t - current.end > GAP_MS) {
         tasks.push(current);
         current = null;
       }
@@ -120,6 +124,40 @@ function reportFrames(frames: LongFrame[]) {
     for (const s of f.scripts.filter((x) => x.duration >= 5)) {
       const file = s.sourceURL.replace(/^.*\//, '');
       process.stdout.write(`      ${String(Math.round(s.duration)).padStart(5)} ms  ${s.invoker} ${s.sourceFunctionName || ''} ${file}${s.forcedStyleAndLayoutDuration ? ` (forced layout ${Math.round(s.forcedStyleAndLayoutDuration)})` : ''}\n`);
+    }
+  }
+}
+
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string; data?: { url?: string; functionName?: string } } }
+
+/**
+ * The renderer main thread's tasks of 50 ms or more in a Chromium trace, each with the time of the
+ * events directly under it (script evaluation, function calls, style, layout, parsing...) and the
+ * scripts those ran.
+ */
+function reportTrace(trace: { traceEvents: TraceEvent[] }) {
+  const events = trace.traceEvents;
+  const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && events.some((x) => x.pid === e.pid && x.tid === e.tid && x.name === 'ParseHTML'));
+  if (!main) return;
+  const onMain = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts);
+  const nav = onMain.find((e) => e.name === 'ParseHTML')?.ts ?? onMain[0]?.ts ?? 0;
+  const tasks = onMain.filter((e) => e.name === 'RunTask' && e.dur! >= 50_000);
+  process.stdout.write(`  tasks of 50 ms or more (trace, from the start of HTML parsing): ${tasks.length}\n`);
+  for (const task of tasks) {
+    const inside = onMain.filter((e) => e !== task && e.ts >= task.ts && e.ts + e.dur! <= task.ts + task.dur!);
+    // The events directly under the task: not inside another event of the task.
+    const direct = inside.filter((e) => !inside.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur! >= e.ts + e.dur! && o.dur! > e.dur!));
+    const parts = new Map<string, number>();
+    for (const e of direct) {
+      const url = e.args?.data?.url?.replace(/^.*\//, '');
+      const key = url ? `${e.name} ${url}` : e.name;
+      parts.set(key, (parts.get(key) ?? 0) + e.dur!);
+    }
+    const list = [...parts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, v]) => `${k} ${Math.round(v / 1000)}`).join(', ');
+    process.stdout.write(`    at ${Math.round((task.ts - nav) / 1000)} ms: ${Math.round(task.dur! / 1000)} ms; ${list}\n`);
+    if (process.env.TRACE_TREE) {
+      const depth = (e: TraceEvent) => inside.filter((o) => o !== e && o.ts <= e.ts && o.ts + o.dur! >= e.ts + e.dur! && o.dur! > e.dur!).length;
+      for (const e of inside.filter((x) => x.dur! >= 1000)) process.stdout.write(`      ${'  '.repeat(depth(e))}${e.name} ${Math.round(e.dur! / 1000)} ${JSON.stringify(e.args?.data ?? {}).slice(0, 120)}\n`);
     }
   }
 }
@@ -195,16 +233,19 @@ async function main() {
       await cdp.send('Profiler.enable');
       await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp.send('Profiler.start');
+      if (withTrace) await browser.startTracing(tab, { categories: (process.env.TRACE_CATEGORIES ?? 'devtools.timeline,disabled-by-default-devtools.timeline,v8.execute').split(',') });
       const started = Date.now();
       await tab.goto(`${base}${page.path}`, { waitUntil: 'load' });
       // Signed in, the live-event stream stays open: wait for the page's own requests instead.
       await tab.waitForLoadState(page.signedIn ? 'domcontentloaded' : 'networkidle');
       await tab.waitForTimeout(4000);
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
+      const trace = withTrace ? (JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }) : null;
       process.stdout.write(`\n${name} ${page.path}: loaded and settled in ${Date.now() - started} ms`);
       report(name, profile);
       reportTasks(profile);
       reportFrames(await tab.evaluate(() => (globalThis as unknown as { __loaf: LongFrame[] }).__loaf));
+      if (trace) reportTrace(trace);
       await context.close();
     }
   } finally {

@@ -46,6 +46,37 @@ describe('Deferred', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('draws a late part after every other part, even one that started waiting after it', async () => {
+    function Parent() {
+      return (
+        <Deferred fallback={<p>slot parent</p>}>
+          <p>parent</p>
+          <Deferred fallback={<p>slot child</p>}>
+            <p>child</p>
+          </Deferred>
+        </Deferred>
+      );
+    }
+    render(
+      <>
+        <Deferred late fallback={<p>slot late</p>}>
+          <p>late</p>
+        </Deferred>
+        <Parent />
+      </>,
+    );
+    await nextTurn();
+    expect(screen.getByText('parent')).toBeTruthy();
+    expect(screen.getByText('slot late')).toBeTruthy();
+    // The child started waiting when its parent was drawn, after the late part: it still goes first.
+    await nextTurn();
+    expect(screen.getByText('child')).toBeTruthy();
+    expect(screen.getByText('slot late')).toBeTruthy();
+    await nextTurn();
+    expect(screen.getByText('late')).toBeTruthy();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('passes the turn on when a waiting part goes away', async () => {
     function Page() {
       const [showA, setShowA] = useState(true);

@@ -7,28 +7,38 @@ import { startTransition, useEffect, useState, type ReactNode } from 'react';
  * antd's styles in one go, and a long task blocks input: Total Blocking Time).
  */
 const waiting: (() => void)[] = [];
+/** Parts marked `late` (controls not needed to read the page): after every other waiting part. */
+const waitingLate: (() => void)[] = [];
 let releasing = false;
 
+/** Gives the next part its turn in a new task; which part is chosen when that task runs. */
 function releaseNext(): void {
-  const next = waiting.shift();
-  releasing = next !== undefined;
-  if (next) setTimeout(next, 0);
+  releasing = waiting.length + waitingLate.length > 0;
+  if (!releasing) return;
+  setTimeout(() => {
+    const next = waiting.shift() ?? waitingLate.shift();
+    // All gone while the task was pending: nothing to release, idle again.
+    if (next) next();
+    else releaseNext();
+  }, 0);
 }
 
-function enqueue(release: () => void): () => void {
-  waiting.push(release);
+function enqueue(release: () => void, late: boolean): () => void {
+  const queue = late ? waitingLate : waiting;
+  queue.push(release);
   if (!releasing) releaseNext();
   return () => {
-    const i = waiting.indexOf(release);
-    if (i >= 0) waiting.splice(i, 1);
+    const i = queue.indexOf(release);
+    if (i >= 0) queue.splice(i, 1);
   };
 }
 
 /**
  * Draws its children after its parent has been drawn, in a later task (see above); `fallback`
- * (of the same size, so nothing moves) until then.
+ * (of the same size, so nothing moves) until then. A `late` part waits until no other part does,
+ * even one that started waiting after it.
  */
-export function Deferred({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
+export function Deferred({ children, fallback = null, late = false }: { children: ReactNode; fallback?: ReactNode; late?: boolean }) {
   const [ready, setReady] = useState(false);
   useEffect(() => {
     if (ready) return undefined;
@@ -38,7 +48,7 @@ export function Deferred({ children, fallback = null }: { children: ReactNode; f
       if (state === 'gone') return releaseNext();
       state = 'released';
       startTransition(() => setReady(true));
-    });
+    }, late);
     return () => {
       // Runs when its draw has been committed (ready changed), or when it goes before that: either
       // way its turn is over.
@@ -46,6 +56,6 @@ export function Deferred({ children, fallback = null }: { children: ReactNode; f
       state = 'gone';
       cancel();
     };
-  }, [ready]);
+  }, [ready, late]);
   return ready ? children : fallback;
 }

@@ -1,6 +1,7 @@
 import { Button, Col, Form, Input, Row, Select, TreeSelect } from 'antd';
 import { lazy, Suspense } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
+import { Deferred } from '../Deferred.tsx';
 import { optionLabel } from './crud.cells.tsx';
 import { filtersToBody } from './crud.filters.ts';
 import { useOptionSource } from './crud.hooks.ts';
@@ -54,7 +55,14 @@ function FilterControl({ filter, t, ...item }: { filter: FilterDef; t: Translate
     case 'enum':
     case 'select':
     case 'treeSelect':
-      return <FilterSelect {...item} filter={filter} t={t} />;
+      // Each select in a turn of its own (components/Deferred.tsx), after the rest of the page:
+      // antd's Select and TreeSelect are heavy to draw first. Until then a read-only box of the
+      // same size holds its place.
+      return (
+        <Deferred late fallback={<Input id={item.id} readOnly placeholder={t('请选择')} aria-label={t(filter.title)} />}>
+          <FilterSelect {...item} filter={filter} t={t} />
+        </Deferred>
+      );
   }
 }
 

@@ -147,7 +147,8 @@ describe('ResourceTable: list', () => {
     mount();
     expect(await screen.findByText('分组1')).toBeTruthy();
     expect(pageCalls(calls)[0]).toEqual({ current: 1, pageSize: 10 });
-    expect(screen.getByText('共 12 条')).toBeTruthy();
+    // The pager is drawn in a turn after the table (components/Deferred.tsx).
+    expect(await screen.findByText('共 12 条')).toBeTruthy();
     expect(screen.getAllByText('启用').length).toBeGreaterThan(0);
     expect(screen.queryByText('分组11')).toBeNull();
     fireEvent.click(screen.getByTitle('2'));
@@ -159,7 +160,7 @@ describe('ResourceTable: list', () => {
     const { calls } = server();
     mount();
     await screen.findByText('分组1');
-    fireEvent.click(screen.getByTitle('2'));
+    fireEvent.click(await screen.findByTitle('2'));
     await screen.findByText('分组11');
     fireEvent.change(screen.getByLabelText('名称'), { target: { value: ' 分组1 ' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));

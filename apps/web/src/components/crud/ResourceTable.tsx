@@ -1,5 +1,5 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { App, Button, Card, Popconfirm, Space, Table, Upload, type CheckboxProps, type TableColumnsType } from 'antd';
+import { App, Button, Card, Pagination, Popconfirm, Space, Table, Upload, type CheckboxProps, type TableColumnsType } from 'antd';
 import type { SizeType } from 'antd/es/config-provider/SizeContext';
 import { lazy, Suspense, useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
 import { Deferred } from '../Deferred.tsx';
@@ -239,6 +239,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   ];
 
   const expandedKeys = expanded ?? parentIds(rows);
+  const total = page.data?.total ?? 0;
   // A row's tick box is named (axe: label); antd hands these props to the <input>, its type omits aria-*.
   const rowCheckboxLabel = { 'aria-label': t('选择此行') } as unknown as Partial<CheckboxProps>;
 
@@ -250,50 +251,57 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
           <ResourceSearch filters={def.filters} onSearch={search} onReset={() => search({})} />
         </Card>
       ) : null}
-      <Card size="small" className="ess-resource-card">
-        <div className="ess-resource-toolbar">
-          <h2 className="ess-resource-title">{t('$1列表', t(def.name))}</h2>
-          <div className="ess-resource-actions">{toolbarButtons}</div>
-          <TableOptions
-            onReload={() => void active.refetch()}
-            density={density}
-            onDensity={setDensity}
-            columns={dataColumns.map((c) => ({ key: c.key, title: t(c.title) }))}
-            hidden={hiddenColumns}
-            onHidden={setHiddenColumns}
-          />
-        </div>
-        {/* The table in a task after the search form and toolbar (components/Deferred.tsx). */}
-        <Deferred>
-          <Table<R>
-            rowKey="id"
-            size={density}
-            columns={columns}
-            dataSource={rows}
-            loading={active.isFetching}
-            rowSelection={
-              selectable
-                ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys), getCheckboxProps: () => rowCheckboxLabel }
-                : undefined
-            }
-            expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
-            pagination={
-              mode === 'page'
-                ? {
-                    current: paging.current,
-                    pageSize: paging.pageSize,
-                    total: page.data?.total ?? 0,
-                    showSizeChanger: true,
-                    showTotal: (total) => t('共 $1 条', total),
-                    onChange: (current, pageSize) => setPaging({ current: pageSize !== paging.pageSize ? 1 : current, pageSize }),
-                  }
-                : false
-            }
-            scroll={{ x: 'max-content' }}
-            locale={emptyText && !filtered ? { emptyText } : undefined}
-          />
-        </Deferred>
-      </Card>
+      {/* The toolbar's card in a turn after the search form, the table in one after that
+          (components/Deferred.tsx); each is drawn below what is there, so nothing moves. */}
+      <Deferred>
+        <Card size="small" className="ess-resource-card">
+          <div className="ess-resource-toolbar">
+            <h2 className="ess-resource-title">{t('$1列表', t(def.name))}</h2>
+            <div className="ess-resource-actions">{toolbarButtons}</div>
+            <TableOptions
+              onReload={() => void active.refetch()}
+              density={density}
+              onDensity={setDensity}
+              columns={dataColumns.map((c) => ({ key: c.key, title: t(c.title) }))}
+              hidden={hiddenColumns}
+              onHidden={setHiddenColumns}
+            />
+          </div>
+          <Deferred>
+            <Table<R>
+              rowKey="id"
+              size={density}
+              columns={columns}
+              dataSource={rows}
+              loading={active.isFetching}
+              rowSelection={
+                selectable
+                  ? { selectedRowKeys: selectedKeys, onChange: (keys) => setSelectedKeys(keys), getCheckboxProps: () => rowCheckboxLabel }
+                  : undefined
+              }
+              expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
+              pagination={false}
+              scroll={{ x: 'max-content' }}
+              locale={emptyText && !filtered ? { emptyText } : undefined}
+            />
+          </Deferred>
+          {/* The pager under the table, in a turn of its own (it holds a select). */}
+          {mode === 'page' && total > 0 && (
+            <Deferred>
+              <Pagination
+                className="ess-table-pagination"
+                size={density === 'large' ? 'default' : 'small'}
+                current={paging.current}
+                pageSize={paging.pageSize}
+                total={total}
+                showSizeChanger
+                showTotal={(n) => t('共 $1 条', n)}
+                onChange={(current, pageSize) => setPaging({ current: pageSize !== paging.pageSize ? 1 : current, pageSize })}
+              />
+            </Deferred>
+          )}
+        </Card>
+      </Deferred>
       <Suspense fallback={null}>
         {form && (
           <ResourceForm
