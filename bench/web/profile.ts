@@ -12,7 +12,7 @@
  * more (the tasks Total Blocking Time counts) with what they spent their time on.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -240,6 +240,7 @@ async function main() {
       await tab.waitForLoadState(page.signedIn ? 'domcontentloaded' : 'networkidle');
       await tab.waitForTimeout(4000);
       const { profile } = (await cdp.send('Profiler.stop')) as { profile: Profile };
+      if (process.env.PROFILE_OUT) writeFileSync(`${process.env.PROFILE_OUT}-${name}.cpuprofile`, JSON.stringify(profile));
       const trace = withTrace ? (JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }) : null;
       process.stdout.write(`\n${name} ${page.path}: loaded and settled in ${Date.now() - started} ms`);
       report(name, profile);
