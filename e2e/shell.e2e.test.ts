@@ -101,8 +101,26 @@ describe('console shell in Chromium', () => {
     await page.locator('main .ant-table-row').first().waitFor();
     await page.locator('nav .ant-menu-root').waitFor();
     await shell.activeTab('/system/user').waitFor();
+    // The late parts too: the search form's three selects (after their read-only stand-ins) and the pager.
+    await expect.poll(() => page.locator('main .ess-resource-search .ant-select').count()).toBe(3);
+    await page.locator('main .ess-table-pagination').waitFor();
     await page.waitForTimeout(500);
     // Layout shifts while the page was drawn: the placeholders keep the deferred parts' places.
     await expect(page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).resolves.toEqual([]);
+  });
+
+  it("preloads the layout's and the page's chunks from index.html alone, a few links a task", async () => {
+    const token = await signInToken(server.url, (id) => server.captchaCode(id), 'admin', E2E_ADMIN_PASSWORD);
+    await page.addInitScript((t) => localStorage.setItem('Token', t), token);
+    // The console's own script held back: whatever is preloaded comes from index.html's inline script.
+    await page.route(/\/assets\/index-[^/]*\.js$/, (route) => route.abort());
+    await page.goto(`${server.url}/system/user`);
+    const preloads = () =>
+      page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname));
+    await expect.poll(async () => (await preloads()).some((p) => /\/assets\/UserPage-/.test(p))).toBe(true);
+    const all = await preloads();
+    expect(all.some((p) => /\/assets\/SignedInShell-/.test(p))).toBe(true);
+    expect(all.length).toBeGreaterThan(30);
+    await page.unrouteAll();
   });
 });
