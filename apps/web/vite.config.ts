@@ -77,6 +77,9 @@ function screenModules(): [string, string][] {
   return [...src.matchAll(/'(\/[^']*)':\s*lazy\(\s*\(\)\s*=>\s*import\('([^']+)'\)/g)].map((m) => [m[1]!, resolve(dirname(file.pathname), m[2]!)]);
 }
 
+/** How many modulepreload links index.html's inline script adds in one task. */
+const PRELOADS_PER_TASK = 4;
+
 /**
  * Lets the login page's chunks download with the entry instead of after it has run. Vite
  * modulepreloads only what the entry imports statically; the login page is a lazy route, so its
@@ -85,9 +88,6 @@ function screenModules(): [string, string][] {
  * visitor will see the login page (on /login, or with no token) and uses the default locale.
  * It also inlines the entry's (tiny) stylesheet.
  */
-/** How many modulepreload links index.html's inline script adds in one task. */
-const PRELOADS_PER_TASK = 4;
-
 function preloadLoginRoute(): Plugin {
   let base = '/';
   return {

@@ -10,6 +10,10 @@
  * (`npx vite build --minify false --outDir /tmp/dist-prof` in apps/web) to see function names.
  * With --trace it also records a Chromium trace and lists the main thread's tasks of 50 ms or
  * more (the tasks Total Blocking Time counts) with what they spent their time on.
+ * For a closer look: TRACE_TREE=1 prints every event of 1 ms or more in those tasks,
+ * TRACE_CATEGORIES=a,b,... chooses the trace's categories (more detail: add blink,loading,v8),
+ * GAP_MS (default 2) is the idle gap that separates two busy stretches of the CPU profile, and
+ * PROFILE_OUT=/tmp/x keeps each page's CPU profile as /tmp/x-<page>.cpuprofile (DevTools opens it).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
