@@ -133,7 +133,9 @@ async function main() {
     await page.keyboard.press('Escape');
   };
   await choose('retrieval-devices', ['储能变流器', 'EMS']);
-  await choose('retrieval-properties', ['有功功率（放电为正）', 'SOC (%)']);
+  // Typed as a search: the start of the option's label is enough (full-width brackets typed
+  // into the search box did not match).
+  await choose('retrieval-properties', ['有功功率', 'SOC']);
   await page.locator('[data-testid=retrieval-search]').click();
   await page.locator('[data-testid=retrieval-table] .ant-table-row').first().waitFor();
   await shot('retrieval');
