@@ -42,18 +42,16 @@ export function Deferred({ children, fallback = null, late = false }: { children
   const [ready, setReady] = useState(false);
   useEffect(() => {
     if (ready) return undefined;
-    let state: 'waiting' | 'released' | 'gone' = 'waiting';
+    let released = false;
     const cancel = enqueue(() => {
-      // Gone while waiting: the next one's turn.
-      if (state === 'gone') return releaseNext();
-      state = 'released';
+      released = true;
       startTransition(() => setReady(true));
     }, late);
     return () => {
-      // Runs when its draw has been committed (ready changed), or when it goes before that: either
-      // way its turn is over.
-      if (state === 'released') releaseNext();
-      state = 'gone';
+      // Runs when its draw has been committed (ready changed), or when it goes before that. Its
+      // turn is over: the next part's turn if it had one, else it leaves the queue (a part is
+      // chosen only when its turn's task runs, so one that has gone is never released).
+      if (released) releaseNext();
       cancel();
     };
   }, [ready, late]);

@@ -19,9 +19,7 @@ export function ResourceDetail<R extends { id: number }, F, O>({ def, row, onClo
   const t = useT();
   const one = useResourceOne(def, def.endpoints.one ? row.id : null);
   const record = (def.endpoints.one ? one.data : row) as O | undefined;
-  const columns = (def.detailColumns ?? (def.columns.filter((c) => c.inDetail !== false) as unknown as ColumnDef<O>[])).filter(
-    (c) => c.inDetail !== false,
-  );
+  const columns = (def.detailColumns ?? (def.columns as unknown as ColumnDef<O>[])).filter((c) => c.inDetail !== false);
   const items = (found: O) =>
     columns.map((c) => ({ key: c.key, label: t(c.title), span: c.detailSpan, children: renderCell(c, found, t) }));
   return (

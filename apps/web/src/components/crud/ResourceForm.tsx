@@ -1,5 +1,5 @@
 import { App, Button, Col, Drawer, Form, Modal, Row, Space, Spin } from 'antd';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { FormField } from './FormField.tsx';
 import { useResourceOne, useSaveResource } from './crud.hooks.ts';
@@ -90,21 +90,12 @@ export function ResourceForm<R extends { id: number }, F, O>({ def, mode, id, ro
     </Row>
   );
 
-  const [saving, setSaving] = useState(false);
-  const finish = async () => {
-    setSaving(true);
-    try {
-      await submit();
-    } finally {
-      setSaving(false);
-    }
-  };
   const formBody = (
     <Form<F>
       form={form}
       layout="vertical"
       initialValues={mode === 'add' ? { ...formDef.initialValues, ...initialValues } : undefined}
-      onFinish={() => void finish()}
+      onFinish={() => void submit()}
       onValuesChange={(changed: Partial<F>) => {
         const names = Object.keys(changed);
         const stale = formDef.fields.filter((f) => f.clearOnChangeOf?.some((n) => names.includes(n)));
@@ -117,7 +108,7 @@ export function ResourceForm<R extends { id: number }, F, O>({ def, mode, id, ro
   const buttons = (
     <Space>
       <Button onClick={onClose}>{t('取消')}</Button>
-      <Button type="primary" loading={saving} disabled={!loaded} onClick={() => form.submit()}>
+      <Button type="primary" loading={save.isPending} disabled={!loaded} onClick={() => form.submit()}>
         {t('保存')}
       </Button>
     </Space>
