@@ -21,7 +21,7 @@ export async function startConsole(env: Partial<RawConfig> = {}): Promise<Runnin
     {},
     {
       PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'ess-e2e-')), ADMIN_PASSWORD: E2E_ADMIN_PASSWORD,
-      LOG_LEVEL: 'silent', SSE_HEARTBEAT_MS: '5000', WEB_DIST, MQTT_PORT: '0', PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1', ...env,
+      LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', SSE_HEARTBEAT_MS: '5000', WEB_DIST, MQTT_PORT: '0', PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1', ...env,
     },
   );
   const running = await startApp(config, { memoryDb: true, logger: createLogger('silent'), pgliteImage: await migratedPgliteImage() });

@@ -70,7 +70,7 @@ export async function startTestApp(target: DbTarget, env: Partial<RawConfig> = {
     {},
     {
       PORT: '0', HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'ess-test-')), ADMIN_PASSWORD, CAPTCHA_ENABLED: 'false',
-      LOG_LEVEL: 'silent', LOGIN_RATE_LIMIT_PER_MINUTE: '100000', ACCESS_LOG_FLUSH_MS: '100', SEED_DEMO: 'false', WEB_DIST: '/nonexistent',
+      LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', LOGIN_RATE_LIMIT_PER_MINUTE: '100000', ACCESS_LOG_FLUSH_MS: '100', SEED_DEMO: 'false', WEB_DIST: '/nonexistent',
       // The embedded MQTT broker on a free port, so test servers run side by side.
       MQTT_PORT: '0',
       // Passwords hashed cheaply: tests sign in hundreds of times (production keeps 64 MiB, 3 passes).

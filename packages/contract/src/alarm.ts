@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { id, instant, pageRequest, trimmed } from './common.ts';
+import { id, idQuery, instant, pageRequest, trimmed } from './common.ts';
 import { ALARM_LEVELS } from './constants.ts';
-import { deviceTypeSchema, identifierSchema, type DeviceType } from './telemetry.ts';
+import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
+import { deviceTypeSchema, identifierSchema } from './telemetry.ts';
 
 /**
  * Alarms (api-catalogue "Alarms": dictionary, monitor, kanban). DOMAIN.md §5: a dictionary entry
@@ -21,6 +22,7 @@ export const ALARM_TYPE_LABELS: Record<AlarmType, string> = {
 };
 
 export type AlarmLevel = (typeof ALARM_LEVELS)[number];
+const alarmLevel = z.union(ALARM_LEVELS.map((l) => z.literal(l)) as [z.ZodLiteral<1>, z.ZodLiteral<2>, z.ZodLiteral<3>, z.ZodLiteral<4>, z.ZodLiteral<5>]);
 export const ALARM_LEVEL_LABELS: Record<AlarmLevel, string> = {
   1: '一级告警',
   2: '二级告警',
@@ -144,28 +146,29 @@ export const alarmDictFilter = z.object({
 export type AlarmDictFilter = z.infer<typeof alarmDictFilter>;
 export const alarmDictPage = pageRequest.extend(alarmDictFilter.shape);
 
-export interface AlarmDictRecord {
-  id: number;
-  productId: number | null;
-  productName: string | null;
-  productCode: string | null;
-  deviceType: DeviceType | null;
-  kind: AlarmRuleKind;
-  eventCode: string | null;
-  identifier: string | null;
+export const alarmDictRecord = z.object({
+  id: z.number(),
+  productId: z.number().nullable(),
+  productName: z.string().nullable(),
+  productCode: z.string().nullable(),
+  deviceType: deviceTypeSchema.nullable(),
+  kind: z.enum(ALARM_RULE_KINDS),
+  eventCode: z.string().nullable(),
+  identifier: z.string().nullable(),
   /** Name and unit of the property (threshold rules) or the fault's label (fault codes), from the thing model. */
-  targetName: string | null;
-  unit: string | null;
-  operator: AlarmOperator | null;
-  threshold: number | null;
-  clearValue: number | null;
-  level: AlarmLevel;
-  alarmType: AlarmType;
-  description: string;
-  enabled: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+  targetName: z.string().nullable(),
+  unit: z.string().nullable(),
+  operator: z.enum(ALARM_OPERATORS).nullable(),
+  threshold: z.number().nullable(),
+  clearValue: z.number().nullable(),
+  level: alarmLevel,
+  alarmType: z.enum(ALARM_TYPES),
+  description: z.string(),
+  enabled: z.boolean(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type AlarmDictRecord = z.infer<typeof alarmDictRecord>;
 
 /** Columns of the dictionary sheet (export and import), by key. */
 export const ALARM_DICT_SHEET_COLUMNS = [
@@ -184,11 +187,8 @@ export const ALARM_DICT_SHEET_COLUMNS = [
 ] as const;
 export const ALARM_DICT_IMPORT_MAX_ROWS = 5000;
 
-export interface AlarmDictImportResult {
-  totalRows: number;
-  created: number;
-  updated: number;
-}
+export const alarmDictImportResult = z.object({ totalRows: z.number(), created: z.number(), updated: z.number() });
+export type AlarmDictImportResult = z.infer<typeof alarmDictImportResult>;
 
 // ── Alarms (monitor) ──────────────────────────────────────────────────────────────────
 
@@ -216,46 +216,48 @@ export const alarmPage = pageRequest.extend(alarmFilter.shape);
 export const ALARM_LIST_MAX = 1000;
 
 /** The shield in force (or still to come) on an alarm's source. */
-export interface AlarmShieldRef {
-  id: number;
-  startAt: string;
-  endAt: string;
-  remark: string | null;
-  createdBy: string;
-}
+export const alarmShieldRef = z.object({
+  id: z.number(),
+  startAt: isoTime,
+  endAt: isoTime,
+  remark: z.string().nullable(),
+  createdBy: z.string(),
+});
+export type AlarmShieldRef = z.infer<typeof alarmShieldRef>;
 
-export interface AlarmRecord {
-  id: number;
+export const alarmRecord = z.object({
+  id: z.number(),
   /** Readable unique number: ALM + station-local date of the start + id. */
-  no: string;
-  level: AlarmLevel;
-  alarmType: AlarmType;
-  description: string;
-  status: AlarmStatus;
-  startedAt: string;
-  endedAt: string | null;
+  no: z.string(),
+  level: alarmLevel,
+  alarmType: z.enum(ALARM_TYPES),
+  description: z.string(),
+  status: z.enum(ALARM_STATUSES),
+  startedAt: isoTime,
+  endedAt: isoTime.nullable(),
   /** How long it lasted (ended) or has lasted so far (in progress). */
-  durationMs: number;
-  kind: AlarmRuleKind;
+  durationMs: z.number(),
+  kind: z.enum(ALARM_RULE_KINDS),
   /** The fault code, or the property identifier of a threshold rule. */
-  code: string;
+  code: z.string(),
   /** The value that raised a threshold alarm, and the one that ended it. */
-  triggerValue: number | null;
-  clearValue: number | null;
-  unit: string | null;
-  message: string | null;
-  dictId: number | null;
-  siteId: number;
-  siteName: string;
-  siteCode: string;
-  deviceId: number;
-  deviceCode: string;
-  deviceName: string;
-  deviceType: DeviceType;
-  cabinetId: number | null;
-  cabinetName: string | null;
-  shield: AlarmShieldRef | null;
-}
+  triggerValue: z.number().nullable(),
+  clearValue: z.number().nullable(),
+  unit: z.string().nullable(),
+  message: z.string().nullable(),
+  dictId: z.number().nullable(),
+  siteId: z.number(),
+  siteName: z.string(),
+  siteCode: z.string(),
+  deviceId: z.number(),
+  deviceCode: z.string(),
+  deviceName: z.string(),
+  deviceType: deviceTypeSchema,
+  cabinetId: z.number().nullable(),
+  cabinetName: z.string().nullable(),
+  shield: alarmShieldRef.nullable(),
+});
+export type AlarmRecord = z.infer<typeof alarmRecord>;
 
 /**
  * A shield on a source: the device and dictionary entry of an alarm (alarmId), or named directly.
@@ -306,42 +308,70 @@ export const alarmKanbanQuery = z
 export type AlarmKanbanQuery = z.infer<typeof alarmKanbanQuery>;
 
 /** Counts of one level: in progress now (whenever raised), raised and ended within the range. */
-export interface AlarmLevelCount {
-  level: AlarmLevel;
-  active: number;
-  raised: number;
-  ended: number;
-}
+export const alarmLevelCount = z.object({ level: alarmLevel, active: z.number(), raised: z.number(), ended: z.number() });
+export type AlarmLevelCount = z.infer<typeof alarmLevelCount>;
 
-export interface AlarmKanbanSite {
-  start: string;
-  end: string;
+export const alarmKanbanSite = z.object({
+  start: isoTime,
+  end: isoTime,
   /** Over every station of the answer. */
-  total: AlarmLevelCount[];
-  sites: { siteId: number; siteName: string; siteCode: string; levels: AlarmLevelCount[] }[];
-}
+  total: z.array(alarmLevelCount),
+  sites: z.array(z.object({ siteId: z.number(), siteName: z.string(), siteCode: z.string(), levels: z.array(alarmLevelCount) })),
+});
+export type AlarmKanbanSite = z.infer<typeof alarmKanbanSite>;
 
-export interface AlarmKanbanCabinet {
-  start: string;
-  end: string;
+export const alarmKanbanCabinet = z.object({
+  start: isoTime,
+  end: isoTime,
   /** Energy cabinets with their counts; alarms of devices in no cabinet under cabinetId null. */
-  cabinets: { cabinetId: number | null; cabinetName: string | null; cabinetCode: string | null; siteId: number; siteName: string; levels: AlarmLevelCount[] }[];
-}
+  cabinets: z.array(
+    z.object({
+      cabinetId: z.number().nullable(),
+      cabinetName: z.string().nullable(),
+      cabinetCode: z.string().nullable(),
+      siteId: z.number(),
+      siteName: z.string(),
+      levels: z.array(alarmLevelCount),
+    }),
+  ),
+});
+export type AlarmKanbanCabinet = z.infer<typeof alarmKanbanCabinet>;
 
 export type AlarmChartBucket = 'hour' | 'day';
 
-export interface AlarmKanbanChart {
-  start: string;
-  end: string;
+export const alarmKanbanChart = z.object({
+  start: isoTime,
+  end: isoTime,
   /** Hours up to 48 hours of range, else days (days begin at midnight of the caller's UTC-Zone). */
-  bucket: AlarmChartBucket;
+  bucket: z.enum(['hour', 'day']),
   /** Per bucket start (epoch ms), raised and ended counts by level (index 0 = level 1). */
-  points: { t: number; raised: number[]; ended: number[] }[];
+  points: z.array(z.object({ t: z.number(), raised: z.array(z.number()), ended: z.array(z.number()) })),
   /** Alarms raised in the range, by type. */
-  byType: { alarmType: AlarmType; count: number }[];
+  byType: z.array(z.object({ alarmType: z.enum(ALARM_TYPES), count: z.number() })),
   /** The devices that raised most in the range (at most 10). */
-  topDevices: { deviceId: number; deviceCode: string; deviceName: string; siteName: string; count: number }[];
+  topDevices: z.array(z.object({ deviceId: z.number(), deviceCode: z.string(), deviceName: z.string(), siteName: z.string(), count: z.number() })),
   /** Of the alarms raised in the range that have ended: how many, and the mean time to end. */
-  endedCount: number;
-  meanTimeToEndMs: number | null;
-}
+  endedCount: z.number(),
+  meanTimeToEndMs: z.number().nullable(),
+});
+export type AlarmKanbanChart = z.infer<typeof alarmKanbanChart>;
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+export const alarmEndpoints = {
+  dictList: endpoint({ method: 'POST', path: '/alarm/dict/query/list', body: alarmDictFilter, response: z.array(alarmDictRecord) }),
+  dictPage: endpoint({ method: 'POST', path: '/alarm/dict/query/page', body: alarmDictPage, response: pageOf(alarmDictRecord) }),
+  dictAdd: endpoint({ method: 'POST', path: '/alarm/dict/add', body: alarmDictAdd, response: created }),
+  dictEdit: endpoint({ method: 'POST', path: '/alarm/dict/edit', body: alarmDictEdit, response: done }),
+  dictExport: endpoint({ method: 'POST', path: '/alarm/dict/export', body: alarmDictFilter, response: FILE }),
+  dictImport: endpoint({ method: 'POST', path: '/alarm/dict/import', multipart: true, response: alarmDictImportResult }),
+  dictDelete: endpoint({ method: 'GET', path: '/alarm/dict/delete', query: idQuery, response: done }),
+  list: endpoint({ method: 'POST', path: '/alarm/monitor/query/list', body: alarmFilter, response: z.array(alarmRecord) }),
+  page: endpoint({ method: 'POST', path: '/alarm/monitor/query/page', body: alarmPage, response: pageOf(alarmRecord) }),
+  createShield: endpoint({ method: 'POST', path: '/alarm/monitor/create/shield', body: alarmShieldCreate, response: created }),
+  cancelShield: endpoint({ method: 'POST', path: '/alarm/monitor/cancel/shield', body: alarmShieldCancel, response: done }),
+  export: endpoint({ method: 'POST', path: '/alarm/monitor/export', body: alarmFilter, response: FILE }),
+  kanbanSite: endpoint({ method: 'GET', path: '/alarm/kanban/site', query: alarmKanbanQuery, response: alarmKanbanSite }),
+  kanbanChart: endpoint({ method: 'GET', path: '/alarm/kanban/chart', query: alarmKanbanQuery, response: alarmKanbanChart }),
+  kanbanCabinet: endpoint({ method: 'GET', path: '/alarm/kanban/cabinet', query: alarmKanbanQuery, response: alarmKanbanCabinet }),
+};

@@ -14,3 +14,4 @@ export * from './pricing.ts';
 export * from './comprehensive.ts';
 export * from './alarm.ts';
 export * from './revenue.ts';
+export * from './endpoint.ts';

@@ -28,6 +28,8 @@ const envSchema = z.object({
   ROLES: z.string().default('api,ingest,jobs'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SEED_DEMO: bool.default(true),
+  /** Tests: every answer is checked against its contract response schema; a drift answers 500. */
+  VALIDATE_RESPONSES: bool.default(false),
   WEB_DIST: z.string().optional(),
   /** Embedded broker port when MQTT_URL is unset (0 = any free port). */
   MQTT_PORT: z.coerce.number().int().min(0).max(65535).default(18830),
@@ -90,6 +92,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     roles: new Set(raw.ROLES.split(',').map((r) => r.trim())),
     logLevel: raw.LOG_LEVEL,
     seedDemo: raw.SEED_DEMO,
+    validateResponses: raw.VALIDATE_RESPONSES,
     mqttPort: raw.MQTT_PORT,
     mqttClientId: raw.MQTT_CLIENT_ID,
     mqttUsername: raw.MQTT_USERNAME,

@@ -1,6 +1,7 @@
 import {
   API_BASE, DEFAULT_LOCALE, HTTP_TIMEOUT_MS, IMAGE_CODE_STORAGE_KEY, LOCALE_STORAGE_KEY, TOKEN_STORAGE_KEY,
 } from '@ess/contract/constants';
+import type { AnyEndpoint, EndpointInput, EndpointResponse } from '@ess/contract/endpoint';
 import { ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract/errors';
 import { fileNameFromDisposition, saveBlob } from './download.ts';
 import { trackRequest } from './feedback/loading.ts';
@@ -298,6 +299,38 @@ async function readEnvelope(blob: Blob): Promise<Envelope | null> {
   if (type && !type.includes('json') && !type.startsWith('text/')) return null;
   const parsed = parseJson(await blob.text());
   return isEnvelope(parsed) ? parsed : null;
+}
+
+/** Options of a contract call: everything but what the endpoint itself declares. */
+export type CallOptions = Omit<Partial<RequestOptions>, 'url' | 'method' | 'data' | 'bodyKind' | 'responseType'>;
+
+/** The input may be left out when the endpoint declares none, or every field of it is optional. */
+type CallArgs<E extends AnyEndpoint, O> = Record<string, never> extends NonNullable<EndpointInput<E>>
+  ? [input?: EndpointInput<E>, options?: O]
+  : [input: EndpointInput<E>, options?: O];
+
+/** Where an endpoint's input goes: the query string of a GET or of a POST that declares only a query, else the body. */
+function placed(ep: AnyEndpoint): Pick<RequestOptions, 'method' | 'bodyKind'> {
+  if (ep.multipart) return { method: ep.method, bodyKind: 'form' };
+  if (ep.method === 'POST' && ep.query && !ep.body) return { method: 'POST', bodyKind: 'query' };
+  return { method: ep.method };
+}
+
+/**
+ * One call of a contract endpoint (packages/contract): the input is checked against the
+ * endpoint's request type and the answer has its response type, both inferred from the
+ * declaration. Otherwise as `request()`: toasts, 401 handling, the spinner.
+ */
+export function call<E extends AnyEndpoint>(ep: E, ...[input, options]: CallArgs<E, CallOptions>): Promise<EndpointResponse<E>> {
+  return request<EndpointResponse<E>>({ ...options, ...placed(ep), url: ep.path, data: input });
+}
+
+/** An export or download endpoint (response FILE): the file is saved and returned, as `download()`. */
+export function callFile<E extends AnyEndpoint>(
+  ep: E,
+  ...[input, options]: CallArgs<E, CallOptions & { save?: boolean; fileName?: string }>
+): Promise<DownloadResult> {
+  return download({ ...options, ...placed(ep), url: ep.path, data: input });
 }
 
 /** GET with the data as query parameters. */

@@ -1,7 +1,4 @@
-import {
-  alarmDictEdit, alarmDictAdd, alarmDictFilter, alarmDictPage, alarmFilter, alarmKanbanQuery, alarmPage, alarmShieldCancel, alarmShieldCreate,
-  idQuery,
-} from '@ess/contract';
+import { alarmEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import { zoneOf } from '../system/log.service.ts';
 import * as dict from './alarm-dict.service.ts';
@@ -12,38 +9,40 @@ const area = 'Alarms';
 /** Probes: a filter naming another company's station is refused, not answered empty. */
 const siteProbe = { entity: 'site', input: (id: number) => ({ siteId: id }) };
 const HOUR = 3_600_000;
+/** The dictionary belongs to the thing models, which every company shares. */
+const shared = { global: 'the alarm dictionary applies to the thing models shared by every company' };
 
 export const alarmRoutes = [
   // Dictionary (thing models are shared by every company, so is what raises alarms on them)
-  route({
-    method: 'POST', path: '/alarm/dict/query/list', access: 'menu', name: '告警字典列表', area, kind: 'list', body: alarmDictFilter,
+  route(api.dictList, {
+    access: 'menu', name: '告警字典列表', area, scope: shared, kind: 'list',
     handler: ({ ctx, body }) => dict.dictList(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/alarm/dict/query/page', access: 'menu', name: '告警字典分页', area, kind: 'page', body: alarmDictPage,
+  route(api.dictPage, {
+    access: 'menu', name: '告警字典分页', area, scope: shared, kind: 'page',
     handler: ({ ctx, body }) => dict.dictPage(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/alarm/dict/add', access: 'menu', name: '新增告警字典', area, kind: 'add', body: alarmDictAdd,
+  route(api.dictAdd, {
+    access: 'menu', name: '新增告警字典', area, scope: shared, kind: 'add',
     handler: ({ ctx, body }) => dict.addDict(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/alarm/dict/edit', access: 'menu', name: '编辑告警字典', area, kind: 'edit', body: alarmDictEdit,
+  route(api.dictEdit, {
+    access: 'menu', name: '编辑告警字典', area, scope: shared, kind: 'edit',
     handler: async ({ ctx, body }) => {
       await dict.editDict(ctx, body);
       return true;
     },
   }),
-  route({
-    method: 'POST', path: '/alarm/dict/export', access: 'menu', name: '导出告警字典', area, kind: 'export', body: alarmDictFilter, raw: true,
+  route(api.dictExport, {
+    access: 'menu', name: '导出告警字典', area, scope: shared, kind: 'export',
     handler: ({ ctx, body, reply }) => dict.exportDict(ctx, body, reply),
   }),
-  route({
-    method: 'POST', path: '/alarm/dict/import', access: 'menu', name: '导入告警字典', area, kind: 'import', multipart: true,
+  route(api.dictImport, {
+    access: 'menu', name: '导入告警字典', area, scope: shared, kind: 'import',
     handler: ({ ctx, req }) => dict.importDict(ctx, req),
   }),
-  route({
-    method: 'GET', path: '/alarm/dict/delete', access: 'menu', name: '删除告警字典', area, kind: 'delete', query: idQuery,
+  route(api.dictDelete, {
+    access: 'menu', name: '删除告警字典', area, scope: shared, kind: 'delete',
     handler: async ({ ctx, query }) => {
       await dict.deleteDict(ctx, query.id);
       return true;
@@ -51,49 +50,42 @@ export const alarmRoutes = [
   }),
 
   // Monitor
-  route({
-    method: 'POST', path: '/alarm/monitor/query/list', access: 'menu', name: '告警列表', area, kind: 'list', body: alarmFilter,
-    scope: siteProbe,
+  route(api.list, {
+    access: 'menu', name: '告警列表', area, kind: 'list', scope: siteProbe,
     handler: ({ ctx, user, body }) => alarms.alarmList(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/alarm/monitor/query/page', access: 'menu', name: '告警分页', area, kind: 'page', body: alarmPage,
-    scope: siteProbe,
+  route(api.page, {
+    access: 'menu', name: '告警分页', area, kind: 'page', scope: siteProbe,
     handler: ({ ctx, user, body }) => alarms.alarmPage(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/alarm/monitor/create/shield', access: 'menu', name: '屏蔽告警', area, kind: 'action', body: alarmShieldCreate,
+  route(api.createShield, {
+    access: 'menu', name: '屏蔽告警', area, kind: 'action',
     scope: { entity: 'alarm', input: (id) => ({ alarmId: id, end: Date.now() + HOUR }) },
     handler: ({ ctx, user, body }) => alarms.createShield(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/alarm/monitor/cancel/shield', access: 'menu', name: '取消屏蔽', area, kind: 'action', body: alarmShieldCancel,
-    scope: { entity: 'alarmShield' },
+  route(api.cancelShield, {
+    access: 'menu', name: '取消屏蔽', area, kind: 'action', scope: { entity: 'alarmShield' },
     handler: async ({ ctx, user, body }) => {
       await alarms.cancelShield(ctx, user, body);
       return true;
     },
   }),
-  route({
-    method: 'POST', path: '/alarm/monitor/export', access: 'menu', name: '导出告警', area, kind: 'export', body: alarmFilter, raw: true,
-    scope: siteProbe,
+  route(api.export, {
+    access: 'menu', name: '导出告警', area, kind: 'export', scope: siteProbe,
     handler: ({ ctx, user, body, req, reply }) => alarms.exportAlarms(ctx, user, body, zoneOf(req), reply),
   }),
 
   // Kanban
-  route({
-    method: 'GET', path: '/alarm/kanban/site', access: 'menu', name: '告警看板站点统计', area, kind: 'other', query: alarmKanbanQuery,
-    scope: siteProbe,
+  route(api.kanbanSite, {
+    access: 'menu', name: '告警看板站点统计', area, kind: 'other', scope: siteProbe,
     handler: ({ ctx, user, query }) => kanban.kanbanSite(ctx, user, query),
   }),
-  route({
-    method: 'GET', path: '/alarm/kanban/chart', access: 'menu', name: '告警看板趋势', area, kind: 'chart', query: alarmKanbanQuery,
-    scope: siteProbe,
+  route(api.kanbanChart, {
+    access: 'menu', name: '告警看板趋势', area, kind: 'chart', scope: siteProbe,
     handler: ({ ctx, user, query, req }) => kanban.kanbanChart(ctx, user, query, zoneOf(req)),
   }),
-  route({
-    method: 'GET', path: '/alarm/kanban/cabinet', access: 'menu', name: '告警看板储能柜统计', area, kind: 'other', query: alarmKanbanQuery,
-    scope: siteProbe,
+  route(api.kanbanCabinet, {
+    access: 'menu', name: '告警看板储能柜统计', area, kind: 'other', scope: siteProbe,
     handler: ({ ctx, user, query }) => kanban.kanbanCabinet(ctx, user, query),
   }),
 ];

@@ -4,8 +4,13 @@ import type { AnyRoute } from './route.ts';
 
 type Json = Record<string, unknown>;
 
-const schemaOf = (s: z.ZodType): Json =>
-  z.toJSONSchema(s, { io: 'input', unrepresentable: 'any', target: 'openapi-3.0' });
+const schemaOf = (s: z.ZodType, io: 'input' | 'output' = 'input'): Json =>
+  z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'openapi-3.0' });
+
+/** The success envelope with the endpoint's response schema as its data. */
+const envelopeOf = (data: z.ZodType): Json => ({
+  allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', required: ['data'], properties: { data: schemaOf(data, 'output') } }],
+});
 
 const envelope: Json = {
   type: 'object',
@@ -34,7 +39,9 @@ export function buildOpenApi(routes: AnyRoute[]): Json {
       responses: {
         '200': {
           description: r.raw ? 'file, image or event stream' : 'envelope',
-          content: r.raw ? { 'application/octet-stream': {} } : { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+          content: r.raw
+            ? { 'application/octet-stream': {} }
+            : { 'application/json': { schema: r.response ? envelopeOf(r.response) : { $ref: '#/components/schemas/Envelope' } } },
         },
         default: { description: 'error envelope', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
       },

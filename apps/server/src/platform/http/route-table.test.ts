@@ -6,7 +6,7 @@ import { hashPassword } from '../../modules/system/auth.service.ts';
 import { allRoutes } from '../../modules/index.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { scopeFixtures } from '../../../test/scope-fixtures.ts';
-import type { AnyRoute } from './route.ts';
+import { isProbe, type AnyRoute, type ScopeProbe } from './route.ts';
 
 /**
  * Walks every registered route and shows the three refusals: no token → 401; a role without
@@ -72,12 +72,12 @@ describe.each(DB_TARGETS)('route table on %s', (target) => {
   });
 
   it("every object route refuses another company's object", async () => {
-    const probed = allRoutes.filter((x) => x.scope);
+    const probed = allRoutes.filter((x) => isProbe(x.scope));
     // one/edit/delete of companies, roles, users, notifications, logs, files at least
     expect(probed.length).toBeGreaterThanOrEqual(12);
     const failures: string[] = [];
     for (const r of probed) {
-      const probe = r.scope!;
+      const probe = r.scope as ScopeProbe;
       const fixture = scopeFixtures[probe.entity];
       if (!fixture) {
         failures.push(`${label(r)}: no fixture for ${probe.entity}`);
@@ -88,6 +88,11 @@ describe.each(DB_TARGETS)('route table on %s', (target) => {
       if (![403, 404].includes(res.status)) failures.push(`${label(r)} → ${res.status} ${res.body.tipMsg}`);
     }
     expect(failures).toEqual([]);
+  });
+
+  it('every route declares its scope: a probe, or global with a reason', () => {
+    const missing = allRoutes.filter((r) => !r.scope || (!isProbe(r.scope) && r.scope.global.trim().length < 10));
+    expect(missing.map(label)).toEqual([]);
   });
 
   it('the interface table lists every registered route', async () => {

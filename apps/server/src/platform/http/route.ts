@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import type { AnyEndpoint, Endpoint, EndpointBody, EndpointQuery, RawResponse, Replyable } from '@ess/contract';
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { AuthUser } from './auth.ts';
@@ -20,6 +21,20 @@ export interface ScopeProbe {
   entity: string;
   input?: (id: number) => Record<string, unknown>;
 }
+
+/**
+ * A route that touches no single company's object, with the reason: its answer is the caller's
+ * own (profile, notifications), shared by every company (thing models, regions, language packs),
+ * or filtered to the caller's data scope without naming an object.
+ */
+export interface GlobalScope {
+  global: string;
+}
+
+/** Every contract route says how it is limited to the caller's companies and stations. */
+export type RouteScope = ScopeProbe | GlobalScope;
+
+export const isProbe = (s: RouteScope | undefined): s is ScopeProbe => s !== undefined && 'entity' in s;
 
 /** At most `max(config)` requests per `windowMs` from one client address. */
 export interface RateLimit {
@@ -47,10 +62,12 @@ export interface RouteDef<B = unknown, Q = unknown, A extends Access = Access> {
   kind?: string;
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
+  /** The contract's response schema (the envelope's data); absent for raw replies. */
+  response?: z.ZodType;
   /** The handler writes the reply itself (file downloads, event streams). */
   raw?: boolean;
   multipart?: boolean;
-  scope?: ScopeProbe;
+  scope?: RouteScope;
   /** Per-address request limit for this route (shared across instances through Redis when configured). */
   rateLimit?: RateLimit;
   handler(call: RouteCall<B, Q, A>): Promise<unknown>;
@@ -59,7 +76,47 @@ export interface RouteDef<B = unknown, Q = unknown, A extends Access = Access> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the registry holds routes of every payload type
 export type AnyRoute = RouteDef<any, any, Access>;
 
-/** Declares a route; the generics carry the contract schemas' output types into the handler. */
-export function route<B = undefined, Q = undefined, A extends Access = 'menu'>(def: RouteDef<B, Q, A>): RouteDef<B, Q, A> {
-  return def;
+/** What the handler of an endpoint must produce: its response type (Dates allowed for ISO strings), or anything for a raw reply. */
+export type HandlerResult<E extends AnyEndpoint> = E['response'] extends RawResponse
+  ? unknown
+  : E['response'] extends z.ZodType
+    ? Replyable<z.input<E['response']>>
+    : never;
+
+/** How the server serves one contract endpoint: who may call it, its name in the interface list, and the handler. */
+export interface RouteOptions<E extends AnyEndpoint, A extends Access> {
+  access: A;
+  /** Short source-text name shown in the interface list. */
+  name: string;
+  area?: string;
+  kind?: string;
+  /** Required: a probe the route-table test runs with another company's object, or `{ global: reason }`. */
+  scope: RouteScope;
+  rateLimit?: RateLimit;
+  handler: (call: RouteCall<EndpointBody<E>, EndpointQuery<E>, A>) => Promise<HandlerResult<E>> | HandlerResult<E>;
+}
+
+/**
+ * Serves a contract endpoint: the request is parsed with its body/query schemas, the handler's
+ * result is checked against its response schema by TypeScript (and validated at run time in tests).
+ */
+export function route<E extends AnyEndpoint, A extends Access = 'menu'>(endpoint: E, options: RouteOptions<E, A>): AnyRoute;
+/** @deprecated Declares a route without a contract endpoint (being converted). */
+export function route<B = undefined, Q = undefined, A extends Access = 'menu'>(def: RouteDef<B, Q, A>): RouteDef<B, Q, A>;
+export function route(a: AnyEndpoint | AnyRoute, options?: RouteOptions<AnyEndpoint, Access>): AnyRoute {
+  if (!options) return a as AnyRoute;
+  const e = a as Endpoint;
+  const raw = typeof e.response === 'string';
+  const { handler } = options as { handler: (call: RouteCall<unknown, unknown, Access>) => unknown };
+  return {
+    method: e.method,
+    path: e.path,
+    body: e.body,
+    query: e.query,
+    multipart: e.multipart,
+    raw,
+    response: typeof e.response === 'string' ? undefined : e.response,
+    ...options,
+    handler: (call) => Promise.resolve(handler(call)),
+  };
 }

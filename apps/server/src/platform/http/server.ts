@@ -172,9 +172,22 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
       }
       const data = await r.handler({ body, query, user, req, reply, ctx });
       if (r.raw) return reply;
+      if (r.response && ctx.config.validateResponses) checkResponse(r, data);
       return ok(data ?? null);
     },
   });
+}
+
+/**
+ * Tests only (VALIDATE_RESPONSES): the answer, as the client will read it after JSON, must match
+ * the endpoint's contract response schema; a drift fails the call with a 500 naming the field.
+ */
+function checkResponse(r: AnyRoute, data: unknown) {
+  const wire: unknown = data === undefined ? null : JSON.parse(JSON.stringify(data));
+  const parsed = r.response!.safeParse(wire);
+  if (parsed.success) return;
+  const issues = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
+  throw new AppError('SYSTEM_ERROR', undefined, `response of ${r.method} ${r.path} does not match its contract schema: ${issues}`);
 }
 
 /**

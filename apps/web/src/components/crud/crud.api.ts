@@ -1,25 +1,37 @@
 import type { Page } from '@ess/contract/common';
-import { download, get, post, request, type DownloadResult } from '../../platform/request.ts';
+import type { AnyEndpoint } from '@ess/contract/endpoint';
+import { call, callFile, type DownloadResult } from '../../platform/request.ts';
+import { z } from 'zod';
 import type { Endpoints } from './crud.types.ts';
 
-/** The calls of a resource through the request layer (toasts, 401, spinner as everywhere). */
+/**
+ * The calls of a resource through the request layer (toasts, 401, spinner as everywhere). The
+ * shared list, form and detail handle records of any resource, so the answers are typed by the
+ * resource's R and O (the resource definition ties them to its endpoints' response types).
+ */
 export function resourceApi<R, O = R>(endpoints: Endpoints) {
-  const need = (name: keyof Endpoints): string => {
-    const url = endpoints[name];
-    if (!url) throw new Error(`resource has no ${name} endpoint`);
-    return url;
+  const need = (name: keyof Endpoints): AnyEndpoint => {
+    const ep = endpoints[name];
+    if (!ep) throw new Error(`resource has no ${name} endpoint`);
+    // TODO(typed endpoints): string paths go once every resource names its contract endpoints.
+    if (typeof ep === 'string') {
+      const method = name === 'delete' ? 'GET' : 'POST';
+      return { method, path: ep, response: name === 'export' ? 'file' : z.unknown(), ...(name === 'import' ? { multipart: true } : {}), ...(method === 'GET' ? { query: z.unknown() } : { body: z.unknown() }) };
+    }
+    return ep;
   };
+  const send = <T>(name: keyof Endpoints, input: Record<string, unknown>) => call(need(name), input) as Promise<T>;
   return {
-    page: (params: Record<string, unknown>) => post<Page<R>>(need('page'), params),
-    list: (filters: Record<string, unknown>) => post<R[]>(need('list'), filters),
-    tree: () => post<R[]>(need('tree'), {}),
-    one: (id: number) => post<O>(need('one'), { id }),
-    add: (body: Record<string, unknown>) => post<unknown>(need('add'), body),
-    edit: (body: Record<string, unknown>) => post<unknown>(need('edit'), body),
-    remove: (id: number) => get<unknown>(need('delete'), { id }),
+    page: (params: Record<string, unknown>) => send<Page<R>>('page', params),
+    list: (filters: Record<string, unknown>) => send<R[]>('list', filters),
+    tree: () => send<R[]>('tree', {}),
+    one: (id: number) => send<O>('one', { id }),
+    add: (body: Record<string, unknown>) => send<unknown>('add', body),
+    edit: (body: Record<string, unknown>) => send<unknown>('edit', body),
+    remove: (id: number) => send<unknown>('delete', { id }),
     exportFile: (filters: Record<string, unknown>, fileName?: string): Promise<DownloadResult> =>
-      download({ url: need('export'), method: 'POST', data: filters, fileName }),
-    importFile: (file: File) => request<unknown>({ url: need('import'), method: 'POST', bodyKind: 'form', data: { file } }),
+      callFile(need('export'), filters, { fileName }),
+    importFile: (file: File) => send<unknown>('import', { file }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FormInstance } from 'antd';
 import type { ReactNode } from 'react';
+import type { AnyEndpoint } from '@ess/contract/endpoint';
 import type { z } from 'zod';
 
 /** The `t` of the language pack: source text (Simplified Chinese) → shown text. */
@@ -127,24 +128,24 @@ export interface FormDef<F, O> {
   toBody?: (values: F, mode: FormMode, id?: number) => Record<string, unknown>;
 }
 
-/** Catalogue paths (relative to /api/manager). */
+/** The resource's contract endpoints (packages/contract). */
 export interface Endpoints {
   /** POST { current, pageSize, ...filters } → { records, total, current, pageSize }. */
-  page?: string;
+  page?: AnyEndpoint | string;
   /** POST filters → records. */
-  list?: string;
+  list?: AnyEndpoint | string;
   /** POST {} → records nested by `children`. */
-  tree?: string;
+  tree?: AnyEndpoint | string;
   /** POST { id } → one record (detail and edit form). */
-  one?: string;
-  add?: string;
-  edit?: string;
+  one?: AnyEndpoint | string;
+  add?: AnyEndpoint | string;
+  edit?: AnyEndpoint | string;
   /** GET ?id= */
-  delete?: string;
+  delete?: AnyEndpoint | string;
   /** POST filters → xlsx. */
-  export?: string;
+  export?: AnyEndpoint | string;
   /** POST multipart { file } (xlsx). */
-  import?: string;
+  import?: AnyEndpoint | string;
 }
 
 /**

@@ -1,12 +1,13 @@
 import { StopOutlined, UndoOutlined } from '@ant-design/icons';
-import { alarmShieldCreate, type AlarmRecord } from '@ess/contract/alarm';
+import { alarmEndpoints, alarmShieldCreate, type AlarmRecord } from '@ess/contract/alarm';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Form, Input, Modal, Popconfirm, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
+import type { z } from 'zod';
 import { useState } from 'react';
 import { ResourceTable, issueText } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { alarmKeys, useAlarmLiveRefresh } from './alarm.api.ts';
 import { alarmResource } from './monitor.resource.tsx';
 
@@ -26,7 +27,7 @@ function ShieldModal({ alarm, onClose }: { alarm: AlarmRecord; onClose: () => vo
   const [form] = Form.useForm<ShieldValues>();
   const [error, setError] = useState<string | null>(null);
   const create = useMutation({
-    mutationFn: (body: object) => post<{ id: number }>('/alarm/monitor/create/shield', body),
+    mutationFn: (body: z.input<typeof alarmShieldCreate>) => call(alarmEndpoints.createShield, body),
     onSuccess: () => client.invalidateQueries({ queryKey: alarmKeys.all }),
   });
   const submit = async () => {
@@ -81,7 +82,7 @@ export function AlarmMonitorPage() {
   useAlarmLiveRefresh();
   const [shielding, setShielding] = useState<AlarmRecord | null>(null);
   const cancel = useMutation({
-    mutationFn: (id: number) => post('/alarm/monitor/cancel/shield', { id }),
+    mutationFn: (id: number) => call(alarmEndpoints.cancelShield, { id }),
     onSuccess: () => client.invalidateQueries({ queryKey: alarmKeys.all }),
   });
   return (

@@ -1,6 +1,7 @@
-import type { AlarmKanbanCabinet, AlarmKanbanChart, AlarmKanbanSite, AlarmRecord } from '@ess/contract/alarm';
+import { alarmEndpoints } from '@ess/contract/alarm';
+import type { EndpointInput } from '@ess/contract/endpoint';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { get, post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { useLiveEvent } from '../../platform/useLiveEvent.ts';
 
 /** Query keys of the alarm screens: everything under ['alarm'] is read again on RefreshAlarmKanban. */
@@ -19,22 +20,25 @@ export interface KanbanQuery {
   end?: number;
 }
 
+/** The list's filters as sent (instants as epoch ms). */
+export type AlarmListBody = NonNullable<EndpointInput<typeof alarmEndpoints.list>>;
+
 /** Polling and live reads stay out of the full-screen spinner. */
 const quiet = { loading: false } as const;
 const clean = (q: KanbanQuery) => Object.fromEntries(Object.entries(q).filter(([, v]) => v !== undefined)) as Record<string, number>;
 
 export const alarmApi = {
-  site: (q: KanbanQuery) => get<AlarmKanbanSite>('/alarm/kanban/site', clean(q), quiet),
-  chart: (q: KanbanQuery) => get<AlarmKanbanChart>('/alarm/kanban/chart', clean(q), quiet),
-  cabinet: (q: KanbanQuery) => get<AlarmKanbanCabinet>('/alarm/kanban/cabinet', clean(q), quiet),
-  list: (body: object) => post<AlarmRecord[]>('/alarm/monitor/query/list', body, quiet),
+  site: (q: KanbanQuery) => call(alarmEndpoints.kanbanSite, clean(q), quiet),
+  chart: (q: KanbanQuery) => call(alarmEndpoints.kanbanChart, clean(q), quiet),
+  cabinet: (q: KanbanQuery) => call(alarmEndpoints.kanbanCabinet, clean(q), quiet),
+  list: (body: AlarmListBody) => call(alarmEndpoints.list, body, quiet),
 };
 
 export const useKanbanSite = (q: KanbanQuery) => useQuery({ queryKey: alarmKeys.site(q), queryFn: () => alarmApi.site(q), placeholderData: keepPreviousData });
 export const useKanbanChart = (q: KanbanQuery) => useQuery({ queryKey: alarmKeys.chart(q), queryFn: () => alarmApi.chart(q), placeholderData: keepPreviousData });
 export const useKanbanCabinet = (q: KanbanQuery) =>
   useQuery({ queryKey: alarmKeys.cabinet(q), queryFn: () => alarmApi.cabinet(q), placeholderData: keepPreviousData });
-export const useAlarmList = (body: object) => useQuery({ queryKey: alarmKeys.list(body), queryFn: () => alarmApi.list(body), placeholderData: keepPreviousData });
+export const useAlarmList = (body: AlarmListBody) => useQuery({ queryKey: alarmKeys.list(body), queryFn: () => alarmApi.list(body), placeholderData: keepPreviousData });
 
 /** Reads every alarm query again when the server says a station's alarms changed. */
 export function useAlarmLiveRefresh(): void {

@@ -1,5 +1,5 @@
 import {
-  alarmDictAdd, alarmDictEdit, type AlarmDictRecord, type AlarmOperator, type AlarmRuleKind, type AlarmType,
+  alarmDictAdd, alarmDictEdit, alarmEndpoints, type AlarmDictRecord, type AlarmOperator, type AlarmRuleKind, type AlarmType,
 } from '@ess/contract/alarm';
 import type { ProductRecord } from '@ess/contract/product';
 import { DEVICE_TYPE_LABELS, THING_MODEL, type DeviceType } from '@ess/contract/telemetry';
@@ -97,12 +97,12 @@ export const dictResource = defineResource<AlarmDictRecord, DictForm>({
   key: ['alarm-dict'],
   name: '告警字典',
   endpoints: {
-    page: '/alarm/dict/query/page',
-    add: '/alarm/dict/add',
-    edit: '/alarm/dict/edit',
-    delete: '/alarm/dict/delete',
-    export: '/alarm/dict/export',
-    import: '/alarm/dict/import',
+    page: alarmEndpoints.dictPage,
+    add: alarmEndpoints.dictAdd,
+    edit: alarmEndpoints.dictEdit,
+    delete: alarmEndpoints.dictDelete,
+    export: alarmEndpoints.dictExport,
+    import: alarmEndpoints.dictImport,
   },
   columns: [
     { key: 'target', title: '适用对象', width: 180, render: (r, t) => targetText(r, t) },

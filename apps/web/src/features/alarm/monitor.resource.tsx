@@ -1,4 +1,4 @@
-import type { AlarmRecord } from '@ess/contract/alarm';
+import { alarmEndpoints, type AlarmRecord } from '@ess/contract/alarm';
 import { Typography } from 'antd';
 import { defineResource, formatDateTime } from '../../components/crud/index.ts';
 import { siteSource } from '../config/config.options.ts';
@@ -11,7 +11,7 @@ const value = (v: number | null, unit: string | null) => (v === null ? '-' : `${
 export const alarmResource = defineResource<AlarmRecord>({
   key: ['alarm', 'monitor'],
   name: '告警',
-  endpoints: { page: '/alarm/monitor/query/page', export: '/alarm/monitor/export' },
+  endpoints: { page: alarmEndpoints.page, export: alarmEndpoints.export },
   columns: [
     { key: 'no', title: '告警编号', type: 'code', width: 170 },
     { key: 'level', title: '告警等级', width: 110, render: (r) => <LevelTag level={r.level} /> },
