@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { id, optionalText, pageRequest } from './common.ts';
-import type { DeviceStatus } from './device.ts';
-import type { SiteType } from './site.ts';
-import { deviceTypeSchema, type DeviceType, type TelemetryValue } from './telemetry.ts';
+import { deviceStatusSchema } from './device.ts';
+import { endpoint, isoTime, pageOf } from './endpoint.ts';
+import { SITE_TYPES } from './site.ts';
+import { deviceTypeSchema, telemetryValueSchema } from './telemetry.ts';
 
 /**
  * Site monitoring (api-catalogue "Site monitoring (comprehensive)"): what a station is doing now
@@ -97,464 +98,545 @@ export type SiteHandleBody = z.infer<typeof siteHandleBody>;
 
 // ── Shared pieces ─────────────────────────────────────────────────────────────────────
 
-/** [epoch ms, value] of a curve or a bar; value null where nothing was reported. */
-export type DashboardPoint = [number, number | null];
+const siteType = z.enum(SITE_TYPES);
+/** A reading or a figure: null where nothing measures it or nothing was reported. */
+const measured = z.number().nullable();
+/** An instant on the wire, null when there is none (nothing reported yet). */
+const maybeTime = isoTime.nullable();
 
-export interface DashboardSeries {
+/** [epoch ms, value] of a curve or a bar; value null where nothing was reported. */
+export const dashboardPoint = z.tuple([z.number(), measured]);
+export type DashboardPoint = z.infer<typeof dashboardPoint>;
+
+export const dashboardSeries = z.object({
   /** grid, storage, pv, load, piles, soc, irradiance, or a device id for per-device curves. */
-  key: string;
+  key: z.string(),
   /** Source text (Simplified Chinese) or a device name. */
-  name: string;
-  unit: string;
-  points: DashboardPoint[];
-}
+  name: z.string(),
+  unit: z.string(),
+  points: z.array(dashboardPoint),
+});
+export type DashboardSeries = z.infer<typeof dashboardSeries>;
 
 /** Which subsystems the station has, from its registered devices. */
-export interface Subsystems {
-  storage: boolean;
-  pv: boolean;
+export const subsystems = z.object({
+  storage: z.boolean(),
+  pv: z.boolean(),
   /** dc: PV through DC/DC converters onto the storage's DC bus; ac: PV inverters on the AC side. */
-  pvCoupling: 'ac' | 'dc' | null;
-  charging: boolean;
-  transformer: boolean;
-  mainMeter: boolean;
-}
+  pvCoupling: z.enum(['ac', 'dc']).nullable(),
+  charging: z.boolean(),
+  transformer: z.boolean(),
+  mainMeter: z.boolean(),
+});
+export type Subsystems = z.infer<typeof subsystems>;
 
 /** Live power picture, kW (signs: see the top of this file). */
-export interface PowerNow {
-  grid: number | null;
-  storage: number | null;
-  pv: number | null;
-  load: number | null;
-  piles: number | null;
-}
+export const powerNow = z.object({
+  grid: measured,
+  storage: measured,
+  pv: measured,
+  load: measured,
+  piles: measured,
+});
+export type PowerNow = z.infer<typeof powerNow>;
 
 /** Energy over a period, kWh (from the growth of cumulative registers). */
-export interface EnergyFigures {
+export const energyFigures = z.object({
   /** Into the storage (storage meter forward, else the converters' charge registers). */
-  charge: number | null;
+  charge: measured,
   /** Out of the storage. */
-  discharge: number | null;
-  pv: number | null;
-  load: number | null;
-  gridImport: number | null;
-  gridExport: number | null;
+  discharge: measured,
+  pv: measured,
+  load: measured,
+  gridImport: measured,
+  gridExport: measured,
   /** Delivered to the charging piles. */
-  piles: number | null;
-}
+  piles: measured,
+});
+export type EnergyFigures = z.infer<typeof energyFigures>;
 
-export interface SiteMaintenance {
-  since: string;
-  note: string | null;
-  userId: number;
-  username: string;
-}
+export const siteMaintenance = z.object({
+  since: isoTime,
+  note: z.string().nullable(),
+  userId: z.number(),
+  username: z.string(),
+});
+export type SiteMaintenance = z.infer<typeof siteMaintenance>;
 
 /** Devices by live status. */
-export interface StatusCounts {
-  total: number;
-  online: number;
-  offline: number;
-  disabled: number;
-  inactive: number;
-}
+export const statusCounts = z.object({
+  total: z.number(),
+  online: z.number(),
+  offline: z.number(),
+  disabled: z.number(),
+  inactive: z.number(),
+});
+export type StatusCounts = z.infer<typeof statusCounts>;
 
 // ── Answers ───────────────────────────────────────────────────────────────────────────
 
+/**
+ * online — every enabled device that ever reported is online; partial — some are offline;
+ * offline — none is online; noData — no device has ever reported.
+ */
+export const LIVE_SITE_STATUSES = ['online', 'partial', 'offline', 'noData'] as const;
+
 /** A station on the real-time monitoring list. */
-export interface LiveSite {
-  id: number;
-  name: string;
-  code: string;
-  companyId: number;
-  companyName: string;
-  siteType: SiteType;
-  timeZone: string;
-  address: string | null;
-  /**
-   * online — every enabled device that ever reported is online; partial — some are offline;
-   * offline — none is online; noData — no device has ever reported.
-   */
-  status: 'online' | 'partial' | 'offline' | 'noData';
-  devices: StatusCounts;
-  power: PowerNow;
+export const liveSite = z.object({
+  id: z.number(),
+  name: z.string(),
+  code: z.string(),
+  companyId: z.number(),
+  companyName: z.string(),
+  siteType,
+  timeZone: z.string(),
+  address: z.string().nullable(),
+  status: z.enum(LIVE_SITE_STATUSES),
+  devices: statusCounts,
+  power: powerNow,
   /** %, the storage's state of charge. */
-  soc: number | null;
-  subsystems: Subsystems;
-  maintenance: SiteMaintenance | null;
+  soc: measured,
+  subsystems,
+  maintenance: siteMaintenance.nullable(),
   /** Newest measurement among the station's devices. */
-  ts: string | null;
-}
+  ts: maybeTime,
+});
+export type LiveSite = z.infer<typeof liveSite>;
 
-export interface SiteOption {
-  id: number;
-  name: string;
-  code: string;
-  siteType: SiteType;
-  timeZone: string;
-  companyId: number;
-  companyName: string;
-}
+export const siteOption = z.object({
+  id: z.number(),
+  name: z.string(),
+  code: z.string(),
+  siteType,
+  timeZone: z.string(),
+  companyId: z.number(),
+  companyName: z.string(),
+});
+export type SiteOption = z.infer<typeof siteOption>;
 
-/** A key value of the station that a figure needs but nobody set (configured under /config/siteSet). */
-export type KeyValueName =
-  | 'installedCapacity' | 'installedPower' | 'depthOfDischarge' | 'voltageLevel' | 'transformerProtectionPower'
-  | 'pvModuleCount' | 'pvWorkingMode' | 'pilePower';
+/** Key values of a station that a figure may need but nobody set (configured under /config/siteSet). */
+export const KEY_VALUE_NAMES = [
+  'installedCapacity', 'installedPower', 'depthOfDischarge', 'voltageLevel', 'transformerProtectionPower', 'pvModuleCount', 'pvWorkingMode', 'pilePower',
+] as const;
+export type KeyValueName = (typeof KEY_VALUE_NAMES)[number];
 
-export interface SiteHandleRecord {
-  id: number;
-  siteId: number;
-  action: SiteHandleAction;
-  note: string | null;
-  userId: number;
-  username: string;
-  createdAt: string;
-}
+export const siteHandleRecord = z.object({
+  id: z.number(),
+  siteId: z.number(),
+  action: z.enum(SITE_HANDLE_ACTIONS),
+  note: z.string().nullable(),
+  userId: z.number(),
+  username: z.string(),
+  createdAt: isoTime,
+});
+export type SiteHandleRecord = z.infer<typeof siteHandleRecord>;
 
-export interface SiteInfo {
-  id: number;
-  name: string;
-  code: string;
-  companyId: number;
-  companyName: string;
-  siteType: SiteType;
-  timeZone: string;
-  address: string | null;
-  longitude: number | null;
-  latitude: number | null;
-  currency: string;
-  commissioningDate: string | null;
-  serviceEndDate: string | null;
-  contact: string | null;
-  phone: string | null;
-  investor: string | null;
-  powerUser: string | null;
+export const siteInfo = z.object({
+  id: z.number(),
+  name: z.string(),
+  code: z.string(),
+  companyId: z.number(),
+  companyName: z.string(),
+  siteType,
+  timeZone: z.string(),
+  address: z.string().nullable(),
+  longitude: z.number().nullable(),
+  latitude: z.number().nullable(),
+  currency: z.string(),
+  /** Station-local dates (YYYY-MM-DD). */
+  commissioningDate: z.string().nullable(),
+  serviceEndDate: z.string().nullable(),
+  contact: z.string().nullable(),
+  phone: z.string().nullable(),
+  investor: z.string().nullable(),
+  powerUser: z.string().nullable(),
   /** Whole station-local days since commissioning (null without a commissioning date). */
-  runningDays: number | null;
-  deviceCount: number;
-  subsystems: Subsystems;
-  keyValues: {
+  runningDays: z.number().nullable(),
+  deviceCount: z.number(),
+  subsystems,
+  keyValues: z.object({
     /** kWh */
-    installedCapacity: number | null;
+    installedCapacity: measured,
     /** kW */
-    installedPower: number | null;
+    installedPower: measured,
     /** % */
-    depthOfDischarge: number | null;
+    depthOfDischarge: measured,
     /** kV */
-    voltageLevel: number | null;
+    voltageLevel: measured,
     /** kW */
-    transformerProtectionPower: number | null;
-    pvModuleCount: number | null;
-    pvWorkingMode: string | null;
+    transformerProtectionPower: measured,
+    pvModuleCount: measured,
+    pvWorkingMode: z.string().nullable(),
     /** kW */
-    pilePower: number | null;
-  };
+    pilePower: measured,
+  }),
   /** Key values not set that this station's subsystems need. */
-  missing: KeyValueName[];
+  missing: z.array(z.enum(KEY_VALUE_NAMES)),
   /** PV rated power from the registered inverters / converters, kW. */
-  pvRatedPower: number | null;
-  maintenance: SiteMaintenance | null;
+  pvRatedPower: measured,
+  maintenance: siteMaintenance.nullable(),
   /** The latest handlings, newest first (at most 10). */
-  handles: SiteHandleRecord[];
-}
+  handles: z.array(siteHandleRecord),
+});
+export type SiteInfo = z.infer<typeof siteInfo>;
 
-export interface SiteOverview {
-  siteId: number;
-  timeZone: string;
+export const siteOverview = z.object({
+  siteId: z.number(),
+  timeZone: z.string(),
   /** The station-local date the day figures are for. */
-  date: string;
-  ts: string | null;
-  subsystems: Subsystems;
-  power: PowerNow;
-  soc: number | null;
+  date: z.string(),
+  ts: maybeTime,
+  subsystems,
+  power: powerNow,
+  soc: measured,
   /** The date's energy (today: up to now). */
-  day: EnergyFigures;
+  day: energyFigures,
   /** Since the registers started (the devices' lifetime counters). */
-  total: EnergyFigures;
-}
+  total: energyFigures,
+});
+export type SiteOverview = z.infer<typeof siteOverview>;
 
-export type FlowNodeKey = 'grid' | 'transformer' | 'bus' | 'storage' | 'pv' | 'load' | 'piles';
+export const FLOW_NODE_KEYS = ['grid', 'transformer', 'bus', 'storage', 'pv', 'load', 'piles'] as const;
+export type FlowNodeKey = (typeof FLOW_NODE_KEYS)[number];
+const flowNodeKey = z.enum(FLOW_NODE_KEYS);
 
-export interface FlowNode {
-  key: FlowNodeKey;
+export const flowNode = z.object({
+  key: flowNodeKey,
   /** Source text. */
-  name: string;
+  name: z.string(),
   /** kW through the node (grid import +, storage discharge +); null when not measured. */
-  power: number | null;
-  /** Storage: SOC %; transformer: load rate %. */
-  percent?: number | null;
+  power: measured,
+  /** Storage: SOC %; transformer: load rate % (absent on the other nodes). */
+  percent: measured.optional(),
   /** Devices behind the node, by status. */
-  devices: StatusCounts;
-}
+  devices: statusCounts,
+});
+export type FlowNode = z.infer<typeof flowNode>;
 
-export interface FlowEdge {
-  from: FlowNodeKey;
-  to: FlowNodeKey;
+export const flowEdge = z.object({
+  from: flowNodeKey,
+  to: flowNodeKey,
   /** |kW| on the edge; null when not measured. */
-  power: number | null;
+  power: measured,
   /** forward: energy flows from → to; reverse: to → from; idle: below IDLE_POWER_KW; unknown: not measured. */
-  direction: 'forward' | 'reverse' | 'idle' | 'unknown';
-}
+  direction: z.enum(['forward', 'reverse', 'idle', 'unknown']),
+});
+export type FlowEdge = z.infer<typeof flowEdge>;
 
 /** The power-flow graph: only the parts the station has. */
-export interface SiteTopology {
-  siteId: number;
-  ts: string | null;
-  subsystems: Subsystems;
-  nodes: FlowNode[];
-  edges: FlowEdge[];
-}
+export const siteTopology = z.object({
+  siteId: z.number(),
+  ts: maybeTime,
+  subsystems,
+  nodes: z.array(flowNode),
+  edges: z.array(flowEdge),
+});
+export type SiteTopology = z.infer<typeof siteTopology>;
 
-export interface MeterRegisterDay {
+export const meterRegisterDay = z.object({
   /** total, tip, peak, flat, valley, deepValley */
-  period: string;
+  period: z.string(),
   /** Source text: 总, 尖, 峰, 平, 谷, 深谷. */
-  label: string;
+  label: z.string(),
   /** Register readings now, kWh. */
-  forward: number | null;
-  reverse: number | null;
+  forward: measured,
+  reverse: measured,
   /** Growth during the station-local day, kWh. */
-  dayForward: number | null;
-  dayReverse: number | null;
-}
+  dayForward: measured,
+  dayReverse: measured,
+});
+export type MeterRegisterDay = z.infer<typeof meterRegisterDay>;
 
-export interface MainMeterView {
-  siteId: number;
-  date: string;
-  device: { id: number; code: string; name: string; status: DeviceStatus } | null;
-  ts: string | null;
-  activePower: number | null;
-  reactivePower: number | null;
-  powerFactor: number | null;
-  voltage: [number | null, number | null, number | null];
-  current: [number | null, number | null, number | null];
-  frequency: number | null;
+const threePhases = z.tuple([measured, measured, measured]);
+
+export const mainMeterView = z.object({
+  siteId: z.number(),
+  date: z.string(),
+  device: z.object({ id: z.number(), code: z.string(), name: z.string(), status: deviceStatusSchema }).nullable(),
+  ts: maybeTime,
+  activePower: measured,
+  reactivePower: measured,
+  powerFactor: measured,
+  voltage: threePhases,
+  current: threePhases,
+  frequency: measured,
   /** kW, the current 15-minute demand and this month's maximum with its time. */
-  demand: number | null;
-  maxDemand: number | null;
-  maxDemandTime: string | null;
-  registers: MeterRegisterDay[];
-}
+  demand: measured,
+  maxDemand: measured,
+  maxDemandTime: maybeTime,
+  registers: z.array(meterRegisterDay),
+});
+export type MainMeterView = z.infer<typeof mainMeterView>;
 
-export interface SitePerformance {
-  siteId: number;
-  date: string;
+export const sitePerformance = z.object({
+  siteId: z.number(),
+  date: z.string(),
   /** kWh of the date. */
-  charge: number | null;
-  discharge: number | null;
+  charge: measured,
+  discharge: measured,
   /** (charge + discharge) / (DoD × 2 × installed capacity) for the date (DOMAIN.md §2). */
-  cycleCount: number | null;
+  cycleCount: measured,
   /** The same over the registers' lifetime. */
-  totalCycleCount: number | null;
+  totalCycleCount: measured,
   /**
    * discharge / charge, % (the date's; a day's SOC change skews it). Null when more came out than
    * went in: that energy was stored before the period, there is no round trip to measure.
    */
-  efficiency: number | null;
+  efficiency: measured,
   /** discharge / charge over the lifetime, % (null likewise). */
-  totalEfficiency: number | null;
+  totalEfficiency: measured,
   /**
    * % of the date's elapsed 5-minute intervals in which the storage converters reported and
    * were not in fault (averaged over the converters).
    */
-  availability: number | null;
-  installedCapacity: number | null;
-  depthOfDischarge: number | null;
+  availability: measured,
+  installedCapacity: measured,
+  depthOfDischarge: measured,
   /** Key values the figures need that are not set: cycle counts stay null. */
-  missing: KeyValueName[];
-}
+  missing: z.array(z.enum(KEY_VALUE_NAMES)),
+});
+export type SitePerformance = z.infer<typeof sitePerformance>;
 
-export interface PowerCurves {
-  siteId: number;
-  date: string;
-  timeZone: string;
+export const powerCurves = z.object({
+  siteId: z.number(),
+  date: z.string(),
+  timeZone: z.string(),
   /** The station-local day [start, end) as instants; 23 or 25 hours on a DST change day. */
-  start: string;
-  end: string;
+  start: isoTime,
+  end: isoTime,
   /** Bucket size, ms. */
-  interval: number;
-  series: DashboardSeries[];
-}
+  interval: z.number(),
+  series: z.array(dashboardSeries),
+});
+export type PowerCurves = z.infer<typeof powerCurves>;
 
-export interface SiteSolar {
-  siteId: number;
-  present: boolean;
-  coupling: 'ac' | 'dc' | null;
+export const siteSolar = z.object({
+  siteId: z.number(),
+  present: z.boolean(),
+  coupling: z.enum(['ac', 'dc']).nullable(),
   /** kW now. */
-  power: number | null;
+  power: measured,
   /** Rated power of the inverters / converters, kW. */
-  ratedPower: number | null;
-  pvModuleCount: number | null;
+  ratedPower: measured,
+  pvModuleCount: measured,
   /** kWh today and lifetime. */
-  todayEnergy: number | null;
-  totalEnergy: number | null;
+  todayEnergy: measured,
+  totalEnergy: measured,
   /** Today's kWh per kW of rated power, h. */
-  equivalentHours: number | null;
+  equivalentHours: measured,
   /** W/m², the inverters' mean. */
-  irradiance: number | null;
-  devices: StatusCounts;
-}
+  irradiance: measured,
+  devices: statusCounts,
+});
+export type SiteSolar = z.infer<typeof siteSolar>;
 
-export interface StateCount {
+export const stateCount = z.object({
   /** The thing model's enumeration value. */
-  value: number;
+  value: z.number(),
   /** Source text. */
-  label: string;
-  colour: string | null;
-  count: number;
-}
+  label: z.string(),
+  colour: z.string().nullable(),
+  count: z.number(),
+});
+export type StateCount = z.infer<typeof stateCount>;
 
-export interface SolarSummary extends SiteSolar {
-  monthEnergy: number | null;
-  yearEnergy: number | null;
+export const solarSummary = siteSolar.extend({
+  monthEnergy: measured,
+  yearEnergy: measured,
   /** Inverters / converters by running state. */
-  states: StateCount[];
-}
+  states: z.array(stateCount),
+});
+export type SolarSummary = z.infer<typeof solarSummary>;
 
-export interface InverterStatus {
-  id: number;
-  code: string;
-  name: string;
-  type: DeviceType;
-  status: DeviceStatus;
-  ts: string | null;
-  ratedPower: number | null;
-  state: number | null;
-  stateLabel: string | null;
-  colour: string | null;
+export const inverterStatus = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  type: deviceTypeSchema,
+  status: deviceStatusSchema,
+  ts: maybeTime,
+  ratedPower: measured,
+  state: measured,
+  stateLabel: z.string().nullable(),
+  colour: z.string().nullable(),
   /** kW AC (DC/DC: output to the DC bus). */
-  power: number | null;
+  power: measured,
   /** kW from the modules. */
-  dcPower: number | null;
+  dcPower: measured,
   /** % */
-  efficiency: number | null;
-  temperature: number | null;
-  todayEnergy: number | null;
-  totalEnergy: number | null;
-}
+  efficiency: measured,
+  temperature: measured,
+  todayEnergy: measured,
+  totalEnergy: measured,
+});
+export type InverterStatus = z.infer<typeof inverterStatus>;
 
-export interface InverterStatusList {
-  siteId: number;
-  states: StateCount[];
-  inverters: InverterStatus[];
-}
+export const inverterStatusList = z.object({
+  siteId: z.number(),
+  states: z.array(stateCount),
+  inverters: z.array(inverterStatus),
+});
+export type InverterStatusList = z.infer<typeof inverterStatusList>;
 
 /** Energy per bucket (type day: hours; month: days; year: months), station-local. */
-export interface GenerationChart {
-  siteId: number;
-  type: GenerationType;
-  date: string;
-  timeZone: string;
-  unit: 'kWh';
+export const generationChart = z.object({
+  siteId: z.number(),
+  type: z.enum(GENERATION_TYPES),
+  date: z.string(),
+  timeZone: z.string(),
+  unit: z.literal('kWh'),
   /** [bucket start, kWh]; null where nothing was reported. */
-  points: DashboardPoint[];
+  points: z.array(dashboardPoint),
   /** Bucket labels in station-local time: HH:mm, MM-DD or YYYY-MM. */
-  labels: string[];
-  total: number;
-}
+  labels: z.array(z.string()),
+  total: z.number(),
+});
+export type GenerationChart = z.infer<typeof generationChart>;
 
-export interface GunStatus {
-  id: number;
-  code: string;
-  name: string;
-  status: DeviceStatus;
-  subNo: number | null;
-  state: number | null;
-  stateLabel: string | null;
-  colour: string | null;
-  power: number | null;
-  vehicleSoc: number | null;
-  sessionEnergy: number | null;
-  sessionDuration: number | null;
-}
+export const gunStatus = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  status: deviceStatusSchema,
+  subNo: measured,
+  state: measured,
+  stateLabel: z.string().nullable(),
+  colour: z.string().nullable(),
+  power: measured,
+  vehicleSoc: measured,
+  sessionEnergy: measured,
+  sessionDuration: measured,
+});
+export type GunStatus = z.infer<typeof gunStatus>;
 
-export interface PileStatus {
-  id: number;
-  code: string;
-  name: string;
-  status: DeviceStatus;
-  no: number | null;
-  ts: string | null;
-  ratedPower: number | null;
-  state: number | null;
-  stateLabel: string | null;
-  colour: string | null;
-  power: number | null;
-  todayEnergy: number | null;
-  totalEnergy: number | null;
-  todaySessions: number | null;
-  guns: GunStatus[];
-}
+export const pileStatus = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  status: deviceStatusSchema,
+  no: measured,
+  ts: maybeTime,
+  ratedPower: measured,
+  state: measured,
+  stateLabel: z.string().nullable(),
+  colour: z.string().nullable(),
+  power: measured,
+  todayEnergy: measured,
+  totalEnergy: measured,
+  todaySessions: measured,
+  guns: z.array(gunStatus),
+});
+export type PileStatus = z.infer<typeof pileStatus>;
 
-export interface ChargingInfo {
-  siteId: number;
-  present: boolean;
-  pileCount: number;
-  gunCount: number;
+export const chargingInfo = z.object({
+  siteId: z.number(),
+  present: z.boolean(),
+  pileCount: z.number(),
+  gunCount: z.number(),
   /** Rated power of the piles, kW (the key value pilePower when set, else the piles' ratings). */
-  ratedPower: number | null;
+  ratedPower: measured,
   /** kW drawn by the piles now. */
-  power: number | null;
+  power: measured,
   /** kWh delivered today and over the lifetime. */
-  todayEnergy: number | null;
-  totalEnergy: number | null;
-  todaySessions: number | null;
+  todayEnergy: measured,
+  totalEnergy: measured,
+  todaySessions: measured,
   /** Guns by state (idle, plugged, charging, …). */
-  gunStates: StateCount[];
+  gunStates: z.array(stateCount),
   /** % of the guns charging now. */
-  utilisation: number | null;
-  devices: StatusCounts;
-}
+  utilisation: measured,
+  devices: statusCounts,
+});
+export type ChargingInfo = z.infer<typeof chargingInfo>;
 
-export interface ChargingSummary extends ChargingInfo {
-  monthEnergy: number | null;
-  yearEnergy: number | null;
-}
+export const chargingSummary = chargingInfo.extend({
+  monthEnergy: measured,
+  yearEnergy: measured,
+});
+export type ChargingSummary = z.infer<typeof chargingSummary>;
 
-export interface ChargingStatusList {
-  siteId: number;
-  gunStates: StateCount[];
-  piles: PileStatus[];
-}
+export const chargingStatusList = z.object({
+  siteId: z.number(),
+  gunStates: z.array(stateCount),
+  piles: z.array(pileStatus),
+});
+export type ChargingStatusList = z.infer<typeof chargingStatusList>;
 
-export interface DeviceTypeStatus extends StatusCounts {
-  type: DeviceType;
+export const deviceTypeStatus = statusCounts.extend({
+  type: deviceTypeSchema,
   /** Source text of the type. */
-  label: string;
+  label: z.string(),
   /** Online devices whose running state is a fault. */
-  fault: number;
-}
+  fault: z.number(),
+});
+export type DeviceTypeStatus = z.infer<typeof deviceTypeStatus>;
 
-export interface DeviceStatusOverview {
-  siteId: number | null;
-  total: StatusCounts & { fault: number };
-  types: DeviceTypeStatus[];
-}
+export const deviceStatusOverview = z.object({
+  siteId: z.number().nullable(),
+  total: statusCounts.extend({ fault: z.number() }),
+  types: z.array(deviceTypeStatus),
+});
+export type DeviceStatusOverview = z.infer<typeof deviceStatusOverview>;
 
-export interface DiagramValue {
-  elementId: string;
-  deviceId: number;
-  deviceCode: string | null;
-  deviceName: string | null;
-  status: DeviceStatus | null;
-  identifier: string;
+export const diagramValue = z.object({
+  elementId: z.string(),
+  deviceId: z.number(),
+  deviceCode: z.string().nullable(),
+  deviceName: z.string().nullable(),
+  status: deviceStatusSchema.nullable(),
+  identifier: z.string(),
   /** Source text of the property; null when the device's product no longer has it. */
-  name: string | null;
-  unit: string;
-  value: TelemetryValue | null;
-  valueLabel?: string;
-  colour?: string;
-  ts: string | null;
-}
+  name: z.string().nullable(),
+  unit: z.string(),
+  value: telemetryValueSchema.nullable(),
+  /** The label (and colour) of an enumeration value, when the property has them. */
+  valueLabel: z.string().optional(),
+  colour: z.string().optional(),
+  ts: maybeTime,
+});
+export type DiagramValue = z.infer<typeof diagramValue>;
 
-export interface DiagramValues {
-  diagramId: number;
-  siteId: number;
-  values: DiagramValue[];
-}
+export const diagramValues = z.object({
+  diagramId: z.number(),
+  siteId: z.number(),
+  values: z.array(diagramValue),
+});
+export type DiagramValues = z.infer<typeof diagramValues>;
 
-export interface SiteHandleResult {
-  siteId: number;
-  handle: SiteHandleRecord;
-  maintenance: SiteMaintenance | null;
-}
+export const siteHandleResult = z.object({
+  siteId: z.number(),
+  handle: siteHandleRecord,
+  maintenance: siteMaintenance.nullable(),
+});
+export type SiteHandleResult = z.infer<typeof siteHandleResult>;
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+/**
+ * Site monitoring. The two earnings calls (/comprehensive/site/overview/earnings and
+ * …/earnings/chart) are money: they are declared with the revenue engine (revenue.ts).
+ */
+export const comprehensiveEndpoints = {
+  list: endpoint({ method: 'GET', path: '/comprehensive/site/list', query: liveSitePageQuery, response: pageOf(liveSite) }),
+  down: endpoint({ method: 'GET', path: '/comprehensive/site/down', query: siteDownQuery, response: z.array(siteOption) }),
+  info: endpoint({ method: 'GET', path: '/comprehensive/site/info', query: siteIdQuery, response: siteInfo }),
+  overview: endpoint({ method: 'GET', path: '/comprehensive/site/overview', query: siteDayQuery, response: siteOverview }),
+  topology: endpoint({ method: 'GET', path: '/comprehensive/site/topology', query: siteIdQuery, response: siteTopology }),
+  mainMeter: endpoint({ method: 'GET', path: '/comprehensive/site/mainMeter', query: siteDayQuery, response: mainMeterView }),
+  performance: endpoint({ method: 'GET', path: '/comprehensive/site/performance', query: siteDayQuery, response: sitePerformance }),
+  powerData: endpoint({ method: 'GET', path: '/comprehensive/site/powerData', query: siteDayQuery, response: powerCurves }),
+  solar: endpoint({ method: 'GET', path: '/comprehensive/site/solar', query: siteIdQuery, response: siteSolar }),
+  chargingInfo: endpoint({ method: 'GET', path: '/comprehensive/site/charging-pile-info', query: siteIdQuery, response: chargingInfo }),
+  deviceStatus: endpoint({ method: 'GET', path: '/comprehensive/site/device-status', query: deviceStatusQuery, response: deviceStatusOverview }),
+  values: endpoint({ method: 'GET', path: '/comprehensive/site/values', query: diagramValuesQuery, response: diagramValues }),
+  handle: endpoint({ method: 'POST', path: '/comprehensive/site/handle', body: siteHandleBody, response: siteHandleResult }),
+  solarSummary: endpoint({ method: 'GET', path: '/comprehensive/solar/summary', query: siteIdQuery, response: solarSummary }),
+  inverterStatus: endpoint({ method: 'GET', path: '/comprehensive/solar/inverter-status', query: siteIdQuery, response: inverterStatusList }),
+  solarPower: endpoint({ method: 'GET', path: '/comprehensive/solar/power', query: siteDayQuery, response: powerCurves }),
+  solarPowerCurve: endpoint({ method: 'GET', path: '/comprehensive/solar/power-curve', query: siteDayQuery, response: powerCurves }),
+  solarGeneration: endpoint({ method: 'GET', path: '/comprehensive/solar/total-generation', query: generationQuery, response: generationChart }),
+  chargingSummary: endpoint({ method: 'GET', path: '/comprehensive/charging/summary', query: siteIdQuery, response: chargingSummary }),
+  chargingStatus: endpoint({ method: 'GET', path: '/comprehensive/charging/inverter/status', query: siteIdQuery, response: chargingStatusList }),
+  chargingPowerCurve: endpoint({ method: 'GET', path: '/comprehensive/charging/power/curve', query: siteDayQuery, response: powerCurves }),
+  chargingGeneration: endpoint({ method: 'GET', path: '/comprehensive/charging/total/generation', query: generationQuery, response: generationChart }),
+};

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { id, instant, pageRequest } from './common.ts';
+import { id, idBody, instant, pageRequest } from './common.ts';
 import { QUERY_RANGE_LIMIT_MS } from './constants.ts';
-import { deviceCodeSchema, deviceTypeSchema, identifierSchema, meterPurposeSchema, type TelemetryValue } from './telemetry.ts';
+import { endpoint, isoTime, pageOf } from './endpoint.ts';
+import { deviceCodeSchema, deviceTypeSchema, identifierSchema, meterPurposeSchema, telemetryValueSchema } from './telemetry.ts';
 
 /**
  * Device registry, live values and history (api-catalogue "Configuration" → Device, "Device
@@ -100,107 +101,136 @@ export const productLatestOneBody = z
 
 // ── Responses ─────────────────────────────────────────────────────────────────────────
 
-export interface DeviceRecord {
-  id: number;
-  code: string;
-  name: string;
-  barcode: string | null;
-  siteId: number;
-  siteCode: string;
-  siteName: string;
-  companyId: number;
-  parentId: number | null;
-  parentName: string | null;
-  productId: number;
-  productName: string;
-  type: string;
-  meterPurpose: string | null;
-  cabinetId: number | null;
-  cabinetName: string | null;
-  ratedPower: number | null;
-  no: number | null;
-  subNo: number | null;
-  firmwareName: string | null;
-  firmwareVersion: string | null;
-  disabled: boolean;
-  status: DeviceStatus;
+export const deviceRecord = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  barcode: z.string().nullable(),
+  siteId: z.number(),
+  siteCode: z.string(),
+  siteName: z.string(),
+  companyId: z.number(),
+  parentId: z.number().nullable(),
+  parentName: z.string().nullable(),
+  productId: z.number(),
+  productName: z.string(),
+  type: z.string(),
+  meterPurpose: z.string().nullable(),
+  cabinetId: z.number().nullable(),
+  cabinetName: z.string().nullable(),
+  ratedPower: z.number().nullable(),
+  no: z.number().nullable(),
+  subNo: z.number().nullable(),
+  firmwareName: z.string().nullable(),
+  firmwareVersion: z.string().nullable(),
+  disabled: z.boolean(),
+  status: deviceStatusSchema,
   /** Last telemetry or online status received (ISO), null when never. */
-  lastSeenAt: string | null;
-  createdAt: string;
-}
+  lastSeenAt: isoTime.nullable(),
+  createdAt: isoTime,
+});
+export type DeviceRecord = z.infer<typeof deviceRecord>;
 
-export interface DeviceLatestRecord extends DeviceRecord {
+/** Latest values by identifier. */
+export const telemetryValues = z.record(z.string(), telemetryValueSchema);
+
+export const deviceLatestRecord = deviceRecord.extend({
   /** Measurement time of the latest report (ISO). */
-  ts: string | null;
-  values: Record<string, TelemetryValue>;
-}
+  ts: isoTime.nullable(),
+  values: telemetryValues,
+});
+export type DeviceLatestRecord = z.infer<typeof deviceLatestRecord>;
 
-export interface DeviceTreeNode {
+export const deviceTreeNode = z.object({
   /** `site-<id>` or `device-<id>`. */
-  key: string;
-  kind: 'site' | 'device';
-  id: number;
-  code: string;
-  name: string;
-  type?: string;
-  status?: DeviceStatus;
-  children: DeviceTreeNode[];
-}
+  key: z.string(),
+  kind: z.enum(['site', 'device']),
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  type: z.string().optional(),
+  status: deviceStatusSchema.optional(),
+  get children(): z.ZodArray<typeof deviceTreeNode> {
+    return z.array(deviceTreeNode);
+  },
+});
+export type DeviceTreeNode = z.infer<typeof deviceTreeNode>;
 
-export interface DeviceProperty {
-  identifier: string;
-  name: string;
-  unit: string;
-  dataType: string;
-  value: TelemetryValue | null;
+export const deviceProperty = z.object({
+  identifier: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  dataType: z.string(),
+  value: telemetryValueSchema.nullable(),
   /** Enumerations: the label (and colour) of the value. */
-  valueLabel?: string;
-  colour?: string;
-  cumulative: boolean;
-  writable: boolean;
-}
+  valueLabel: z.string().optional(),
+  colour: z.string().optional(),
+  cumulative: z.boolean(),
+  writable: z.boolean(),
+});
+export type DeviceProperty = z.infer<typeof deviceProperty>;
 
-export interface DeviceProperties {
-  device: DeviceRecord;
-  ts: string | null;
-  properties: DeviceProperty[];
-}
+export const deviceProperties = z.object({
+  device: deviceRecord,
+  ts: isoTime.nullable(),
+  properties: z.array(deviceProperty),
+});
+export type DeviceProperties = z.infer<typeof deviceProperties>;
 
-export type HistoryPoint = [number, number | null];
+/** [epoch ms, value or null]. */
+export const historyPoint = z.tuple([z.number(), z.number().nullable()]);
+export type HistoryPoint = z.infer<typeof historyPoint>;
 
-export interface HistorySeries {
-  identifier: string;
-  name: string;
-  unit: string;
-  cumulative: boolean;
+export const historySeries = z.object({
+  identifier: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  cumulative: z.boolean(),
   /** Raw values, or the average of each bucket. */
-  points: HistoryPoint[];
+  points: z.array(historyPoint),
   /** Buckets only. */
-  min?: HistoryPoint[];
-  max?: HistoryPoint[];
+  min: z.array(historyPoint).optional(),
+  max: z.array(historyPoint).optional(),
   /** Cumulative registers: the increase since the previous point. */
-  delta?: HistoryPoint[];
-}
+  delta: z.array(historyPoint).optional(),
+});
+export type HistorySeries = z.infer<typeof historySeries>;
 
-export interface DeviceHistory {
-  deviceId: number;
-  interval: Exclude<HistoryInterval, 'auto'>;
-  start: string;
-  end: string;
-  series: HistorySeries[];
-}
+export const deviceHistory = z.object({
+  deviceId: z.number(),
+  interval: z.enum(HISTORY_INTERVALS).exclude(['auto']),
+  start: isoTime,
+  end: isoTime,
+  series: z.array(historySeries),
+});
+export type DeviceHistory = z.infer<typeof deviceHistory>;
 
-export interface DeviceFault {
-  code: string;
-  name: string;
-  level: number | null;
-  message: string;
+export const deviceFault = z.object({
+  code: z.string(),
+  name: z.string(),
+  level: z.number().nullable(),
+  message: z.string(),
   /** When it appeared (device time, ISO). */
-  since: string;
-}
+  since: isoTime,
+});
+export type DeviceFault = z.infer<typeof deviceFault>;
 
-export interface DeviceFaultWarning {
-  active: DeviceFault[];
+export const deviceFaultWarning = z.object({
+  active: z.array(deviceFault),
   /** The latest transitions, newest first. */
-  recent: { code: string; name: string; active: boolean; message: string; ts: string }[];
-}
+  recent: z.array(z.object({ code: z.string(), name: z.string(), active: z.boolean(), message: z.string(), ts: isoTime })),
+});
+export type DeviceFaultWarning = z.infer<typeof deviceFaultWarning>;
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+/** The device registry's reads: devices, the station tree and latest values (edits, files and changes: equipmentEndpoints). */
+export const deviceEndpoints = {
+  page: endpoint({ method: 'POST', path: '/configure/device/query/page', body: devicePage, response: pageOf(deviceRecord) }),
+  list: endpoint({ method: 'POST', path: '/configure/device/query/list', body: deviceFilter, response: z.array(deviceRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/device/query/one', body: idBody, response: deviceRecord }),
+  tree: endpoint({ method: 'POST', path: '/configure/device/query/tree', body: deviceTreeBody, response: z.array(deviceTreeNode) }),
+  latestList: endpoint({ method: 'POST', path: '/configure/device/data/latest/list', body: deviceLatestFilter, response: z.array(deviceLatestRecord) }),
+  latestPage: endpoint({ method: 'POST', path: '/configure/device/data/latest/page', body: deviceLatestPage, response: pageOf(deviceLatestRecord) }),
+  latestOne: endpoint({ method: 'POST', path: '/template/product/data/query/latest/one', body: productLatestOneBody, response: deviceLatestRecord }),
+};

@@ -22,23 +22,27 @@ export interface Endpoint<
   B extends z.ZodType | undefined = z.ZodType | undefined,
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   R extends z.ZodType | RawResponse = z.ZodType | RawResponse,
+  MP extends boolean = boolean,
 > {
   readonly method: M;
   /** Catalogue path, relative to /api/manager. */
   readonly path: string;
-  /** The JSON body (POST), or the multipart form's fields when `multipart`. */
+  /**
+   * The JSON body (POST); with `multipart`, the form's text fields (the handler reads the parts
+   * and checks them with it; the caller sends them beside `file`).
+   */
   readonly body?: B;
   /** The query string (every GET; a few POSTs take theirs there too). */
   readonly query?: Q;
   /** A multipart/form-data upload (`file` plus fields). */
-  readonly multipart?: boolean;
+  readonly multipart?: MP;
   /** The `data` of the envelope, or FILE / STREAM for calls that write their reply themselves. */
   readonly response: R;
 }
 
 /** Any declared endpoint (the registry and helpers that hold endpoints of every type). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry of endpoints of every payload type
-export type AnyEndpoint = Endpoint<HttpMethod, any, any, any>;
+export type AnyEndpoint = Endpoint<HttpMethod, any, any, any, boolean>;
 
 /** Declares an endpoint; the generics keep the exact schemas so both sides infer from them. */
 export function endpoint<
@@ -46,7 +50,8 @@ export function endpoint<
   R extends z.ZodType | RawResponse,
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
->(def: { method: M; path: string; body?: B; query?: Q; multipart?: boolean; response: R }): Endpoint<M, B, Q, R> {
+  MP extends boolean = false,
+>(def: { method: M; path: string; body?: B; query?: Q; multipart?: MP; response: R }): Endpoint<M, B, Q, R, MP> {
   return def;
 }
 
@@ -54,16 +59,20 @@ export function endpoint<
 type Declared<S> = Extract<S, z.ZodType>;
 type Has<S> = [Declared<S>] extends [never] ? false : true;
 
+/** An upload: the file and the form's text fields. */
+export type MultipartInput<E extends AnyEndpoint> = { file?: Blob } & (Has<E['body']> extends true ? z.input<Declared<E['body']>> : unknown);
+
 /** What the caller sends: the body's (or else the query's) input type; nothing when neither is declared. */
-export type EndpointInput<E extends AnyEndpoint> =
-  Has<E['body']> extends true
+export type EndpointInput<E extends AnyEndpoint> = NonNullable<E['multipart']> extends true
+  ? MultipartInput<E>
+  : Has<E['body']> extends true
     ? z.input<Declared<E['body']>>
     : Has<E['query']> extends true
       ? z.input<Declared<E['query']>>
       : Record<string, never> | undefined;
 
 /** What the server's handler receives as its body / query (after parsing). */
-export type EndpointBody<E extends AnyEndpoint> = Has<E['body']> extends true ? z.output<Declared<E['body']>> : undefined;
+export type EndpointBody<E extends AnyEndpoint> = NonNullable<E['multipart']> extends true ? undefined : Has<E['body']> extends true ? z.output<Declared<E['body']>> : undefined;
 export type EndpointQuery<E extends AnyEndpoint> = Has<E['query']> extends true ? z.output<Declared<E['query']>> : undefined;
 
 /** The envelope's `data` as the console receives it (after JSON). */
@@ -80,6 +89,19 @@ export type Replyable<T> = T extends string
     : T extends object
       ? { [K in keyof T]: Replyable<T[K]> }
       : T;
+
+/**
+ * An endpoint named by its method and path alone, typed by its declaration: for code that must
+ * not load the contract's schemas (the signed-out console: the login page's size budget). A test
+ * checks each reference against the declaration. Written as a plain object with this type (a
+ * type-only import), so nothing of the contract's runtime is loaded.
+ */
+export interface EndpointRef<E extends AnyEndpoint> {
+  readonly method: E['method'];
+  readonly path: string;
+  /** Type only: the declaration the reference stands for. */
+  readonly endpoint?: E;
+}
 
 // ── Response building blocks ─────────────────────────────────────────────────────────────
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { id, instant, optionalText, pageRequest, trimmed } from './common.ts';
-import { deviceFilter } from './device.ts';
+import { id, idBody, instant, optionalText, pageRequest, trimmed } from './common.ts';
+import { deviceFilter, deviceRecord, deviceStatusSchema } from './device.ts';
+import { endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { meterPurposeSchema } from './telemetry.ts';
 
 /**
@@ -110,83 +111,107 @@ export const importHistoryPage = pageRequest.extend({
 
 // ── Responses ─────────────────────────────────────────────────────────────────────────
 
-export interface ImportRowError {
+export const importRowError = z.object({
   /** 1-based sheet row (row 1 is the header); 0 for the file as a whole. */
-  row: number;
+  row: z.number(),
   /** Column header, '' for the whole row or file. */
-  column: string;
-  message: string;
-}
+  column: z.string(),
+  message: z.string(),
+});
+export type ImportRowError = z.infer<typeof importRowError>;
 
 /** A successful import; a refused one answers 406 and its errorMsg is the JSON of ImportRefusal. */
-export interface ImportResult {
-  historyId: number;
-  totalRows: number;
-  created: number;
-  updated: number;
-}
+export const importResult = z.object({
+  historyId: z.number(),
+  totalRows: z.number(),
+  created: z.number(),
+  updated: z.number(),
+});
+export type ImportResult = z.infer<typeof importResult>;
 
-export interface ImportRefusal {
-  historyId: number;
-  errors: ImportRowError[];
-}
+export const importRefusal = z.object({
+  historyId: z.number(),
+  errors: z.array(importRowError),
+});
+export type ImportRefusal = z.infer<typeof importRefusal>;
 
-export interface DeviceImportRecord {
-  id: number;
-  kind: (typeof IMPORT_KINDS)[number];
-  fileName: string;
-  status: (typeof IMPORT_STATUSES)[number];
-  totalRows: number;
-  createdCount: number;
-  updatedCount: number;
-  errorCount: number;
-  errors: ImportRowError[];
-  username: string;
-  durationMs: number;
-  createdAt: string;
-}
+export const deviceImportRecord = z.object({
+  id: z.number(),
+  kind: z.enum(IMPORT_KINDS),
+  fileName: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  totalRows: z.number(),
+  createdCount: z.number(),
+  updatedCount: z.number(),
+  errorCount: z.number(),
+  errors: z.array(importRowError),
+  username: z.string(),
+  durationMs: z.number(),
+  createdAt: isoTime,
+});
+export type DeviceImportRecord = z.infer<typeof deviceImportRecord>;
 
-export interface EmsCheckResult {
-  siteId: number;
-  deviceId: number;
-  deviceCode: string;
+export const emsCheckResult = z.object({
+  siteId: z.number(),
+  deviceId: z.number(),
+  deviceCode: z.string(),
   /** Registry status from the last report (online, offline, disabled, inactive). */
-  status: string;
-  lastSeenAt: string | null;
+  status: deviceStatusSchema,
+  lastSeenAt: isoTime.nullable(),
   /** Whether the EMS answered the probe command over MQTT in time. */
-  answered: boolean;
+  answered: z.boolean(),
   /** Round trip of the probe, ms (null when it did not answer). */
-  latencyMs: number | null;
+  latencyMs: z.number().nullable(),
   /** online: answered; otherwise why not (timeout, disabled, broker unreachable). */
-  online: boolean;
-  message: string;
-}
+  online: z.boolean(),
+  message: z.string(),
+});
+export type EmsCheckResult = z.infer<typeof emsCheckResult>;
 
-export interface DeviceChangeRecord {
-  id: number;
-  deviceId: number;
-  siteId: number;
-  siteName: string;
-  productId: number;
-  productName: string;
-  deviceType: string;
-  oldCode: string;
-  newCode: string;
-  oldBarcode: string | null;
-  newBarcode: string | null;
-  oldName: string;
-  newName: string;
-  oldFirmwareVersion: string | null;
-  newFirmwareVersion: string | null;
-  reason: string | null;
-  username: string;
-  changedAt: string;
-}
+export const deviceChangeRecord = z.object({
+  id: z.number(),
+  deviceId: z.number(),
+  siteId: z.number(),
+  siteName: z.string(),
+  productId: z.number(),
+  productName: z.string(),
+  deviceType: z.string(),
+  oldCode: z.string(),
+  newCode: z.string(),
+  oldBarcode: z.string().nullable(),
+  newBarcode: z.string().nullable(),
+  oldName: z.string(),
+  newName: z.string(),
+  oldFirmwareVersion: z.string().nullable(),
+  newFirmwareVersion: z.string().nullable(),
+  reason: z.string().nullable(),
+  username: z.string(),
+  changedAt: isoTime,
+});
+export type DeviceChangeRecord = z.infer<typeof deviceChangeRecord>;
 
-export interface DeviceChangeProduct {
-  productId: number;
-  productCode: string;
-  productName: string;
-  type: string;
-  deviceCount: number;
-}
+export const deviceChangeProduct = z.object({
+  productId: z.number(),
+  productCode: z.string(),
+  productName: z.string(),
+  type: z.string(),
+  deviceCount: z.number(),
+});
+export type DeviceChangeProduct = z.infer<typeof deviceChangeProduct>;
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+/** Device registry operations: edit, xlsx export and import, the EMS check, replacement and the import history. */
+export const equipmentEndpoints = {
+  edit: endpoint({ method: 'POST', path: '/configure/device/edit', body: deviceEditBody, response: deviceRecord }),
+  export: endpoint({ method: 'POST', path: '/configure/device/export', body: deviceExportBody, response: FILE }),
+  import: endpoint({ method: 'POST', path: '/configure/device/import', multipart: true, response: importResult }),
+  productExport: endpoint({ method: 'POST', path: '/configure/device/product/export', body: deviceProductExportBody, response: FILE }),
+  productImport: endpoint({ method: 'POST', path: '/configure/device/product/import', multipart: true, response: importResult }),
+  checkEms: endpoint({ method: 'POST', path: '/configure/device/check/ems', body: emsCheckBody, response: emsCheckResult }),
+  change: endpoint({ method: 'POST', path: '/configure/device/change/change', body: deviceChangeBody, response: deviceChangeRecord }),
+  changePage: endpoint({ method: 'POST', path: '/configure/device/change/query/page', body: deviceChangePage, response: pageOf(deviceChangeRecord) }),
+  changeOne: endpoint({ method: 'POST', path: '/configure/device/change/query/one', body: idBody, response: deviceChangeRecord }),
+  changeProducts: endpoint({ method: 'GET', path: '/configure/device/change/product/list', query: deviceChangeProductQuery, response: z.array(deviceChangeProduct) }),
+  importHistoryPage: endpoint({ method: 'POST', path: '/configure/device/import/history/query/page', body: importHistoryPage, response: pageOf(deviceImportRecord) }),
+};

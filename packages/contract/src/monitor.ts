@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { id, instant } from './common.ts';
 import { PRICE_PERIODS } from './constants.ts';
-import type { DeviceHistory, DeviceProperty, DeviceRecord, DeviceStatus } from './device.ts';
-import { deviceCodeSchema, identifierSchema, telemetryValueSchema, type DeviceType, type TelemetryValue } from './telemetry.ts';
+import { deviceFaultWarning, deviceHistory, deviceHistoryBody, deviceIdQuery, deviceProperties, deviceProperty, deviceRecord, deviceStatusSchema, type DeviceHistory } from './device.ts';
+import { endpoint, FILE, isoTime } from './endpoint.ts';
+import { deviceCodeSchema, identifierSchema, telemetryValueSchema, type DeviceType } from './telemetry.ts';
 
 /**
  * Device monitoring (api-catalogue "Device monitoring"): per-type detail, charts from the
@@ -194,185 +195,261 @@ export const meterElectricExportQuery = meterElectricDataBody;
 // ── Responses ─────────────────────────────────────────────────────────────────────────
 
 /** One figure: a latest value with its property's name and unit (enumerations also labelled). */
-export interface MonitorFigure {
-  identifier: string;
-  name: string;
-  unit: string;
-  value: TelemetryValue | null;
-  valueLabel?: string;
-  colour?: string;
-}
+export const monitorFigure = z.object({
+  identifier: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  value: telemetryValueSchema.nullable(),
+  valueLabel: z.string().optional(),
+  colour: z.string().optional(),
+});
+export type MonitorFigure = z.infer<typeof monitorFigure>;
 
 /** What every detail call returns: identity, status, all latest values and the type's summary. */
-export interface MonitorDetail {
+export const monitorDetail = z.object({
   /** Identity: code, name, type, station, product, firmware, status (online/offline/disabled/inactive from last-seen). */
-  device: DeviceRecord;
+  device: deviceRecord,
   /** Measurement time of the latest values (ISO), null when the device never reported. */
-  ts: string | null;
+  ts: isoTime.nullable(),
   /** Every property of the thing model with its latest value. */
-  properties: DeviceProperty[];
+  properties: z.array(deviceProperty),
   /** MONITOR_SUMMARY of the device's type. */
-  summary: MonitorFigure[];
-}
+  summary: z.array(monitorFigure),
+});
+export type MonitorDetail = z.infer<typeof monitorDetail>;
 
 /** A child device in a detail (cluster of a BMS, pack of a cluster, gun of a pile, …). */
-export interface MonitorChild {
-  id: number;
-  code: string;
-  name: string;
-  type: string;
-  status: DeviceStatus;
+export const monitorChild = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  type: z.string(),
+  status: deviceStatusSchema,
   /** Cluster or pile number. */
-  no: number | null;
+  no: z.number().nullable(),
   /** Position within the parent (pack in cluster, gun in pile). */
-  subNo: number | null;
-  ts: string | null;
+  subNo: z.number().nullable(),
+  ts: isoTime.nullable(),
   /** MONITOR_CHILD_FIGURES of the child's type. */
-  figures: MonitorFigure[];
-}
+  figures: z.array(monitorFigure),
+});
+export type MonitorChild = z.infer<typeof monitorChild>;
 
-export interface BmsDetail extends MonitorDetail {
-  clusters: MonitorChild[];
-}
-export interface BatteryClusterDetail extends MonitorDetail {
-  packs: MonitorChild[];
-}
+export const bmsDetail = monitorDetail.extend({ clusters: z.array(monitorChild) });
+export type BmsDetail = z.infer<typeof bmsDetail>;
+export const batteryClusterDetail = monitorDetail.extend({ packs: z.array(monitorChild) });
+export type BatteryClusterDetail = z.infer<typeof batteryClusterDetail>;
 
 /** One cell of a pack, numbered 1…PACK_CELL_COUNT. */
-export interface CellValue {
-  no: number;
-  voltage: number | null;
-  temperature: number | null;
-}
-export interface BatteryPackDetail extends MonitorDetail {
-  cells: CellValue[];
-}
-export interface ChargingPileDetail extends MonitorDetail {
-  guns: MonitorChild[];
-}
+export const cellValue = z.object({ no: z.number(), voltage: z.number().nullable(), temperature: z.number().nullable() });
+export type CellValue = z.infer<typeof cellValue>;
+export const batteryPackDetail = monitorDetail.extend({ cells: z.array(cellValue) });
+export type BatteryPackDetail = z.infer<typeof batteryPackDetail>;
+export const chargingPileDetail = monitorDetail.extend({ guns: z.array(monitorChild) });
+export type ChargingPileDetail = z.infer<typeof chargingPileDetail>;
 
 /** A meter's registers per time-of-use period (and in total): latest readings, kWh. */
-export interface MeterRegister {
-  period: 'total' | (typeof PRICE_PERIODS)[number];
-  label: string;
-  forward: number | null;
-  reverse: number | null;
-}
-export interface MeterDetail extends MonitorDetail {
-  meterPurpose: string | null;
-  registers: MeterRegister[];
-}
+export const meterRegister = z.object({
+  period: z.enum(['total', ...PRICE_PERIODS]),
+  label: z.string(),
+  forward: z.number().nullable(),
+  reverse: z.number().nullable(),
+});
+export type MeterRegister = z.infer<typeof meterRegister>;
+export const meterDetail = monitorDetail.extend({
+  meterPurpose: z.string().nullable(),
+  registers: z.array(meterRegister),
+});
+export type MeterDetail = z.infer<typeof meterDetail>;
 
 /** The storage system of an EMS: its own figures and its converters and battery systems. */
-export interface EssDetail extends MonitorDetail {
-  pcs: MonitorChild[];
-  bms: MonitorChild[];
-  airConditioners: MonitorChild[];
+export const essDetail = monitorDetail.extend({
+  pcs: z.array(monitorChild),
+  bms: z.array(monitorChild),
+  airConditioners: z.array(monitorChild),
   /** Sums over the PCS children (kW, kWh) and the BMS average SOC; null when none reported. */
-  totals: {
-    activePower: number | null;
-    todayChargeEnergy: number | null;
-    todayDischargeEnergy: number | null;
-    soc: number | null;
-  };
-}
+  totals: z.object({
+    activePower: z.number().nullable(),
+    todayChargeEnergy: z.number().nullable(),
+    todayDischargeEnergy: z.number().nullable(),
+    soc: z.number().nullable(),
+  }),
+});
+export type EssDetail = z.infer<typeof essDetail>;
 
-export interface WarnMaskBit {
-  bit: number;
-  code: string;
-  name: string;
-  masked: boolean;
-}
+export const warnMaskBit = z.object({ bit: z.number(), code: z.string(), name: z.string(), masked: z.boolean() });
+export type WarnMaskBit = z.infer<typeof warnMaskBit>;
 /** A charging gun's warning mask as last reported, decoded bit by bit. */
-export interface WarnMask {
-  deviceId: number;
-  mask: number | null;
-  ts: string | null;
-  bits: WarnMaskBit[];
-}
+export const warnMask = z.object({
+  deviceId: z.number(),
+  mask: z.number().nullable(),
+  ts: isoTime.nullable(),
+  bits: z.array(warnMaskBit),
+});
+export type WarnMask = z.infer<typeof warnMask>;
 
 /** Charts: the history shape (series with points, min and max per bucket). */
+export const monitorChart = deviceHistory;
 export type MonitorChart = DeviceHistory;
 
 /** Energy per day or month: [bucket start (epoch ms), kWh or null when nothing was reported]. */
-export interface QuantityChart {
-  deviceId: number;
-  type: (typeof QUANTITY_GRANULARITIES)[number];
-  identifier: string;
-  name: string;
-  unit: string;
-  points: [number, number | null][];
-  total: number;
-}
+export const quantityChart = z.object({
+  deviceId: z.number(),
+  type: z.enum(QUANTITY_GRANULARITIES),
+  identifier: z.string(),
+  name: z.string(),
+  unit: z.string(),
+  points: z.array(z.tuple([z.number(), z.number().nullable()])),
+  total: z.number(),
+});
+export type QuantityChart = z.infer<typeof quantityChart>;
 
 /** Packs of a cluster or clusters of a BMS, with their headline figures. */
-export type SimpleList = MonitorChild[];
+export const simpleList = z.array(monitorChild);
+export type SimpleList = z.infer<typeof simpleList>;
 
-export interface HistogramBucket {
+export const histogramBucket = z.object({
   /** [from, to) */
-  from: number;
-  to: number;
-  count: number;
-}
-export interface CellDistribution {
-  deviceId: number;
-  ts: string | null;
+  from: z.number(),
+  to: z.number(),
+  count: z.number(),
+});
+export type HistogramBucket = z.infer<typeof histogramBucket>;
+const cellStats = <U extends string>(unit: U) =>
+  z.object({ histogram: z.array(histogramBucket), max: z.number().nullable(), min: z.number().nullable(), avg: z.number().nullable(), unit: z.literal(unit) });
+export const cellDistribution = z.object({
+  deviceId: z.number(),
+  ts: isoTime.nullable(),
   /** Per cell, for a heat map: pack (its subNo within the cluster; 1 for a pack's own call) and cell number. */
-  cells: { packId: number; packNo: number | null; no: number; voltage: number | null; temperature: number | null }[];
-  voltage: { histogram: HistogramBucket[]; max: number | null; min: number | null; avg: number | null; unit: 'V' };
-  temperature: { histogram: HistogramBucket[]; max: number | null; min: number | null; avg: number | null; unit: '°C' };
-}
+  cells: z.array(z.object({ packId: z.number(), packNo: z.number().nullable(), no: z.number(), voltage: z.number().nullable(), temperature: z.number().nullable() })),
+  voltage: cellStats('V'),
+  temperature: cellStats('°C'),
+});
+export type CellDistribution = z.infer<typeof cellDistribution>;
 
+/** [bucket start, max, min, avg] */
+const trendPoint = z.tuple([z.number(), z.number().nullable(), z.number().nullable(), z.number().nullable()]);
 /** Cell trend: per bucket, the max / min / avg over the pack's cells of the bucket averages. */
-export interface CellTrend {
-  deviceId: number;
-  interval: MonitorChartInterval;
-  start: string;
-  end: string;
-  /** [bucket start, max, min, avg] */
-  voltage: [number, number | null, number | null, number | null][];
-  temperature: [number, number | null, number | null, number | null][];
-}
+export const cellTrend = z.object({
+  deviceId: z.number(),
+  interval: z.enum(MONITOR_CHART_INTERVALS),
+  start: isoTime,
+  end: isoTime,
+  voltage: z.array(trendPoint),
+  temperature: z.array(trendPoint),
+});
+export type CellTrend = z.infer<typeof cellTrend>;
 
 export const CONTROL_RESULTS = ['ok', 'error', 'timeout', 'refused', 'failed'] as const;
 export type ControlResultKind = (typeof CONTROL_RESULTS)[number];
 
 /** A device's answer to a control call. Refusals, device errors and timeouts come as error envelopes. */
-export interface ControlResult {
-  requestId: string;
-  command: string;
-  ok: true;
-  result: Record<string, unknown>;
-  durationMs: number;
-}
+export const controlResult = z.object({
+  requestId: z.string(),
+  command: z.string(),
+  ok: z.literal(true),
+  result: z.record(z.string(), z.unknown()),
+  durationMs: z.number(),
+});
+export type ControlResult = z.infer<typeof controlResult>;
 
-export interface PasswordCheckResult {
-  ok: true;
+export const passwordCheckResult = z.object({
+  ok: z.literal(true),
   /** Until when (ISO) critical calls of this session may leave the password out. */
-  validUntil: string;
-}
+  validUntil: isoTime,
+});
+export type PasswordCheckResult = z.infer<typeof passwordCheckResult>;
 
 /** One row of meter electric data: a bucket's power and register readings and the energy in it. */
-export interface MeterElectricRow {
+export const meterElectricRow = z.object({
   /** Bucket start (ISO) and station-local label (YYYY-MM-DD HH:mm). */
-  time: string;
-  localTime: string;
-  activePowerAvg: number | null;
-  activePowerMax: number | null;
-  demandMax: number | null;
+  time: isoTime,
+  localTime: z.string(),
+  activePowerAvg: z.number().nullable(),
+  activePowerMax: z.number().nullable(),
+  demandMax: z.number().nullable(),
   /** Register readings at the end of the bucket, kWh, by identifier (forwardActiveEnergy, …Tip, …). */
-  registers: Record<string, number | null>;
+  registers: z.record(z.string(), z.number().nullable()),
   /** Energy within the bucket (reading minus the previous reading), kWh. */
-  forwardEnergy: number | null;
-  reverseEnergy: number | null;
-}
-export interface MeterElectricData {
-  deviceId: number;
-  deviceCode: string;
-  deviceName: string;
-  siteName: string;
-  timeZone: string;
-  interval: (typeof METER_DATA_INTERVALS)[number];
-  rows: MeterElectricRow[];
-}
+  forwardEnergy: z.number().nullable(),
+  reverseEnergy: z.number().nullable(),
+});
+export type MeterElectricRow = z.infer<typeof meterElectricRow>;
+export const meterElectricData = z.object({
+  deviceId: z.number(),
+  deviceCode: z.string(),
+  deviceName: z.string(),
+  siteName: z.string(),
+  timeZone: z.string(),
+  interval: z.enum(METER_DATA_INTERVALS),
+  rows: z.array(meterElectricRow),
+});
+export type MeterElectricData = z.infer<typeof meterElectricData>;
 
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+const detailOne = <R extends z.ZodType>(path: string, response: R) =>
+  endpoint({ method: 'GET', path, query: deviceIdQuery, response });
+const chartOf = (path: string) => endpoint({ method: 'POST', path, body: monitorChartBody, response: monitorChart });
+
+/** Device monitoring: live values, faults and history of any device, the per-type details and charts, battery cells and remote control. */
+export const monitorEndpoints = {
+  // Any device
+  properties: endpoint({ method: 'GET', path: '/monitor/device/properties', query: deviceIdQuery, response: deviceProperties }),
+  faultWarning: endpoint({ method: 'GET', path: '/monitor/device/one/faultWarning', query: deviceIdQuery, response: deviceFaultWarning }),
+  history: endpoint({ method: 'POST', path: '/monitor/device/one/history', body: deviceHistoryBody, response: deviceHistory }),
+
+  // Per-type detail
+  pvOne: detailOne('/monitor/pv/one', monitorDetail),
+  bmsOne: detailOne('/monitor/bms/one', bmsDetail),
+  emsOne: detailOne('/monitor/ems/one', monitorDetail),
+  essOne: detailOne('/monitor/ess/query/one', essDetail),
+  pcsOne: detailOne('/monitor/pcs/one', monitorDetail),
+  normalOne: detailOne('/monitor/normal/one', monitorDetail),
+  batteryPackOne: detailOne('/monitor/battery-pack/one', batteryPackDetail),
+  transformerOne: detailOne('/monitor/transformer/one', monitorDetail),
+  chargingPileOne: detailOne('/monitor/charging-pile/one', chargingPileDetail),
+  electricMeterOne: detailOne('/monitor/electric-meter/one', meterDetail),
+  airConditionerOne: detailOne('/monitor/air-conditioner/one', monitorDetail),
+  batteryClusterOne: detailOne('/monitor/battery-cluster/one', batteryClusterDetail),
+  chargingGunOne: detailOne('/monitor/charging-gun/one', monitorDetail),
+  dcdcOne: detailOne('/monitor/dcdc/one', monitorDetail),
+  chargingGunWarnMask: detailOne('/monitor/charging-gun/one/getWarnMask', warnMask),
+
+  // Charts (rollups, 24 hours at most)
+  pvPower: chartOf('/monitor/pv/one/power'),
+  pvQuantity: endpoint({ method: 'POST', path: '/monitor/pv/one/quantity', body: monitorQuantityBody, response: quantityChart }),
+  bmsChart: chartOf('/monitor/bms/one/chart'),
+  emsChart: chartOf('/monitor/ems/one/chat'),
+  essChart: chartOf('/monitor/ess/one/chat'),
+  pcsPower: chartOf('/monitor/pcs/one/power'),
+  transformerPower: chartOf('/monitor/transformer/one/power'),
+  electricMeterPower: chartOf('/monitor/electric-meter/one/power'),
+  chargingGunPower: chartOf('/monitor/charging-gun/one/power'),
+  dcdcChart: chartOf('/monitor/dcdc/one/chat'),
+
+  // Battery
+  packList: endpoint({ method: 'POST', path: '/monitor/battery-pack/simple-list', query: batteryClusterIdQuery, response: simpleList }),
+  packCells: endpoint({ method: 'POST', path: '/monitor/battery-pack/one/cells/distribute', body: cellDistributeBody, response: cellDistribution }),
+  packCellTrend: endpoint({ method: 'POST', path: '/monitor/battery-pack/one/cells/trend', body: cellTrendBody, response: cellTrend }),
+  clusterList: endpoint({ method: 'POST', path: '/monitor/battery-cluster/simple-list', query: bmsIdQuery, response: simpleList }),
+  clusterCells: endpoint({ method: 'POST', path: '/monitor/battery-cluster/one/cell/distribute', body: cellDistributeBody, response: cellDistribution }),
+
+  // Control (MQTT command → device reply)
+  pileReboot: endpoint({ method: 'POST', path: '/monitor/charging-pile/one/reboot', body: rebootBody, response: controlResult }),
+  pilePowerLimit: endpoint({ method: 'POST', path: '/monitor/charging-pile/one/setProperty1', body: pilePowerLimitBody, response: controlResult }),
+  pileSetProperty: endpoint({ method: 'POST', path: '/monitor/charging-pile/one/setProperty2', body: setPropertyBody, response: controlResult }),
+  gunSetProperty: endpoint({ method: 'POST', path: '/monitor/charging-gun/one/setProperty', body: setPropertyBody, response: controlResult }),
+  gunWarnMask: endpoint({ method: 'POST', path: '/monitor/charging-gun/one/warnMask', body: warnMaskBody, response: controlResult }),
+  acRemoteSet: endpoint({ method: 'POST', path: '/monitor/air-conditioner/one/remoteSet', body: remoteSetBody, response: controlResult }),
+  acTemperature: endpoint({ method: 'POST', path: '/monitor/air-conditioner/one/temperature', body: temperatureBody, response: controlResult }),
+  checkPassword: endpoint({ method: 'POST', path: '/monitor/air-conditioner/one/check/password', body: checkPasswordBody, response: passwordCheckResult }),
+  faultRecover: endpoint({ method: 'POST', path: '/monitor/device/one/faultRecover', query: faultRecoverQuery, response: controlResult }),
+  switch: endpoint({ method: 'POST', path: '/monitor/device/one/switch', body: switchBody, response: controlResult }),
+};
+
+/** Meter data (api-catalogue "Meter data"): one meter's electric data per bucket, and its xlsx export. */
+export const meterEndpoints = {
+  electricData: endpoint({ method: 'POST', path: '/meter/electric/data', body: meterElectricDataBody, response: meterElectricData }),
+  electricExport: endpoint({ method: 'GET', path: '/meter/electric/data/export', query: meterElectricExportQuery, response: FILE }),
+};

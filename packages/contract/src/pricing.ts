@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { id, optionalText, pageRequest, trimmed } from './common.ts';
+import { id, idBody, idQuery, optionalText, pageRequest, trimmed } from './common.ts';
 import { PRICE_PERIODS } from './constants.ts';
+import { created, done, endpoint, isoTime, pageOf } from './endpoint.ts';
 
 /**
  * Time-of-use prices (api-catalogue "Pricing"; product-spec §3 price template and cycle, §9
@@ -103,23 +104,24 @@ export const priceTemplateFilter = z.object({
 export const priceTemplatePage = pageRequest.extend(priceTemplateFilter.shape);
 export type PriceTemplateFilter = z.infer<typeof priceTemplateFilter>;
 
-export interface PriceTemplateRecord {
-  id: number;
-  companyId: number;
-  companyName: string;
-  name: string;
-  type: ElectricityType;
-  billingSystem: BillingSystem;
-  voltageLevel: string;
-  currency: string;
-  regionCode: string | null;
-  remark: string | null;
-  cycleCount: number;
+export const priceTemplateRecord = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  companyName: z.string(),
+  name: z.string(),
+  type: z.enum(ELECTRICITY_TYPES),
+  billingSystem: z.enum(BILLING_SYSTEMS),
+  voltageLevel: z.string(),
+  currency: z.string(),
+  regionCode: z.string().nullable(),
+  remark: z.string().nullable(),
+  cycleCount: z.number(),
   /** Stations whose configure price cycles name this template. */
-  siteCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+  siteCount: z.number(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type PriceTemplateRecord = z.infer<typeof priceTemplateRecord>;
 
 // Operation price cycles
 
@@ -171,42 +173,53 @@ export type PriceCycleInput = z.infer<typeof priceCycleInput>;
 export type PriceCycleEdit = z.infer<typeof priceCycleEdit>;
 export type PriceCycleAddBatch = z.infer<typeof priceCycleAddBatch>;
 
-export interface PriceCycleRecord {
-  id: number;
-  templateId: number;
-  name: string;
-  months: number[];
-  periods: PriceBand[];
-  tipPrice: number | null;
-  peakPrice: number | null;
-  flatPrice: number | null;
-  valleyPrice: number | null;
-  deepValleyPrice: number | null;
-  demandPrice: number | null;
-  capacityPrice: number | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** Prices as the numeric columns hold them, as numbers (null: not set). */
+const storedPrice = z.number().nullable();
 
-export interface PriceTemplateUse {
-  configId: number;
-  siteId: number;
-  siteName: string;
-  siteCode: string;
-  startDate: string;
-  endDate: string | null;
-}
+export const priceCycleRecord = z.object({
+  id: z.number(),
+  templateId: z.number(),
+  name: z.string(),
+  months: z.array(z.number()),
+  periods: z.array(priceBand),
+  tipPrice: storedPrice,
+  peakPrice: storedPrice,
+  flatPrice: storedPrice,
+  valleyPrice: storedPrice,
+  deepValleyPrice: storedPrice,
+  demandPrice: storedPrice,
+  capacityPrice: storedPrice,
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type PriceCycleRecord = z.infer<typeof priceCycleRecord>;
+
+export const priceTemplateUse = z.object({
+  configId: z.number(),
+  siteId: z.number(),
+  siteName: z.string(),
+  siteCode: z.string(),
+  /** Station-local dates (YYYY-MM-DD). */
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+});
+export type PriceTemplateUse = z.infer<typeof priceTemplateUse>;
 
 /** `query/one` of a template: with its cycles and the stations using it. */
-export interface PriceTemplateDetail extends PriceTemplateRecord {
-  cycles: PriceCycleRecord[];
-  uses: PriceTemplateUse[];
-}
+export const priceTemplateDetail = priceTemplateRecord.extend({
+  cycles: z.array(priceCycleRecord),
+  uses: z.array(priceTemplateUse),
+});
+export type PriceTemplateDetail = z.infer<typeof priceTemplateDetail>;
 
 /** `cycle/query/templates`: templates with their cycles (station pickers). */
-export interface PriceTemplateWithCycles extends PriceTemplateRecord {
-  cycles: PriceCycleRecord[];
-}
+export const priceTemplateWithCycles = priceTemplateRecord.extend({
+  cycles: z.array(priceCycleRecord),
+});
+export type PriceTemplateWithCycles = z.infer<typeof priceTemplateWithCycles>;
+
+/** `cycle/add/batch`: the new cycles' ids, in the order sent. */
+export const priceCyclesCreated = z.object({ ids: z.array(z.number()) });
 
 // Station price configuration
 
@@ -231,23 +244,25 @@ export type SitePriceCycleAdd = z.infer<typeof sitePriceCycleAdd>;
 export type SitePriceCycleEdit = z.infer<typeof sitePriceCycleEdit>;
 export type SitePriceCycleFilter = z.infer<typeof sitePriceCycleFilter>;
 
-export interface SitePriceCycleRecord {
-  id: number;
-  siteId: number;
-  siteName: string;
-  siteCode: string;
-  timeZone: string;
-  templateId: number;
-  templateName: string;
-  billingSystem: BillingSystem;
-  currency: string;
-  startDate: string;
-  endDate: string | null;
-  serviceFee: number | null;
-  remark: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const sitePriceCycleRecord = z.object({
+  id: z.number(),
+  siteId: z.number(),
+  siteName: z.string(),
+  siteCode: z.string(),
+  timeZone: z.string(),
+  templateId: z.number(),
+  templateName: z.string(),
+  billingSystem: z.enum(BILLING_SYSTEMS),
+  currency: z.string(),
+  /** Station-local dates (YYYY-MM-DD). */
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+  serviceFee: storedPrice,
+  remark: z.string().nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type SitePriceCycleRecord = z.infer<typeof sitePriceCycleRecord>;
 
 const periodPrices = z
   .object({ tip: priceValue.optional(), peak: priceValue.optional(), flat: priceValue.optional(), valley: priceValue.optional(), deepValley: priceValue.optional() })
@@ -276,20 +291,22 @@ export const solarPriceCyclePage = pageRequest.extend({ siteId: id.optional(), c
 export type SolarPriceCycleAdd = z.infer<typeof solarPriceCycleAdd>;
 export type SolarPriceCycleEdit = z.infer<typeof solarPriceCycleEdit>;
 
-export interface SolarPriceCycleRecord {
-  id: number;
-  siteId: number;
-  siteName: string;
-  siteCode: string;
-  currency: string;
-  startDate: string;
-  endDate: string | null;
-  price: number;
-  periodPrices: Partial<Record<PricePeriod, number>> | null;
-  remark: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export const solarPriceCycleRecord = z.object({
+  id: z.number(),
+  siteId: z.number(),
+  siteName: z.string(),
+  siteCode: z.string(),
+  currency: z.string(),
+  /** Station-local dates (YYYY-MM-DD). */
+  startDate: z.string(),
+  endDate: z.string().nullable(),
+  price: z.number(),
+  periodPrices: z.partialRecord(z.enum(PRICE_PERIODS), z.number()).nullable(),
+  remark: z.string().nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type SolarPriceCycleRecord = z.infer<typeof solarPriceCycleRecord>;
 
 // The rules of a cycle, shared by the server (406) and the editor (checked before saving)
 
@@ -401,3 +418,41 @@ export function normalizeBands(bands: readonly PriceBand[]): PriceBand[] {
   }
   return out;
 }
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+export const priceTemplateEndpoints = {
+  list: endpoint({ method: 'POST', path: '/operation/price/template/query/list', body: priceTemplateFilter, response: z.array(priceTemplateRecord) }),
+  page: endpoint({ method: 'POST', path: '/operation/price/template/query/page', body: priceTemplatePage, response: pageOf(priceTemplateRecord) }),
+  one: endpoint({ method: 'POST', path: '/operation/price/template/query/one', body: idBody, response: priceTemplateDetail }),
+  add: endpoint({ method: 'POST', path: '/operation/price/template/add', body: priceTemplateAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/operation/price/template/edit', body: priceTemplateEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/operation/price/template/delete', query: idQuery, response: done }),
+};
+
+export const priceCycleEndpoints = {
+  list: endpoint({ method: 'POST', path: '/operation/price/cycle/query/list', body: priceCycleListQuery, response: z.array(priceCycleRecord) }),
+  one: endpoint({ method: 'POST', path: '/operation/price/cycle/query/one', body: idBody, response: priceCycleRecord }),
+  edit: endpoint({ method: 'POST', path: '/operation/price/cycle/edit', body: priceCycleEdit, response: done }),
+  addBatch: endpoint({ method: 'POST', path: '/operation/price/cycle/add/batch', body: priceCycleAddBatch, response: priceCyclesCreated }),
+  templates: endpoint({ method: 'POST', path: '/operation/price/cycle/query/templates', body: priceCycleTemplatesQuery, response: z.array(priceTemplateWithCycles) }),
+  delete: endpoint({ method: 'GET', path: '/operation/price/cycle/delete', query: idQuery, response: done }),
+};
+
+/** A station's configure price cycles (which template from when, and the service fee). */
+export const sitePriceEndpoints = {
+  list: endpoint({ method: 'POST', path: '/configure/price/cycle/query/list', body: sitePriceCycleFilter, response: z.array(sitePriceCycleRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/price/cycle/query/one', body: idBody, response: sitePriceCycleRecord }),
+  add: endpoint({ method: 'POST', path: '/configure/price/cycle/add', body: sitePriceCycleAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/configure/price/cycle/edit', body: sitePriceCycleEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/price/cycle/delete', query: idQuery, response: done }),
+};
+
+/** A station's solar (PV feed-in) price cycles. */
+export const solarPriceEndpoints = {
+  page: endpoint({ method: 'POST', path: '/configure/solar/price/cycle/query/page', body: solarPriceCyclePage, response: pageOf(solarPriceCycleRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/solar/price/cycle/query/one', body: idBody, response: solarPriceCycleRecord }),
+  add: endpoint({ method: 'POST', path: '/configure/solar/price/cycle/add', body: solarPriceCycleAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/configure/solar/price/cycle/edit', body: solarPriceCycleEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/solar/price/cycle/delete', query: idQuery, response: done }),
+};

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { id, instant, optionalText, pageRequest, trimmed } from './common.ts';
-import { HISTORY_INTERVALS } from './device.ts';
-import { deviceTypeSchema, identifierSchema } from './telemetry.ts';
+import { id, idBody, idQuery, instant, optionalText, pageRequest, trimmed } from './common.ts';
+import { deviceHistory, deviceLatestRecord, deviceStatusSchema, HISTORY_INTERVALS } from './device.ts';
+import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
+import { deviceTypeSchema, identifierSchema, telemetryValueSchema } from './telemetry.ts';
 
 /**
  * Thing models (api-catalogue "Configuration" → Product, Product command, Product event and
@@ -49,11 +50,9 @@ export const enumValueSchema = z.object({
   label: trimmed(32),
   colour: z.union([colourSchema, z.literal('')]).optional().transform((v) => (v ? v.toLowerCase() : undefined)),
 });
-export interface EnumValue {
-  value: number;
-  label: string;
-  colour?: string;
-}
+/** An enumeration value as stored and answered (colour absent when none was chosen). */
+export const enumValue = z.object({ value: z.number(), label: z.string(), colour: z.string().optional() });
+export type EnumValue = z.infer<typeof enumValue>;
 
 /** Values, labels and colours each unique (product-spec §5). */
 export const enumValuesSchema = z
@@ -300,88 +299,182 @@ export type TemplateHistoryBody = z.infer<typeof templateHistoryBody>;
 
 // ── Responses ─────────────────────────────────────────────────────────────────────────
 
-export interface ProductRecord {
-  id: number;
-  code: string;
-  name: string;
-  type: string;
-  description: string | null;
-  propertyCount: number;
-  eventCount: number;
-  commandCount: number;
-  deviceCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const productRecord = z.object({
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  type: deviceTypeSchema,
+  description: z.string().nullable(),
+  propertyCount: z.number(),
+  eventCount: z.number(),
+  commandCount: z.number(),
+  deviceCount: z.number(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type ProductRecord = z.infer<typeof productRecord>;
 
-export interface PropertyRecord {
-  id: number;
-  productId: number;
-  identifier: string;
-  name: string;
-  dataType: PropertyDataType;
-  unit: string;
-  enumValues: EnumValue[] | null;
-  cumulative: boolean;
-  writable: boolean;
-  min: number | null;
-  max: number | null;
-  sort: number;
+/** POST /configure/product/import: the new products' ids. */
+export const productImportResult = z.object({ ids: z.array(z.number()), count: z.number() });
+export type ProductImportResult = z.infer<typeof productImportResult>;
+
+export const propertyRecord = z.object({
+  id: z.number(),
+  productId: z.number(),
+  identifier: z.string(),
+  name: z.string(),
+  dataType: z.enum(PROPERTY_DATA_TYPES),
+  unit: z.string(),
+  enumValues: z.array(enumValue).nullable(),
+  cumulative: z.boolean(),
+  writable: z.boolean(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  sort: z.number(),
   /** 1-based position in stored telemetry arrays; null for text properties. */
-  slot: number | null;
-}
+  slot: z.number().nullable(),
+});
+export type PropertyRecord = z.infer<typeof propertyRecord>;
+/** A new property's id and its storage slot (null for text properties). */
+export const propertyCreated = created.extend({ slot: z.number().nullable() });
 
-export interface EventRecord {
-  id: number;
-  productId: number;
-  identifier: string;
-  name: string;
-  level: number;
-  sort: number;
-}
+export const eventRecord = z.object({
+  id: z.number(),
+  productId: z.number(),
+  identifier: z.string(),
+  name: z.string(),
+  level: z.number(),
+  sort: z.number(),
+});
+export type EventRecord = z.infer<typeof eventRecord>;
 
-export interface CommandRecord {
-  id: number;
-  productId: number;
-  identifier: string;
-  name: string;
-  requestParams: CommandParam[];
-  responseParams: CommandParam[];
-  sort: number;
-}
+/** A command parameter as stored (checked by commandParamSchema when it was saved). */
+export const commandParam = z.object({
+  identifier: z.string(),
+  name: z.string(),
+  dataType: z.enum(PARAM_DATA_TYPES),
+  required: z.boolean().optional(),
+  unit: z.string().optional(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  enumValues: z.array(enumValue).optional(),
+});
 
-export interface StaticPropertyRecord {
-  id: number;
-  productId: number;
-  identifier: string;
-  name: string;
-  dataType: StaticDataType;
-  unit: string;
-  enumValues: EnumValue[] | null;
-  required: boolean;
-  sort: number;
-}
+export const commandRecord = z.object({
+  id: z.number(),
+  productId: z.number(),
+  identifier: z.string(),
+  name: z.string(),
+  requestParams: z.array(commandParam),
+  responseParams: z.array(commandParam),
+  sort: z.number(),
+});
+export type CommandRecord = z.infer<typeof commandRecord>;
 
-export interface TemplateRecord {
-  id: number;
-  name: string;
-  productId: number;
-  productName: string;
-  productType: string;
-  identifiers: string[];
-  description: string | null;
-  sort: number;
-  createdAt: string;
-}
+export const staticPropertyRecord = z.object({
+  id: z.number(),
+  productId: z.number(),
+  identifier: z.string(),
+  name: z.string(),
+  dataType: z.enum(STATIC_DATA_TYPES),
+  unit: z.string(),
+  enumValues: z.array(enumValue).nullable(),
+  required: z.boolean(),
+  sort: z.number(),
+});
+export type StaticPropertyRecord = z.infer<typeof staticPropertyRecord>;
 
-export interface TemplateTreeNode {
-  key: string;
-  kind: 'site' | 'device';
-  id: number;
-  code: string;
-  name: string;
-  status?: string;
-  ts?: string | null;
-  values?: Record<string, number | string | boolean>;
-  children: TemplateTreeNode[];
-}
+export const templateRecord = z.object({
+  id: z.number(),
+  name: z.string(),
+  productId: z.number(),
+  productName: z.string(),
+  productType: deviceTypeSchema,
+  identifiers: z.array(z.string()),
+  description: z.string().nullable(),
+  sort: z.number(),
+  createdAt: isoTime,
+});
+export type TemplateRecord = z.infer<typeof templateRecord>;
+
+/** Stations in scope, each with the template product's devices and their latest values. */
+export const templateTreeNode = z.object({
+  key: z.string(),
+  kind: z.enum(['site', 'device']),
+  id: z.number(),
+  code: z.string(),
+  name: z.string(),
+  status: deviceStatusSchema.optional(),
+  ts: isoTime.nullable().optional(),
+  values: z.record(z.string(), telemetryValueSchema).optional(),
+  get children(): z.ZodArray<typeof templateTreeNode> {
+    return z.array(templateTreeNode);
+  },
+});
+export type TemplateTreeNode = z.infer<typeof templateTreeNode>;
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+export const productEndpoints = {
+  page: endpoint({ method: 'POST', path: '/configure/product/query/page', body: productPage, response: pageOf(productRecord) }),
+  list: endpoint({ method: 'POST', path: '/configure/product/query/list', body: productFilter, response: z.array(productRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/product/query/one', body: idBody, response: productRecord }),
+  add: endpoint({ method: 'POST', path: '/configure/product/add', body: productAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/configure/product/edit', body: productEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/product/delete', query: idQuery, response: done }),
+  exportModel: endpoint({ method: 'GET', path: '/configure/product/export/model', query: productExportModelQuery, response: FILE }),
+  exportData: endpoint({ method: 'GET', path: '/configure/product/export/data', query: idQuery, response: FILE }),
+  /** Multipart: file, and optionally code and name to import a single-product file as a new product. */
+  import: endpoint({ method: 'POST', path: '/configure/product/import', multipart: true, response: productImportResult }),
+};
+
+export const productCommandEndpoints = {
+  page: endpoint({ method: 'POST', path: '/configure/product/command/query/page', body: commandPage, response: pageOf(commandRecord) }),
+  list: endpoint({ method: 'POST', path: '/configure/product/command/query/list', body: commandFilter, response: z.array(commandRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/product/command/query/one', body: idBody, response: commandRecord }),
+  unique: endpoint({ method: 'POST', path: '/configure/product/command/query/unique', body: commandUniqueBody, response: commandRecord.nullable() }),
+  add: endpoint({ method: 'POST', path: '/configure/product/command/add', body: commandAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/configure/product/command/edit', body: commandEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/product/command/delete', query: idQuery, response: done }),
+};
+
+export const productEventEndpoints = {
+  page: endpoint({ method: 'POST', path: '/configure/product/event/query/page', body: eventPage, response: pageOf(eventRecord) }),
+  list: endpoint({ method: 'POST', path: '/configure/product/event/query/list', body: eventFilter, response: z.array(eventRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/product/event/query/one', body: idBody, response: eventRecord }),
+  add: endpoint({ method: 'POST', path: '/configure/product/event/add', body: eventAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/configure/product/event/edit', body: eventEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/product/event/delete', query: idQuery, response: done }),
+};
+
+export const productPropertyEndpoints = {
+  page: endpoint({ method: 'POST', path: '/configure/property/query/page', body: propertyPage, response: pageOf(propertyRecord) }),
+  list: endpoint({ method: 'POST', path: '/configure/property/query/list', body: propertyFilter, response: z.array(propertyRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/property/query/one', body: idBody, response: propertyRecord }),
+  add: endpoint({ method: 'POST', path: '/configure/property/add', body: propertyAdd, response: propertyCreated }),
+  edit: endpoint({ method: 'POST', path: '/configure/property/edit', body: propertyEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/property/delete', query: idQuery, response: done }),
+};
+
+export const staticPropertyEndpoints = {
+  page: endpoint({ method: 'POST', path: '/configure/static/property/query/page', body: staticPropertyPage, response: pageOf(staticPropertyRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/static/property/query/one', body: idBody, response: staticPropertyRecord }),
+  add: endpoint({ method: 'POST', path: '/configure/static/property/add', body: staticPropertyAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/configure/static/property/edit', body: staticPropertyEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/static/property/delete', query: idQuery, response: done }),
+};
+
+export const productTemplateEndpoints = {
+  list: endpoint({ method: 'POST', path: '/template/product/query/list', body: templateFilter, response: z.array(templateRecord) }),
+  page: endpoint({ method: 'POST', path: '/template/product/query/page', body: templatePage, response: pageOf(templateRecord) }),
+  one: endpoint({ method: 'POST', path: '/template/product/query/one', body: idBody, response: templateRecord }),
+  properties: endpoint({ method: 'POST', path: '/template/product/query/property', body: templatePropertyBody, response: z.array(propertyRecord) }),
+  add: endpoint({ method: 'POST', path: '/template/product/add', body: templateAdd, response: created }),
+  addBatch: endpoint({ method: 'POST', path: '/template/product/add/batch', body: templateAddBatch, response: z.object({ ids: z.array(z.number()) }) }),
+  edit: endpoint({ method: 'POST', path: '/template/product/edit', body: templateEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/template/product/delete', query: idQuery, response: done }),
+  latestPage: endpoint({ method: 'POST', path: '/template/product/data/latest/more/page', body: templateLatestPage, response: pageOf(deviceLatestRecord) }),
+  latestTree: endpoint({ method: 'POST', path: '/template/product/data/latest/more/tree', body: templateLatestTree, response: z.array(templateTreeNode) }),
+  history: endpoint({ method: 'POST', path: '/template/product/data/query/history', body: templateHistoryBody, response: z.array(deviceHistory) }),
+  exportHistory: endpoint({ method: 'POST', path: '/template/product/data/export/history', body: templateHistoryBody, response: FILE }),
+};

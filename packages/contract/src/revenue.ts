@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { id, pageRequest } from './common.ts';
-import type { StateCount } from './comprehensive.ts';
-import type { PricePeriod } from './pricing.ts';
+import { stateCount } from './comprehensive.ts';
+import { PRICE_PERIODS } from './constants.ts';
+import { endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 
 /**
  * Revenue (issue 5; DOMAIN.md §2): per station and station-local day, from the meter registers
@@ -81,230 +82,292 @@ export type ArbitragePage = z.infer<typeof arbitragePage>;
 
 // ── Shared pieces ─────────────────────────────────────────────────────────────────────
 
+const pricePeriod = z.enum(PRICE_PERIODS);
+/** A station-local date (YYYY-MM-DD) or month (YYYY-MM) on the wire. */
+const localDay = z.string();
+
 /** kWh (or money) per price period; a period the day never had is 0. */
-export type PeriodValues = Record<PricePeriod, number>;
+export const periodValues = z.record(pricePeriod, z.number());
+export type PeriodValues = z.infer<typeof periodValues>;
 
 /** A money amount in one currency (ISO 4217 code), to the cent. */
-export interface CurrencyAmount {
-  currency: string;
-  amount: number;
-}
+export const currencyAmount = z.object({
+  currency: z.string(),
+  amount: z.number(),
+});
+export type CurrencyAmount = z.infer<typeof currencyAmount>;
 
 /** The money of a station-day (or a sum of them), one currency, to the cent. */
-export interface RevenueMoney {
-  currency: string;
+export const revenueMoney = z.object({
+  currency: z.string(),
   /** Σ discharge × price − Σ charge × price. */
-  arbitrage: number;
+  arbitrage: z.number(),
   /** Σ charge × price (what charging the storage cost). */
-  chargeCost: number;
+  chargeCost: z.number(),
   /** Σ discharge × price (what the discharged energy was worth). */
-  dischargeIncome: number;
+  dischargeIncome: z.number(),
   /** PV revenue (self-consumed at the buy price + exported at the feed-in price). */
-  pvRevenue: number;
+  pvRevenue: z.number(),
   /** Charging-pile revenue (electricity + service fee). */
-  chargingRevenue: number;
+  chargingRevenue: z.number(),
   /** arbitrage + pvRevenue + chargingRevenue. */
-  total: number;
-}
+  total: z.number(),
+});
+export type RevenueMoney = z.infer<typeof revenueMoney>;
 
 /** Energy and figures of a station-day (or a sum of them). */
-export interface RevenueEnergy {
-  charge: number;
-  discharge: number;
-  chargeByPeriod: PeriodValues;
-  dischargeByPeriod: PeriodValues;
-  pv: number | null;
-  pvSelfUsed: number | null;
-  pvExported: number | null;
-  piles: number | null;
+export const revenueEnergy = z.object({
+  charge: z.number(),
+  discharge: z.number(),
+  chargeByPeriod: periodValues,
+  dischargeByPeriod: periodValues,
+  pv: z.number().nullable(),
+  pvSelfUsed: z.number().nullable(),
+  pvExported: z.number().nullable(),
+  piles: z.number().nullable(),
   /** Equivalent full cycles (sum over the days). */
-  cycles: number | null;
+  cycles: z.number().nullable(),
   /** Round trip, %: discharge / charge × 100; null without charge. */
-  efficiency: number | null;
-}
+  efficiency: z.number().nullable(),
+});
+export type RevenueEnergy = z.infer<typeof revenueEnergy>;
+
+/** Money and energy of a period of one station. */
+const revenueFigures = revenueMoney.extend(revenueEnergy.shape);
 
 // ── Responses ─────────────────────────────────────────────────────────────────────────
 
 /** GET /home/page/top */
-export interface HomeTop {
-  companyId: number;
-  stationCount: number;
+export const homeTop = z.object({
+  companyId: z.number(),
+  stationCount: z.number(),
   /** Stations by site type (storage, storagePv, storagePvCharging). */
-  stationsByType: Record<string, number>;
+  stationsByType: z.record(z.string(), z.number()),
   /** Σ installed capacity kWh and power kW of the stations' storage. */
-  installedCapacity: number;
-  installedPower: number;
-  devices: { total: number; online: number; offline: number; disabled: number; inactive: number };
+  installedCapacity: z.number(),
+  installedPower: z.number(),
+  devices: z.object({ total: z.number(), online: z.number(), offline: z.number(), disabled: z.number(), inactive: z.number() }),
   /** Lifetime (all stored days) energy, kWh. */
-  totalCharge: number;
-  totalDischarge: number;
-  totalPv: number;
-  totalPiles: number;
+  totalCharge: z.number(),
+  totalDischarge: z.number(),
+  totalPv: z.number(),
+  totalPiles: z.number(),
   /** Lifetime revenue per currency. */
-  totalRevenue: CurrencyAmount[];
+  totalRevenue: z.array(currencyAmount),
   /** Today's revenue per currency (today = each station's own local day). */
-  todayRevenue: CurrencyAmount[];
+  todayRevenue: z.array(currencyAmount),
   /** Days since the earliest commissioning date among the stations (null without one). */
-  operatingDays: number | null;
-}
+  operatingDays: z.number().nullable(),
+});
+export type HomeTop = z.infer<typeof homeTop>;
 
 /** One station-local date's energy summed over stations. */
-export interface EnergyDay {
-  date: string;
-  charge: number;
-  discharge: number;
-  pv: number;
-  piles: number;
-}
+export const energyDay = z.object({
+  date: localDay,
+  charge: z.number(),
+  discharge: z.number(),
+  pv: z.number(),
+  piles: z.number(),
+});
+export type EnergyDay = z.infer<typeof energyDay>;
 
 /** GET /home/page/energy: storage and PV energy of the company's stations. */
-export interface HomeEnergy {
-  companyId: number;
-  unit: 'kWh';
-  today: EnergyDay;
-  month: Omit<EnergyDay, 'date'>;
-  year: Omit<EnergyDay, 'date'>;
+export const homeEnergy = z.object({
+  companyId: z.number(),
+  unit: z.literal('kWh'),
+  today: energyDay,
+  month: energyDay.omit({ date: true }),
+  year: energyDay.omit({ date: true }),
   /** Last 30 days (oldest first), including today; days without figures are zeros. */
-  days: EnergyDay[];
+  days: z.array(energyDay),
   /** Round-trip efficiency this month, %. */
-  efficiencyMonth: number | null;
+  efficiencyMonth: z.number().nullable(),
   /** Equivalent full cycles this month, averaged over the stations with storage. */
-  cyclesMonth: number | null;
-}
+  cyclesMonth: z.number().nullable(),
+});
+export type HomeEnergy = z.infer<typeof homeEnergy>;
 
 /** GET /home/page/charge: charging piles of the company's stations. */
-export interface HomeCharge {
-  companyId: number;
-  pileCount: number;
-  gunCount: number;
+export const homeCharge = z.object({
+  companyId: z.number(),
+  pileCount: z.number(),
+  gunCount: z.number(),
   /** Guns by live state (GUN_STATES: idle, plugged, charging, finished, fault, offline), as on site monitoring. */
-  gunStates: StateCount[];
+  gunStates: z.array(stateCount),
   /** Delivered energy, kWh. */
-  todayEnergy: number;
-  monthEnergy: number;
-  yearEnergy: number;
-  totalEnergy: number;
+  todayEnergy: z.number(),
+  monthEnergy: z.number(),
+  yearEnergy: z.number(),
+  totalEnergy: z.number(),
   /** Charging revenue (electricity + service fee) per currency. */
-  todayRevenue: CurrencyAmount[];
-  monthRevenue: CurrencyAmount[];
-  totalRevenue: CurrencyAmount[];
+  todayRevenue: z.array(currencyAmount),
+  monthRevenue: z.array(currencyAmount),
+  totalRevenue: z.array(currencyAmount),
   /** Last 30 days, kWh. */
-  days: { date: string; energy: number }[];
-}
+  days: z.array(z.object({ date: localDay, energy: z.number() })),
+});
+export type HomeCharge = z.infer<typeof homeCharge>;
 
 /** GET /home/page/error: alarms of the company's stations. */
-export interface HomeError {
-  companyId: number;
+export const homeError = z.object({
+  companyId: z.number(),
   /** Open (in progress) alarms by level 1–5. */
-  openByLevel: Record<'1' | '2' | '3' | '4' | '5', number>;
-  open: number;
+  openByLevel: z.record(z.enum(['1', '2', '3', '4', '5']), z.number()),
+  open: z.number(),
   /** Alarms that began / ended within the last 24 hours. */
-  raised24h: number;
-  ended24h: number;
+  raised24h: z.number(),
+  ended24h: z.number(),
   /** Stations with at least one open alarm. */
-  stationsWithAlarms: number;
+  stationsWithAlarms: z.number(),
   /** Newest open alarms, at most 10. */
-  recent: { id: number; siteId: number; siteName: string; deviceName: string | null; level: number; description: string; startTime: string }[];
-}
+  recent: z.array(
+    z.object({
+      id: z.number(),
+      siteId: z.number(),
+      siteName: z.string(),
+      deviceName: z.string().nullable(),
+      level: z.number(),
+      description: z.string(),
+      startTime: isoTime,
+    }),
+  ),
+});
+export type HomeError = z.infer<typeof homeError>;
+
+/** Revenue parts of a day or a month of the home page's charts. */
+const incomeParts = { arbitrage: z.number(), pvRevenue: z.number(), chargingRevenue: z.number(), total: z.number() };
 
 /** GET /home/page/income: revenue of the company's stations, per currency. */
-export interface HomeIncome {
-  companyId: number;
-  currencies: {
-    currency: string;
-    today: RevenueMoney;
-    month: RevenueMoney;
-    year: RevenueMoney;
-    total: RevenueMoney;
-    /** Last 30 days, oldest first. */
-    days: { date: string; arbitrage: number; pvRevenue: number; chargingRevenue: number; total: number }[];
-    /** Last 12 months, oldest first (YYYY-MM). */
-    months: { month: string; arbitrage: number; pvRevenue: number; chargingRevenue: number; total: number }[];
-  }[];
-}
+export const homeIncome = z.object({
+  companyId: z.number(),
+  currencies: z.array(
+    z.object({
+      currency: z.string(),
+      today: revenueMoney,
+      month: revenueMoney,
+      year: revenueMoney,
+      total: revenueMoney,
+      /** Last 30 days, oldest first. */
+      days: z.array(z.object({ date: localDay, ...incomeParts })),
+      /** Last 12 months, oldest first (YYYY-MM). */
+      months: z.array(z.object({ month: localDay, ...incomeParts })),
+    }),
+  ),
+});
+export type HomeIncome = z.infer<typeof homeIncome>;
 
 /** GET /comprehensive/site/overview/earnings: one station's revenue. */
-export interface SiteEarnings {
-  siteId: number;
-  date: string;
-  timeZone: string;
-  currency: string;
-  day: RevenueMoney & RevenueEnergy;
-  month: RevenueMoney & RevenueEnergy;
-  year: RevenueMoney & RevenueEnergy;
-  total: RevenueMoney & RevenueEnergy;
+export const siteEarnings = z.object({
+  siteId: z.number(),
+  date: localDay,
+  timeZone: z.string(),
+  currency: z.string(),
+  day: revenueFigures,
+  month: revenueFigures,
+  year: revenueFigures,
+  total: revenueFigures,
   /** When the station's figure of `date` was last computed (ISO), or null if never. */
-  computedAt: string | null;
+  computedAt: isoTime.nullable(),
   /** False when a day of the period had no price (its money then counts as 0). */
-  pricesComplete: boolean;
-}
+  pricesComplete: z.boolean(),
+});
+export type SiteEarnings = z.infer<typeof siteEarnings>;
 
 /** GET /comprehensive/site/overview/earnings/chart */
-export interface SiteEarningsChart {
-  siteId: number;
-  type: EarningsChartType;
-  date: string;
-  timeZone: string;
-  currency: string;
+export const siteEarningsChart = z.object({
+  siteId: z.number(),
+  type: z.enum(EARNINGS_CHART_TYPES),
+  date: localDay,
+  timeZone: z.string(),
+  currency: z.string(),
   /** Bucket labels, station-local: MM-DD (month) or YYYY-MM (year). */
-  labels: string[];
-  arbitrage: number[];
-  pvRevenue: number[];
-  chargingRevenue: number[];
-  total: number[];
-  charge: number[];
-  discharge: number[];
-}
+  labels: z.array(z.string()),
+  arbitrage: z.array(z.number()),
+  pvRevenue: z.array(z.number()),
+  chargingRevenue: z.array(z.number()),
+  total: z.array(z.number()),
+  charge: z.array(z.number()),
+  discharge: z.array(z.number()),
+});
+export type SiteEarningsChart = z.infer<typeof siteEarningsChart>;
 
 /** POST /overview/energy/arbitrage/summary */
-export interface ArbitrageSummary {
-  start: string;
-  end: string;
-  stationCount: number;
-  charge: number;
-  discharge: number;
-  chargeByPeriod: PeriodValues;
-  dischargeByPeriod: PeriodValues;
-  efficiency: number | null;
+export const arbitrageSummary = z.object({
+  start: localDay,
+  end: localDay,
+  stationCount: z.number(),
+  charge: z.number(),
+  discharge: z.number(),
+  chargeByPeriod: periodValues,
+  dischargeByPeriod: periodValues,
+  efficiency: z.number().nullable(),
   /** Σ cycles over the stations' days / station count. */
-  cycles: number | null;
-  money: Pick<RevenueMoney, 'currency' | 'arbitrage' | 'chargeCost' | 'dischargeIncome'>[];
-}
+  cycles: z.number().nullable(),
+  money: z.array(revenueMoney.pick({ currency: true, arbitrage: true, chargeCost: true, dischargeIncome: true })),
+});
+export type ArbitrageSummary = z.infer<typeof arbitrageSummary>;
 
 /** POST /overview/energy/arbitrage/curve/fee: money per bucket, one series set per currency. */
-export interface ArbitrageFeeCurve {
-  bucket: ArbitrageBucket;
+export const arbitrageFeeCurve = z.object({
+  bucket: z.enum(ARBITRAGE_BUCKETS),
   /** YYYY-MM-DD (day) or YYYY-MM (month), every bucket of the range. */
-  labels: string[];
-  currencies: { currency: string; chargeCost: number[]; dischargeIncome: number[]; arbitrage: number[] }[];
-}
+  labels: z.array(z.string()),
+  currencies: z.array(
+    z.object({ currency: z.string(), chargeCost: z.array(z.number()), dischargeIncome: z.array(z.number()), arbitrage: z.array(z.number()) }),
+  ),
+});
+export type ArbitrageFeeCurve = z.infer<typeof arbitrageFeeCurve>;
 
 /** POST /overview/energy/arbitrage/curve/quantity: kWh per bucket and price period. */
-export interface ArbitrageQuantityCurve {
-  bucket: ArbitrageBucket;
-  labels: string[];
-  charge: number[];
-  discharge: number[];
-  chargeByPeriod: Record<PricePeriod, number[]>;
-  dischargeByPeriod: Record<PricePeriod, number[]>;
-  efficiency: (number | null)[];
-}
+export const arbitrageQuantityCurve = z.object({
+  bucket: z.enum(ARBITRAGE_BUCKETS),
+  labels: z.array(z.string()),
+  charge: z.array(z.number()),
+  discharge: z.array(z.number()),
+  chargeByPeriod: z.record(pricePeriod, z.array(z.number())),
+  dischargeByPeriod: z.record(pricePeriod, z.array(z.number())),
+  efficiency: z.array(z.number().nullable()),
+});
+export type ArbitrageQuantityCurve = z.infer<typeof arbitrageQuantityCurve>;
 
 /** POST /overview/energy/arbitrage/detail/page (and the export's rows): one station-day. */
-export interface ArbitrageDetail {
-  siteId: number;
-  siteName: string;
-  date: string;
-  currency: string;
-  charge: number;
-  discharge: number;
-  chargeByPeriod: PeriodValues;
-  dischargeByPeriod: PeriodValues;
-  chargeCost: number;
-  dischargeIncome: number;
-  arbitrage: number;
-  cycles: number | null;
-  efficiency: number | null;
-  pricesComplete: boolean;
-  computedAt: string;
-}
+export const arbitrageDetail = z.object({
+  siteId: z.number(),
+  siteName: z.string(),
+  date: localDay,
+  currency: z.string(),
+  charge: z.number(),
+  discharge: z.number(),
+  chargeByPeriod: periodValues,
+  dischargeByPeriod: periodValues,
+  chargeCost: z.number(),
+  dischargeIncome: z.number(),
+  arbitrage: z.number(),
+  cycles: z.number().nullable(),
+  efficiency: z.number().nullable(),
+  pricesComplete: z.boolean(),
+  computedAt: isoTime,
+});
+export type ArbitrageDetail = z.infer<typeof arbitrageDetail>;
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+/** The home page: a company's stations added up, one call per part. */
+export const homeEndpoints = {
+  top: endpoint({ method: 'GET', path: '/home/page/top', query: homeQuery, response: homeTop }),
+  energy: endpoint({ method: 'GET', path: '/home/page/energy', query: homeQuery, response: homeEnergy }),
+  charge: endpoint({ method: 'GET', path: '/home/page/charge', query: homeQuery, response: homeCharge }),
+  error: endpoint({ method: 'GET', path: '/home/page/error', query: homeQuery, response: homeError }),
+  income: endpoint({ method: 'GET', path: '/home/page/income', query: homeQuery, response: homeIncome }),
+};
+
+/** A station's earnings (site monitoring) and the energy-arbitrage overview. */
+export const revenueEndpoints = {
+  earnings: endpoint({ method: 'GET', path: '/comprehensive/site/overview/earnings', query: earningsQuery, response: siteEarnings }),
+  earningsChart: endpoint({ method: 'GET', path: '/comprehensive/site/overview/earnings/chart', query: earningsChartQuery, response: siteEarningsChart }),
+  arbitrageSummary: endpoint({ method: 'POST', path: '/overview/energy/arbitrage/summary', body: arbitrageFilter, response: arbitrageSummary }),
+  arbitrageFee: endpoint({ method: 'POST', path: '/overview/energy/arbitrage/curve/fee', body: arbitrageFilter, response: arbitrageFeeCurve }),
+  arbitrageQuantity: endpoint({ method: 'POST', path: '/overview/energy/arbitrage/curve/quantity', body: arbitrageFilter, response: arbitrageQuantityCurve }),
+  arbitrageDetail: endpoint({ method: 'POST', path: '/overview/energy/arbitrage/detail/page', body: arbitragePage, response: pageOf(arbitrageDetail) }),
+  arbitrageExport: endpoint({ method: 'POST', path: '/overview/energy/arbitrage/detail/export', body: arbitrageFilter, response: FILE }),
+};

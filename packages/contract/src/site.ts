@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { id, idBody, optionalEmail, optionalPhone, optionalText, pageRequest, trimmed } from './common.ts';
+import { id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, trimmed } from './common.ts';
+import { created, done, endpoint, isoTime, pageOf } from './endpoint.ts';
 import { identifierSchema } from './telemetry.ts';
 
 /**
@@ -117,46 +118,52 @@ export type SiteFilter = z.infer<typeof siteFilter>;
 /** The picker tree: companies with their stations; userId limits to that user's stations. */
 export const siteTreeQuery = z.object({ companyId: id.optional(), userId: id.optional() });
 
-export interface SiteRecord {
-  id: number;
-  companyId: number;
-  companyName: string;
-  name: string;
-  code: string;
-  timeZone: string;
-  commissioningDate: string | null;
-  serviceEndDate: string | null;
-  regionCode: string | null;
-  address: string | null;
-  longitude: number | null;
-  latitude: number | null;
-  contact: string | null;
-  phone: string | null;
-  email: string | null;
-  currency: string;
-  siteType: SiteType;
-  projectNo: string | null;
-  projectName: string | null;
-  investor: string | null;
-  powerUser: string | null;
-  reconciliationContact: string | null;
-  reconciliationPhone: string | null;
-  investorShareRatio: number | null;
-  remark: string | null;
-  deviceCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const siteRecord = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  companyName: z.string(),
+  name: z.string(),
+  code: z.string(),
+  timeZone: z.string(),
+  /** Calendar dates, YYYY-MM-DD. */
+  commissioningDate: z.string().nullable(),
+  serviceEndDate: z.string().nullable(),
+  regionCode: z.string().nullable(),
+  address: z.string().nullable(),
+  longitude: z.number().nullable(),
+  latitude: z.number().nullable(),
+  contact: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  currency: z.string(),
+  siteType: z.enum(SITE_TYPES),
+  projectNo: z.string().nullable(),
+  projectName: z.string().nullable(),
+  investor: z.string().nullable(),
+  powerUser: z.string().nullable(),
+  reconciliationContact: z.string().nullable(),
+  reconciliationPhone: z.string().nullable(),
+  investorShareRatio: z.number().nullable(),
+  remark: z.string().nullable(),
+  deviceCount: z.number(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type SiteRecord = z.infer<typeof siteRecord>;
 
-export interface SiteTreeNode {
+export const siteTreeNode = z.object({
   /** `company-<id>` or `site-<id>`. */
-  key: string;
-  kind: 'company' | 'site';
-  id: number;
-  name: string;
-  code?: string | null;
-  children: SiteTreeNode[];
-}
+  key: z.string(),
+  kind: z.enum(['company', 'site']),
+  id: z.number(),
+  name: z.string(),
+  /** Stations only. */
+  code: z.string().optional(),
+  get children() {
+    return z.array(siteTreeNode);
+  },
+});
+export type SiteTreeNode = z.infer<typeof siteTreeNode>;
 
 // Key values
 export const PV_WORKING_MODES = ['selfUse', 'surplusGrid', 'fullGrid'] as const;
@@ -185,12 +192,22 @@ const keyValueFields = {
 export const siteKeyValueBody = z.object(keyValueFields);
 export const siteKeyValueQuery = z.object({ siteId: ref });
 export type SiteKeyValue = z.infer<typeof siteKeyValueBody>;
-export interface SiteKeyValueRecord extends SiteKeyValue {
-  siteName: string;
+export const siteKeyValueRecord = z.object({
+  siteId: z.number(),
+  siteName: z.string(),
+  installedCapacity: z.number().nullable(),
+  voltageLevel: z.number().nullable(),
+  transformerProtectionPower: z.number().nullable(),
+  installedPower: z.number().nullable(),
+  depthOfDischarge: z.number().nullable(),
+  pvModuleCount: z.number().nullable(),
+  pvWorkingMode: z.enum(PV_WORKING_MODES).nullable(),
+  pilePower: z.number().nullable(),
   /** False until the station's key values were first saved. */
-  saved: boolean;
-  updatedAt: string | null;
-}
+  saved: z.boolean(),
+  updatedAt: isoTime.nullable(),
+});
+export type SiteKeyValueRecord = z.infer<typeof siteKeyValueRecord>;
 
 // Cabinet
 const cabinetFields = {
@@ -206,17 +223,18 @@ export const cabinetFilter = z.object({
   keyword: z.string().trim().max(64).optional(),
 });
 export const cabinetPage = pageRequest.extend(cabinetFilter.shape);
-export interface CabinetRecord {
-  id: number;
-  siteId: number;
-  siteName: string;
-  siteCode: string;
-  code: string;
-  name: string;
-  deviceCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export const cabinetRecord = z.object({
+  id: z.number(),
+  siteId: z.number(),
+  siteName: z.string(),
+  siteCode: z.string(),
+  code: z.string(),
+  name: z.string(),
+  deviceCount: z.number(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type CabinetRecord = z.infer<typeof cabinetRecord>;
 
 // Distribution diagram
 /** An SVG element id a binding points at (XML Name, no quotes or spaces). */
@@ -247,17 +265,18 @@ export const diagramUploadFields = z.object({
 });
 export const diagramLoadQuery = z.object({ siteId: id });
 export const DIAGRAM_MAX_BYTES = 2 * 1024 * 1024;
-export interface DiagramRecord {
-  id: number;
-  siteId: number;
-  fileName: string;
+export const diagramRecord = z.object({
+  id: z.number(),
+  siteId: z.number(),
+  fileName: z.string(),
   /** Sanitised SVG markup. */
-  svg: string;
-  bindings: DiagramBinding[];
+  svg: z.string(),
+  bindings: z.array(diagramBinding),
   /** Element ids present in the SVG, for the binding picker. */
-  elementIds: string[];
-  updatedAt: string;
-}
+  elementIds: z.array(z.string()),
+  updatedAt: isoTime,
+});
+export type DiagramRecord = z.infer<typeof diagramRecord>;
 
 // Param: the settable parameters of products (writable properties), with a device's current values.
 export const paramFilter = z.object({
@@ -265,23 +284,24 @@ export const paramFilter = z.object({
   deviceId: id.optional(),
   keyword: z.string().trim().max(64).optional(),
 });
-export interface ParamRecord {
+export const paramRecord = z.object({
   /** The property's id. */
-  id: number;
-  productId: number;
-  productCode: string;
-  productName: string;
-  productType: string;
-  identifier: string;
-  name: string;
-  dataType: string;
-  unit: string;
-  min: number | null;
-  max: number | null;
-  enumValues: { value: number; label: string }[] | null;
-  /** The device's latest value when deviceId was given. */
-  value?: number | string | boolean | null;
-}
+  id: z.number(),
+  productId: z.number(),
+  productCode: z.string(),
+  productName: z.string(),
+  productType: z.string(),
+  identifier: z.string(),
+  name: z.string(),
+  dataType: z.string(),
+  unit: z.string(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  enumValues: z.array(z.object({ value: z.number(), label: z.string() })).nullable(),
+  /** The device's latest value: present only when deviceId was given. */
+  value: z.union([z.number(), z.string(), z.boolean()]).nullable().optional(),
+});
+export type ParamRecord = z.infer<typeof paramRecord>;
 
 // Callback: operations registered by the platform, run on demand; each run is recorded.
 export const CALLBACK_CODES = ['site.deviceStatus', 'site.diagramCheck', 'site.energyCheck'] as const;
@@ -293,27 +313,71 @@ export const callbackExecPage = pageRequest.extend({
   success: z.boolean().optional(),
 });
 export const callbackExecBody = z.object({ code: z.enum(CALLBACK_CODES), siteId: ref });
-export interface CallbackDef {
-  code: CallbackCode;
-  name: string;
-  description: string;
+export const callbackDef = z.object({
+  code: z.enum(CALLBACK_CODES),
+  name: z.string(),
+  description: z.string(),
   /** Parameters the run takes (all take the station). */
-  params: string[];
-  lastRun: { at: string; success: boolean; username: string | null } | null;
-  runs: number;
-}
-export interface CallbackExecRecord {
-  id: number;
-  code: CallbackCode;
-  siteId: number | null;
-  siteName: string | null;
-  username: string | null;
-  params: Record<string, unknown>;
-  success: boolean;
-  result: unknown;
-  error: string | null;
-  durationMs: number;
-  createdAt: string;
-}
+  params: z.array(z.string()),
+  lastRun: z.object({ at: isoTime, success: z.boolean(), username: z.string().nullable() }).nullable(),
+  runs: z.number(),
+});
+export type CallbackDef = z.infer<typeof callbackDef>;
+export const callbackExecRecord = z.object({
+  id: z.number(),
+  code: z.enum(CALLBACK_CODES),
+  siteId: z.number().nullable(),
+  siteName: z.string().nullable(),
+  username: z.string().nullable(),
+  params: z.record(z.string(), z.unknown()),
+  success: z.boolean(),
+  /** What the run returned (JSON, its shape depends on the callback); null when it failed. */
+  result: z.unknown(),
+  error: z.string().nullable(),
+  durationMs: z.number(),
+  createdAt: isoTime,
+});
+export type CallbackExecRecord = z.infer<typeof callbackExecRecord>;
 
 export { idBody as siteIdBody };
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+export const siteEndpoints = {
+  tree: endpoint({ method: 'GET', path: '/configure/site/query/tree', query: siteTreeQuery, response: z.array(siteTreeNode) }),
+  page: endpoint({ method: 'POST', path: '/configure/site/query/page', body: sitePage, response: pageOf(siteRecord) }),
+  list: endpoint({ method: 'POST', path: '/configure/site/query/list', body: siteFilter, response: z.array(siteRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/site/query/one', body: idBody, response: siteRecord }),
+  add: endpoint({ method: 'POST', path: '/configure/site/add', body: siteAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/configure/site/edit', body: siteEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/site/delete', query: idQuery, response: done }),
+  keyValueOne: endpoint({ method: 'POST', path: '/configure/site/key/value/query/one', body: siteKeyValueQuery, response: siteKeyValueRecord }),
+  keyValueAdd: endpoint({ method: 'POST', path: '/configure/site/key/value/add', body: siteKeyValueBody, response: done }),
+  keyValueEdit: endpoint({ method: 'POST', path: '/configure/site/key/value/edit', body: siteKeyValueBody, response: done }),
+};
+
+export const cabinetEndpoints = {
+  list: endpoint({ method: 'POST', path: '/configure/cabinet/query/list', body: cabinetFilter, response: z.array(cabinetRecord) }),
+  page: endpoint({ method: 'POST', path: '/configure/cabinet/query/page', body: cabinetPage, response: pageOf(cabinetRecord) }),
+  one: endpoint({ method: 'POST', path: '/configure/cabinet/query/one', body: idBody, response: cabinetRecord }),
+  add: endpoint({ method: 'POST', path: '/configure/cabinet/add', body: cabinetAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/configure/cabinet/edit', body: cabinetEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/configure/cabinet/delete', query: idQuery, response: done }),
+};
+
+export const diagramEndpoints = {
+  upload: endpoint({ method: 'POST', path: '/configure/distribution/diagram/upload', multipart: true, body: diagramUploadFields, response: diagramRecord }),
+  /** Null when the station has no diagram. */
+  load: endpoint({ method: 'GET', path: '/configure/distribution/diagram/load', query: diagramLoadQuery, response: diagramRecord.nullable() }),
+  delete: endpoint({ method: 'GET', path: '/configure/distribution/diagram/delete', query: idQuery, response: done }),
+};
+
+export const paramEndpoints = {
+  list: endpoint({ method: 'POST', path: '/configure/param/query/list', body: paramFilter, response: z.array(paramRecord) }),
+};
+
+export const callbackEndpoints = {
+  list: endpoint({ method: 'POST', path: '/configure/callback/query/list', body: callbackFilter, response: z.array(callbackDef) }),
+  page: endpoint({ method: 'POST', path: '/configure/callback/query/page', body: callbackExecPage, response: pageOf(callbackExecRecord) }),
+  exec: endpoint({ method: 'POST', path: '/configure/callback/exec', body: callbackExecBody, response: callbackExecRecord }),
+};

@@ -1,25 +1,22 @@
 import { z } from 'zod';
 import { NOTIFICATION_CONTENT_MAX } from './constants.ts';
 import {
-  dateRange, id, optionalEmail, optionalPhone, optionalText, pageRequest, password, trimmed,
+  dateRange, id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, password, trimmed,
 } from './common.ts';
+import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
+
+/**
+ * System administration (api-catalogue "System administration"): companies, menus and
+ * interfaces, roles, users, sign-in and access logs, notifications. Sign-in and the caller's own
+ * profile are in auth.ts (the login page loads them).
+ */
 
 export const USER_STATUS = { enabled: 1, disabled: 0 } as const;
 export const userStatus = z.union([z.literal(0), z.literal(1)]);
+export type UserStatus = z.infer<typeof userStatus>;
 
-// Sign-in and profile
-export const loginBody = z.object({
-  username: trimmed(64),
-  password: z.string().min(1).max(128),
-});
-export const changePasswordBody = z
-  .object({ oldPassword: z.string().min(1).max(128), newPassword: password, confirmPassword: z.string() })
-  .refine((v) => v.confirmPassword === v.newPassword, { message: '两次输入的密码不一致', path: ['confirmPassword'] });
-export const changeInfoBody = z.object({
-  name: trimmed(64),
-  phone: optionalPhone,
-  email: optionalEmail,
-});
+/** A role or user as a reference: id and name. */
+const ref = z.object({ id: z.number(), name: z.string() });
 
 // Company
 const companyFields = {
@@ -36,6 +33,35 @@ export const companyAdd = z.object({ parentId: id, ...companyFields });
 export const companyEdit = z.object({ id, parentId: id.optional(), ...companyFields });
 export const companyFilter = z.object({ name: z.string().trim().max(64).optional(), parentId: id.optional() });
 export const companyPage = pageRequest.extend(companyFilter.shape);
+/** The tree and the menu calls take no filters; pickers may send any object. */
+const noFilter = z.object({}).optional();
+
+export const companyRow = z.object({
+  id: z.number(),
+  /** Null for the top company of the installation. */
+  parentId: z.number().nullable(),
+  parentName: z.string().nullable(),
+  /** Materialised id path ("/1/3/"). */
+  path: z.string(),
+  name: z.string(),
+  code: z.string().nullable(),
+  contact: z.string().nullable(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  regionCode: z.string().nullable(),
+  address: z.string().nullable(),
+  remark: z.string().nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type CompanyRow = z.infer<typeof companyRow>;
+/** The caller's company with every company under it, nested. */
+export const companyNode = companyRow.extend({
+  get children() {
+    return z.array(companyNode);
+  },
+});
+export type CompanyNode = z.infer<typeof companyNode>;
 
 // Menu and interface
 export const menuEdit = z.object({
@@ -50,6 +76,49 @@ export const interfaceFilter = z.object({
   keyword: z.string().trim().max(128).optional(),
   area: z.string().trim().max(64).optional(),
 });
+
+/** A registered interface (catalogue call); only those with access "menu" can be granted to roles. */
+export const interfaceRow = z.object({
+  id: z.number(),
+  method: z.string(),
+  path: z.string(),
+  /** Source text. */
+  name: z.string(),
+  area: z.string(),
+  kind: z.string(),
+  /** public, user or menu. */
+  access: z.string(),
+  selectable: z.boolean(),
+});
+export type InterfaceRow = z.infer<typeof interfaceRow>;
+
+export const menuRow = z.object({
+  id: z.number(),
+  path: z.string(),
+  parentPath: z.string().nullable(),
+  /** Source text, shown through the language pack. */
+  name: z.string(),
+  icon: z.string().nullable(),
+  sort: z.number(),
+  hidden: z.boolean(),
+  /** Edited by an administrator (a refresh keeps the edit). */
+  edited: z.boolean(),
+  updatedAt: isoTime,
+  /** The interfaces the entry maps to. */
+  interfaceIds: z.array(z.number()),
+});
+export type MenuRow = z.infer<typeof menuRow>;
+/** Every menu entry nested by parentPath. */
+export const menuNode = menuRow.extend({
+  get children() {
+    return z.array(menuNode);
+  },
+});
+export type MenuNode = z.infer<typeof menuNode>;
+export const menuOne = menuRow.extend({
+  interfaces: z.array(interfaceRow.pick({ id: true, method: true, path: true, name: true, area: true, access: true })),
+});
+export type MenuOne = z.infer<typeof menuOne>;
 
 // Role
 const uniqueIds = (label: string, min = 0) =>
@@ -75,6 +144,22 @@ export const roleEdit = z
   .refine(nonEmptyPermission, { message: '权限配置不能为空', path: ['menuIds'] });
 export const roleFilter = z.object({ name: z.string().trim().max(64).optional(), companyId: id.optional() });
 export const rolePage = pageRequest.extend(roleFilter.shape);
+
+export const roleRow = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  companyName: z.string(),
+  name: z.string(),
+  code: z.string().nullable(),
+  remark: z.string().nullable(),
+  buildIn: z.boolean(),
+  userCount: z.number(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type RoleRow = z.infer<typeof roleRow>;
+export const roleOne = roleRow.extend({ menuIds: z.array(z.number()), interfaceIds: z.array(z.number()) });
+export type RoleOne = z.infer<typeof roleOne>;
 
 // User
 const username = z
@@ -103,6 +188,32 @@ export const userFilter = z.object({
 });
 export const userPage = pageRequest.extend(userFilter.shape);
 
+/** The picker list (work orders, notifications): the users of the caller's companies. */
+export const userRef = z.object({
+  id: z.number(),
+  username: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  companyId: z.number(),
+  companyName: z.string(),
+  status: userStatus,
+});
+export type UserRef = z.infer<typeof userRef>;
+/** Never the password hash. */
+export const userRow = userRef.extend({
+  buildIn: z.boolean(),
+  /** Stations the user may see: those granted, or every station of their companies for a built-in user. */
+  siteCount: z.number(),
+  lastLoginAt: isoTime.nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  roles: z.array(ref),
+});
+export type UserRow = z.infer<typeof userRow>;
+export const userOne = userRow.extend({ roleIds: z.array(z.number()), siteIds: z.array(z.number()) });
+export type UserOne = z.infer<typeof userOne>;
+
 // Logs
 export const loginLogFilter = dateRange.extend({
   username: z.string().trim().max(64).optional(),
@@ -118,9 +229,48 @@ export const accessLogFilter = dateRange.extend({
 });
 export const accessLogPage = pageRequest.extend(accessLogFilter.shape);
 
+export const loginLogRow = z.object({
+  id: z.number(),
+  userId: z.number().nullable(),
+  companyId: z.number().nullable(),
+  username: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  success: z.boolean(),
+  /** Why it failed, as a short code (captcha, unknown user, locked, wrong password, …). */
+  reason: z.string().nullable(),
+  createdAt: isoTime,
+});
+export type LoginLogRow = z.infer<typeof loginLogRow>;
+export const accessLogRow = z.object({
+  id: z.number(),
+  requestId: z.string().nullable(),
+  userId: z.number().nullable(),
+  companyId: z.number().nullable(),
+  username: z.string().nullable(),
+  method: z.string(),
+  path: z.string(),
+  query: z.string().nullable(),
+  status: z.number(),
+  durationMs: z.number(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  createdAt: isoTime,
+});
+export type AccessLogRow = z.infer<typeof accessLogRow>;
+
 // Notifications
 export const PUSH_MODES = ['immediate', 'scheduled'] as const;
+export type PushMode = (typeof PUSH_MODES)[number];
 export const TARGET_TYPES = ['role', 'user'] as const;
+export type TargetType = (typeof TARGET_TYPES)[number];
+/** A setting is pending until pushed (sending while a scheduled push runs), then sent or failed. */
+export const SETTING_STATUSES = ['pending', 'sending', 'sent', 'failed'] as const;
+export type SettingStatus = (typeof SETTING_STATUSES)[number];
+/** The result of one push. */
+export const PUSH_RESULTS = ['success', 'failed'] as const;
+export type PushResult = (typeof PUSH_RESULTS)[number];
 const notificationSetFields = {
   title: trimmed(100),
   content: trimmed(NOTIFICATION_CONTENT_MAX),
@@ -148,6 +298,129 @@ export const notificationRead = z.object({ ids: z.array(id).min(1).max(1000).opt
   .refine((v) => (v.ids?.length ?? 0) > 0 || v.all === true, { message: '请选择要标记已读的通知', path: ['ids'] });
 export const notificationLogPage = pageRequest.extend({ settingId: id.optional() });
 
-// Basics
-export const validateScriptBody = z.object({ script: z.string().max(100_000) });
-export const downloadQuery = z.object({ suffix: z.string().regex(/^[A-Za-z0-9_-]{8,64}(\.[A-Za-z0-9]{1,10})?$/, '文件标识不正确') });
+
+/** A notification of the signed-in user's inbox. */
+export const inboxRow = z.object({
+  id: z.number(),
+  /** Null once the setting that pushed it is gone. */
+  settingId: z.number().nullable(),
+  title: z.string(),
+  content: z.string(),
+  read: z.boolean(),
+  readAt: isoTime.nullable(),
+  createdAt: isoTime,
+});
+export type InboxRow = z.infer<typeof inboxRow>;
+export const inboxCount = z.object({ unread: z.number(), total: z.number() });
+export type InboxCount = z.infer<typeof inboxCount>;
+/** How many were marked read, and how many remain unread. */
+export const readResult = z.object({ updated: z.number(), unread: z.number() });
+export type ReadResult = z.infer<typeof readResult>;
+
+export const settingRow = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  companyName: z.string(),
+  title: z.string(),
+  content: z.string(),
+  pushMode: z.enum(PUSH_MODES),
+  pushAt: isoTime.nullable(),
+  targetType: z.enum(TARGET_TYPES),
+  targetIds: z.array(z.number()),
+  status: z.enum(SETTING_STATUSES),
+  createdBy: z.number(),
+  /** Null once the creating user is gone. */
+  createdByName: z.string().nullable(),
+  sentAt: isoTime.nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type SettingRow = z.infer<typeof settingRow>;
+export const settingOne = settingRow.extend({ targets: z.array(ref) });
+export type SettingOne = z.infer<typeof settingOne>;
+/** An add or edit: pushed at once (sent, to that many recipients) or scheduled (pending). */
+export const settingSaved = z.object({ id: z.number(), status: z.enum(['sent', 'pending']), recipientCount: z.number() });
+export type SettingSaved = z.infer<typeof settingSaved>;
+
+export const pushLogRow = z.object({
+  id: z.number(),
+  settingId: z.number(),
+  companyId: z.number(),
+  title: z.string(),
+  recipientCount: z.number(),
+  status: z.enum(PUSH_RESULTS),
+  /** Why a push failed (source text). */
+  error: z.string().nullable(),
+  createdAt: isoTime,
+});
+export type PushLogRow = z.infer<typeof pushLogRow>;
+export const pushRecipient = z.object({ userId: z.number(), username: z.string(), name: z.string(), read: z.boolean(), readAt: isoTime.nullable() });
+export type PushRecipient = z.infer<typeof pushRecipient>;
+export const pushLogOne = pushLogRow.extend({
+  pushMode: z.enum(PUSH_MODES),
+  targetType: z.enum(TARGET_TYPES),
+  /** Who received it (successful pushes). */
+  recipients: z.array(pushRecipient),
+});
+export type PushLogOne = z.infer<typeof pushLogOne>;
+
+// ── Endpoints ─────────────────────────────────────────────────────────────────────────
+
+export const companyEndpoints = {
+  tree: endpoint({ method: 'POST', path: '/system/company/query/tree', body: noFilter, response: z.array(companyNode) }),
+  list: endpoint({ method: 'POST', path: '/system/company/query/list', body: companyFilter, response: z.array(companyRow) }),
+  page: endpoint({ method: 'POST', path: '/system/company/query/page', body: companyPage, response: pageOf(companyRow) }),
+  one: endpoint({ method: 'POST', path: '/system/company/query/one', body: idBody, response: companyRow }),
+  add: endpoint({ method: 'POST', path: '/system/company/add', body: companyAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/system/company/edit', body: companyEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/system/company/delete', query: idQuery, response: done }),
+};
+
+export const menuEndpoints = {
+  interfaces: endpoint({ method: 'POST', path: '/system/interface/query/list', body: interfaceFilter, response: z.array(interfaceRow) }),
+  refresh: endpoint({ method: 'POST', path: '/system/menu/refresh', body: noFilter, response: done }),
+  tree: endpoint({ method: 'POST', path: '/system/menu/query/tree', body: noFilter, response: z.array(menuNode) }),
+  one: endpoint({ method: 'POST', path: '/system/menu/query/one', body: idBody, response: menuOne }),
+  edit: endpoint({ method: 'POST', path: '/system/menu/edit', body: menuEdit, response: done }),
+};
+
+export const roleEndpoints = {
+  list: endpoint({ method: 'POST', path: '/system/role/query/list', body: roleFilter, response: z.array(roleRow) }),
+  page: endpoint({ method: 'POST', path: '/system/role/query/page', body: rolePage, response: pageOf(roleRow) }),
+  one: endpoint({ method: 'POST', path: '/system/role/query/one', body: idBody, response: roleOne }),
+  add: endpoint({ method: 'POST', path: '/system/role/add', body: roleAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/system/role/edit', body: roleEdit, response: done }),
+  delete: endpoint({ method: 'GET', path: '/system/role/delete', query: idQuery, response: done }),
+};
+
+export const userEndpoints = {
+  page: endpoint({ method: 'POST', path: '/system/user/query/page', body: userPage, response: pageOf(userRow) }),
+  list: endpoint({ method: 'POST', path: '/system/user/query/list', body: userFilter, response: z.array(userRef) }),
+  one: endpoint({ method: 'POST', path: '/system/user/query/one', body: idBody, response: userOne }),
+  add: endpoint({ method: 'POST', path: '/system/user/add', body: userAdd, response: created }),
+  edit: endpoint({ method: 'POST', path: '/system/user/edit', body: userEdit, response: done }),
+};
+
+export const logEndpoints = {
+  loginPage: endpoint({ method: 'POST', path: '/system/loginLog/query/page', body: loginLogPage, response: pageOf(loginLogRow) }),
+  loginExport: endpoint({ method: 'POST', path: '/system/loginLog/export', body: loginLogFilter, response: FILE }),
+  accessPage: endpoint({ method: 'POST', path: '/system/access/log/query/page', body: accessLogPage, response: pageOf(accessLogRow) }),
+  accessOne: endpoint({ method: 'POST', path: '/system/access/log/query/one', body: idBody, response: accessLogRow }),
+  accessExport: endpoint({ method: 'POST', path: '/system/access/log/export', body: accessLogFilter, response: FILE }),
+};
+
+export const notificationEndpoints = {
+  // The signed-in user's own inbox.
+  page: endpoint({ method: 'POST', path: '/system/notification/query/page', body: notificationPage, response: pageOf(inboxRow) }),
+  count: endpoint({ method: 'POST', path: '/system/notification/query/count', response: inboxCount }),
+  one: endpoint({ method: 'POST', path: '/system/notification/query/one', body: idBody, response: inboxRow }),
+  read: endpoint({ method: 'POST', path: '/system/notification/read', body: notificationRead, response: readResult }),
+  // Push history.
+  logPage: endpoint({ method: 'POST', path: '/system/notification/log/query/page', body: notificationLogPage, response: pageOf(pushLogRow) }),
+  logOne: endpoint({ method: 'POST', path: '/system/notification/log/query/one', body: idBody, response: pushLogOne }),
+  // Settings: what to push, to whom, when.
+  settingPage: endpoint({ method: 'POST', path: '/system/notification/set/query/page', body: notificationSetPage, response: pageOf(settingRow) }),
+  settingOne: endpoint({ method: 'POST', path: '/system/notification/set/query/one', body: idBody, response: settingOne }),
+  settingAdd: endpoint({ method: 'POST', path: '/system/notification/set/add', body: notificationSetAdd, response: settingSaved }),
+  settingEdit: endpoint({ method: 'POST', path: '/system/notification/set/edit', body: notificationSetEdit, response: settingSaved }),
+};

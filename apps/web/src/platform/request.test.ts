@@ -4,7 +4,13 @@ import { deferred, envelope, json, mockFetch, recordUi } from '../test/http.ts';
 import { useLoadingStore } from './feedback/loading.ts';
 import { HoverTimer } from './feedback/toast.ts';
 import { useI18nStore } from './i18n/translate.ts';
-import { download, fillPath, get, post, request, RequestError, toQuery, type Method } from './request.ts';
+import { z } from 'zod';
+import { endpoint, type EndpointRef } from '@ess/contract/endpoint';
+import { call, callRef, download, fillPath, request, RequestError, toQuery, type Method, type RequestOptions } from './request.ts';
+
+// The request layer under the contract calls: GET with a query, POST with a JSON body.
+const get = <T = unknown>(url: string, data?: unknown, options: Partial<RequestOptions> = {}) => request<T>({ ...options, url, method: 'GET', data });
+const post = <T = unknown>(url: string, data?: unknown, options: Partial<RequestOptions> = {}) => request<T>({ ...options, url, method: 'POST', data });
 
 let ui: ReturnType<typeof recordUi>;
 beforeEach(() => {
@@ -54,6 +60,42 @@ describe('headers (§7)', () => {
     answer.resolve(json(envelope(7)));
     await expect(p).resolves.toBe(7);
     expect(calls[0]!.init.signal).toBeUndefined();
+  });
+});
+
+describe('contract calls', () => {
+  const record = z.object({ id: z.number() });
+  const eps = {
+    byQuery: endpoint({ method: 'GET', path: '/t/one', query: z.object({ id: z.coerce.number() }), response: record }),
+    byBody: endpoint({ method: 'POST', path: '/t/page', body: z.object({ current: z.number() }), response: z.array(record) }),
+    postQuery: endpoint({ method: 'POST', path: '/t/run', query: z.object({ code: z.string() }), response: z.boolean() }),
+    upload: endpoint({ method: 'POST', path: '/t/import', multipart: true, body: z.object({ siteId: z.string() }), response: record }),
+  };
+
+  it('puts the input where the endpoint declares it and answers the envelope data', async () => {
+    const { calls } = mockFetch(() => json(envelope({ id: 7 })));
+    await expect(call(eps.byQuery, { id: 7 })).resolves.toEqual({ id: 7 });
+    await call(eps.byBody, { current: 2 });
+    await call(eps.postQuery, { code: 'a b' });
+    const file = new File(['x'], 'a.xlsx');
+    await call(eps.upload, { file, siteId: '3' });
+    expect(calls.map((c) => [c.init.method, c.url])).toEqual([
+      ['GET', '/api/manager/t/one?id=7'],
+      ['POST', '/api/manager/t/page'],
+      ['POST', '/api/manager/t/run?code=a%20b'],
+      ['POST', '/api/manager/t/import'],
+    ]);
+    expect(calls[1]!.init.body).toBe('{"current":2}');
+    expect(calls[2]!.init.body).toBeUndefined();
+    const form = calls[3]!.init.body as FormData;
+    expect([(form.get('file') as File).name, form.get('siteId')]).toEqual(['a.xlsx', '3']);
+  });
+
+  it('an endpoint reference (method and path) calls the same way', async () => {
+    const { calls } = mockFetch(() => json(envelope([{ id: 1 }])));
+    const ref: EndpointRef<typeof eps.byBody> = { method: 'POST', path: '/t/page' };
+    await expect(callRef(ref, { current: 1 }, { loading: false })).resolves.toEqual([{ id: 1 }]);
+    expect([calls[0]!.init.method, calls[0]!.url, calls[0]!.init.body]).toEqual(['POST', '/api/manager/t/page', '{"current":1}']);
   });
 });
 

@@ -1,7 +1,7 @@
 import {
   API_BASE, DEFAULT_LOCALE, HTTP_TIMEOUT_MS, IMAGE_CODE_STORAGE_KEY, LOCALE_STORAGE_KEY, TOKEN_STORAGE_KEY,
 } from '@ess/contract/constants';
-import type { AnyEndpoint, EndpointInput, EndpointResponse } from '@ess/contract/endpoint';
+import type { AnyEndpoint, EndpointInput, EndpointRef, EndpointResponse } from '@ess/contract/endpoint';
 import { ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract/errors';
 import { fileNameFromDisposition, saveBlob } from './download.ts';
 import { trackRequest } from './feedback/loading.ts';
@@ -325,20 +325,18 @@ export function call<E extends AnyEndpoint>(ep: E, ...[input, options]: CallArgs
   return request<EndpointResponse<E>>({ ...options, ...placed(ep), url: ep.path, data: input });
 }
 
+/**
+ * A call by an endpoint reference (method and path, typed by the declaration): for the code that
+ * loads before sign-in, which must not load the contract's schemas. Otherwise as `call()`.
+ */
+export function callRef<E extends AnyEndpoint>(ref: EndpointRef<E>, ...[input, options]: CallArgs<E, CallOptions>): Promise<EndpointResponse<E>> {
+  return request<EndpointResponse<E>>({ ...options, method: ref.method, url: ref.path, data: input });
+}
+
 /** An export or download endpoint (response FILE): the file is saved and returned, as `download()`. */
 export function callFile<E extends AnyEndpoint>(
   ep: E,
   ...[input, options]: CallArgs<E, CallOptions & { save?: boolean; fileName?: string }>
 ): Promise<DownloadResult> {
   return download({ ...options, ...placed(ep), url: ep.path, data: input });
-}
-
-/** GET with the data as query parameters. */
-export function get<T = unknown>(url: string, data?: unknown, options: Partial<RequestOptions> = {}): Promise<T> {
-  return request<T>({ ...options, url, method: 'GET', data });
-}
-
-/** POST with a JSON body. */
-export function post<T = unknown>(url: string, data?: unknown, options: Partial<RequestOptions> = {}): Promise<T> {
-  return request<T>({ ...options, url, method: 'POST', data });
 }

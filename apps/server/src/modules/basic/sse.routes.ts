@@ -1,9 +1,11 @@
+import { basicEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import { logAccess } from '../../platform/http/server.ts';
 
 export const sseRoutes = [
-  route({
-    method: 'GET', path: '/basic/sse/connect', access: 'user', name: '实时事件连接', area: 'System administration', kind: 'stream', raw: true,
+  route(api.events, {
+    access: 'user', name: '实时事件连接', area: 'System administration', kind: 'stream',
+    scope: { global: "the caller's own live event stream" },
     // The route wrapper has already refused a missing or dead token with the 401 envelope.
     handler: ({ ctx, user, req, reply }) => {
       // Logged at open: a stream's reply only "finishes" when the server ends it.

@@ -1,6 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '@ess/contract';
-import { z } from 'zod';
+import { DEFAULT_LOCALE, i18nEndpoints as api, type Locale, type PackRow } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 
 /**
@@ -8,11 +7,6 @@ import { route } from '../../platform/http/route.ts';
  * (shell.json, config.json, …), each source text → translation; a locale's pack is their union.
  */
 export const PACKS_DIR = new URL('./packs/', import.meta.url);
-
-export interface PackRow {
-  source: string;
-  translation: string;
-}
 
 const cache = new Map<Locale, Promise<PackRow[]>>();
 
@@ -48,10 +42,10 @@ async function loadPack(dir: URL): Promise<PackRow[]> {
 }
 
 export const i18nRoutes = [
-  route({
+  route(api.pack, {
     // Public: the login page loads its language before anyone signs in.
-    method: 'GET', path: '/i18n/text/translation/view', access: 'public', name: '获取语言包', area: 'Translation', kind: 'query',
-    query: z.object({ languageId: z.enum(LOCALES) }),
+    access: 'public', name: '获取语言包', area: 'Translation', kind: 'query',
+    scope: { global: 'the shipped language packs are shared by every company' },
     handler: ({ query }) => shippedPack(query.languageId),
   }),
 ];

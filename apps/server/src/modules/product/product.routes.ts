@@ -1,8 +1,6 @@
 import {
-  commandAdd, commandEdit, commandFilter, commandPage, commandUniqueBody, eventAdd, eventEdit, eventFilter, eventPage, idBody, idQuery,
-  productAdd, productEdit, productExportModelQuery, productFilter, productPage, propertyAdd, propertyEdit, propertyFilter, propertyPage,
-  staticPropertyAdd, staticPropertyEdit, staticPropertyPage, templateAdd, templateAddBatch, templateEdit, templateFilter, templateHistoryBody,
-  templateLatestPage, templateLatestTree, templatePage, templatePropertyBody,
+  productCommandEndpoints as commandApi, productEndpoints as productApi, productEventEndpoints as eventApi, productPropertyEndpoints as propertyApi,
+  productTemplateEndpoints as templateApi, staticPropertyEndpoints as staticApi,
 } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import * as models from './model.service.ts';
@@ -22,204 +20,208 @@ const historyProbe = {
 };
 /** A filter naming another company's station is refused (before the template is looked up). */
 const siteProbe = { entity: 'site', input: (id: number) => ({ templateId: 1, siteId: id }) };
+/** Products, their models and templates are shared by every company (product.service.ts). */
+const shared = { global: 'thing models (products, their properties, events, commands and templates) are shared by every company' };
+/** The product is shared; the rows exported are the latest data of its devices within the caller's stations. */
+const ownDevicesData = { global: 'exports a shared product\'s devices filtered to the caller\'s data scope, naming no company object' };
 
 const productCalls = [
-  route({
-    method: 'POST', path: '/configure/product/query/page', access: 'menu', name: '产品分页', area, kind: 'page', body: productPage,
+  route(productApi.page, {
+    access: 'menu', name: '产品分页', area, kind: 'page', scope: shared,
     handler: ({ ctx, body }) => products.productPage(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/query/list', access: 'menu', name: '产品列表', area, kind: 'list', body: productFilter,
+  route(productApi.list, {
+    access: 'menu', name: '产品列表', area, kind: 'list', scope: shared,
     handler: ({ ctx, body }) => products.productList(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/query/one', access: 'menu', name: '产品详情', area, kind: 'one', body: idBody,
+  route(productApi.one, {
+    access: 'menu', name: '产品详情', area, kind: 'one', scope: shared,
     handler: ({ ctx, body }) => products.productOne(ctx, body.id),
   }),
-  route({
-    method: 'POST', path: '/configure/product/add', access: 'menu', name: '新增产品', area, kind: 'add', body: productAdd,
+  route(productApi.add, {
+    access: 'menu', name: '新增产品', area, kind: 'add', scope: shared,
     handler: ({ ctx, body }) => products.addProduct(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/edit', access: 'menu', name: '编辑产品', area, kind: 'edit', body: productEdit,
+  route(productApi.edit, {
+    access: 'menu', name: '编辑产品', area, kind: 'edit', scope: shared,
     handler: ({ ctx, body }) => ok(products.editProduct(ctx, body)),
   }),
-  route({
-    method: 'GET', path: '/configure/product/delete', access: 'menu', name: '删除产品', area, kind: 'delete', query: idQuery,
+  route(productApi.delete, {
+    access: 'menu', name: '删除产品', area, kind: 'delete', scope: shared,
     handler: ({ ctx, query }) => ok(products.deleteProduct(ctx, query.id)),
   }),
-  route({
-    method: 'GET', path: '/configure/product/export/model', access: 'menu', name: '导出产品模型', area, kind: 'export', query: productExportModelQuery, raw: true,
+  route(productApi.exportModel, {
+    access: 'menu', name: '导出产品模型', area, kind: 'export', scope: shared,
     handler: ({ ctx, query, reply }) => exportModel(ctx, query, reply),
   }),
-  route({
-    method: 'GET', path: '/configure/product/export/data', access: 'menu', name: '导出产品数据', area, kind: 'export', query: idQuery, raw: true,
+  route(productApi.exportData, {
+    access: 'menu', name: '导出产品数据', area, kind: 'export', scope: ownDevicesData,
     handler: ({ ctx, user, query, reply }) => exportData(ctx, user, query.id, reply),
   }),
-  route({
-    method: 'POST', path: '/configure/product/import', access: 'menu', name: '导入产品模型', area, kind: 'import', multipart: true,
+  route(productApi.import, {
+    access: 'menu', name: '导入产品模型', area, kind: 'import', scope: shared,
     handler: ({ ctx, req }) => importModel(ctx, req),
   }),
 ];
 
 const commandCalls = [
-  route({
-    method: 'POST', path: '/configure/product/command/query/page', access: 'menu', name: '产品命令分页', area, kind: 'page', body: commandPage,
+  route(commandApi.page, {
+    access: 'menu', name: '产品命令分页', area, kind: 'page', scope: shared,
     handler: ({ ctx, body }) => models.commandPage(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/command/query/list', access: 'menu', name: '产品命令列表', area, kind: 'list', body: commandFilter,
+  route(commandApi.list, {
+    access: 'menu', name: '产品命令列表', area, kind: 'list', scope: shared,
     handler: ({ ctx, body }) => models.commandList(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/command/query/one', access: 'menu', name: '产品命令详情', area, kind: 'one', body: idBody,
+  route(commandApi.one, {
+    access: 'menu', name: '产品命令详情', area, kind: 'one', scope: shared,
     handler: ({ ctx, body }) => models.commandOne(ctx, body.id),
   }),
-  route({
-    method: 'POST', path: '/configure/product/command/query/unique', access: 'menu', name: '产品命令查重', area, kind: 'one', body: commandUniqueBody,
+  route(commandApi.unique, {
+    access: 'menu', name: '产品命令查重', area, kind: 'one', scope: shared,
     handler: ({ ctx, body }) => models.commandUnique(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/command/add', access: 'menu', name: '新增产品命令', area, kind: 'add', body: commandAdd,
+  route(commandApi.add, {
+    access: 'menu', name: '新增产品命令', area, kind: 'add', scope: shared,
     handler: ({ ctx, body }) => models.addCommand(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/command/edit', access: 'menu', name: '编辑产品命令', area, kind: 'edit', body: commandEdit,
+  route(commandApi.edit, {
+    access: 'menu', name: '编辑产品命令', area, kind: 'edit', scope: shared,
     handler: ({ ctx, body }) => ok(models.editCommand(ctx, body)),
   }),
-  route({
-    method: 'GET', path: '/configure/product/command/delete', access: 'menu', name: '删除产品命令', area, kind: 'delete', query: idQuery,
+  route(commandApi.delete, {
+    access: 'menu', name: '删除产品命令', area, kind: 'delete', scope: shared,
     handler: ({ ctx, query }) => ok(models.deleteCommand(ctx, query.id)),
   }),
 ];
 
 const eventCalls = [
-  route({
-    method: 'POST', path: '/configure/product/event/query/page', access: 'menu', name: '产品事件分页', area, kind: 'page', body: eventPage,
+  route(eventApi.page, {
+    access: 'menu', name: '产品事件分页', area, kind: 'page', scope: shared,
     handler: ({ ctx, body }) => models.eventPage(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/event/query/list', access: 'menu', name: '产品事件列表', area, kind: 'list', body: eventFilter,
+  route(eventApi.list, {
+    access: 'menu', name: '产品事件列表', area, kind: 'list', scope: shared,
     handler: ({ ctx, body }) => models.eventList(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/event/query/one', access: 'menu', name: '产品事件详情', area, kind: 'one', body: idBody,
+  route(eventApi.one, {
+    access: 'menu', name: '产品事件详情', area, kind: 'one', scope: shared,
     handler: ({ ctx, body }) => models.eventOne(ctx, body.id),
   }),
-  route({
-    method: 'POST', path: '/configure/product/event/add', access: 'menu', name: '新增产品事件', area, kind: 'add', body: eventAdd,
+  route(eventApi.add, {
+    access: 'menu', name: '新增产品事件', area, kind: 'add', scope: shared,
     handler: ({ ctx, body }) => models.addEvent(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/product/event/edit', access: 'menu', name: '编辑产品事件', area, kind: 'edit', body: eventEdit,
+  route(eventApi.edit, {
+    access: 'menu', name: '编辑产品事件', area, kind: 'edit', scope: shared,
     handler: ({ ctx, body }) => ok(models.editEvent(ctx, body)),
   }),
-  route({
-    method: 'GET', path: '/configure/product/event/delete', access: 'menu', name: '删除产品事件', area, kind: 'delete', query: idQuery,
+  route(eventApi.delete, {
+    access: 'menu', name: '删除产品事件', area, kind: 'delete', scope: shared,
     handler: ({ ctx, query }) => ok(models.deleteEvent(ctx, query.id)),
   }),
 ];
 
 const propertyCalls = [
-  route({
-    method: 'POST', path: '/configure/property/query/page', access: 'menu', name: '产品属性分页', area, kind: 'page', body: propertyPage,
+  route(propertyApi.page, {
+    access: 'menu', name: '产品属性分页', area, kind: 'page', scope: shared,
     handler: ({ ctx, body }) => models.propertyPage(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/property/query/list', access: 'menu', name: '产品属性列表', area, kind: 'list', body: propertyFilter,
+  route(propertyApi.list, {
+    access: 'menu', name: '产品属性列表', area, kind: 'list', scope: shared,
     handler: ({ ctx, body }) => models.propertyList(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/property/query/one', access: 'menu', name: '产品属性详情', area, kind: 'one', body: idBody,
+  route(propertyApi.one, {
+    access: 'menu', name: '产品属性详情', area, kind: 'one', scope: shared,
     handler: ({ ctx, body }) => models.propertyOne(ctx, body.id),
   }),
-  route({
-    method: 'POST', path: '/configure/property/add', access: 'menu', name: '新增产品属性', area, kind: 'add', body: propertyAdd,
+  route(propertyApi.add, {
+    access: 'menu', name: '新增产品属性', area, kind: 'add', scope: shared,
     handler: ({ ctx, body }) => models.addProperty(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/property/edit', access: 'menu', name: '编辑产品属性', area, kind: 'edit', body: propertyEdit,
+  route(propertyApi.edit, {
+    access: 'menu', name: '编辑产品属性', area, kind: 'edit', scope: shared,
     handler: ({ ctx, body }) => ok(models.editProperty(ctx, body)),
   }),
-  route({
-    method: 'GET', path: '/configure/property/delete', access: 'menu', name: '删除产品属性', area, kind: 'delete', query: idQuery,
+  route(propertyApi.delete, {
+    access: 'menu', name: '删除产品属性', area, kind: 'delete', scope: shared,
     handler: ({ ctx, query }) => ok(models.deleteProperty(ctx, query.id)),
   }),
 ];
 
 const staticCalls = [
-  route({
-    method: 'POST', path: '/configure/static/property/query/page', access: 'menu', name: '静态属性分页', area, kind: 'page', body: staticPropertyPage,
+  route(staticApi.page, {
+    access: 'menu', name: '静态属性分页', area, kind: 'page', scope: shared,
     handler: ({ ctx, body }) => models.staticPage(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/static/property/query/one', access: 'menu', name: '静态属性详情', area, kind: 'one', body: idBody,
+  route(staticApi.one, {
+    access: 'menu', name: '静态属性详情', area, kind: 'one', scope: shared,
     handler: ({ ctx, body }) => models.staticOne(ctx, body.id),
   }),
-  route({
-    method: 'POST', path: '/configure/static/property/add', access: 'menu', name: '新增静态属性', area, kind: 'add', body: staticPropertyAdd,
+  route(staticApi.add, {
+    access: 'menu', name: '新增静态属性', area, kind: 'add', scope: shared,
     handler: ({ ctx, body }) => models.addStatic(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/configure/static/property/edit', access: 'menu', name: '编辑静态属性', area, kind: 'edit', body: staticPropertyEdit,
+  route(staticApi.edit, {
+    access: 'menu', name: '编辑静态属性', area, kind: 'edit', scope: shared,
     handler: ({ ctx, body }) => ok(models.editStatic(ctx, body)),
   }),
-  route({
-    method: 'GET', path: '/configure/static/property/delete', access: 'menu', name: '删除静态属性', area, kind: 'delete', query: idQuery,
+  route(staticApi.delete, {
+    access: 'menu', name: '删除静态属性', area, kind: 'delete', scope: shared,
     handler: ({ ctx, query }) => ok(models.deleteStatic(ctx, query.id)),
   }),
 ];
 
 const templateCalls = [
-  route({
-    method: 'POST', path: '/template/product/query/list', access: 'menu', name: '产品模板列表', area, kind: 'list', body: templateFilter,
+  route(templateApi.list, {
+    access: 'menu', name: '产品模板列表', area, kind: 'list', scope: shared,
     handler: ({ ctx, body }) => templates.templateList(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/template/product/query/page', access: 'menu', name: '产品模板分页', area, kind: 'page', body: templatePage,
+  route(templateApi.page, {
+    access: 'menu', name: '产品模板分页', area, kind: 'page', scope: shared,
     handler: ({ ctx, body }) => templates.templatePage(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/template/product/query/one', access: 'menu', name: '产品模板详情', area, kind: 'one', body: idBody,
+  route(templateApi.one, {
+    access: 'menu', name: '产品模板详情', area, kind: 'one', scope: shared,
     handler: ({ ctx, body }) => templates.templateOne(ctx, body.id),
   }),
-  route({
-    method: 'POST', path: '/template/product/query/property', access: 'menu', name: '产品模板属性', area, kind: 'list', body: templatePropertyBody,
+  route(templateApi.properties, {
+    access: 'menu', name: '产品模板属性', area, kind: 'list', scope: shared,
     handler: ({ ctx, body }) => templates.templateProperties(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/template/product/add', access: 'menu', name: '新增产品模板', area, kind: 'add', body: templateAdd,
+  route(templateApi.add, {
+    access: 'menu', name: '新增产品模板', area, kind: 'add', scope: shared,
     handler: ({ ctx, body }) => templates.addTemplate(ctx, body),
   }),
-  route({
-    method: 'POST', path: '/template/product/add/batch', access: 'menu', name: '批量新增产品模板', area, kind: 'add', body: templateAddBatch,
+  route(templateApi.addBatch, {
+    access: 'menu', name: '批量新增产品模板', area, kind: 'add', scope: shared,
     handler: ({ ctx, body }) => templates.addTemplates(ctx, body.items),
   }),
-  route({
-    method: 'POST', path: '/template/product/edit', access: 'menu', name: '编辑产品模板', area, kind: 'edit', body: templateEdit,
+  route(templateApi.edit, {
+    access: 'menu', name: '编辑产品模板', area, kind: 'edit', scope: shared,
     handler: ({ ctx, body }) => ok(templates.editTemplate(ctx, body)),
   }),
-  route({
-    method: 'GET', path: '/template/product/delete', access: 'menu', name: '删除产品模板', area, kind: 'delete', query: idQuery,
+  route(templateApi.delete, {
+    access: 'menu', name: '删除产品模板', area, kind: 'delete', scope: shared,
     handler: ({ ctx, query }) => ok(templates.deleteTemplate(ctx, query.id)),
   }),
-  route({
-    method: 'POST', path: '/template/product/data/latest/more/page', access: 'menu', name: '模板最新数据分页', area, kind: 'page', body: templateLatestPage,
+  route(templateApi.latestPage, {
+    access: 'menu', name: '模板最新数据分页', area, kind: 'page',
     scope: siteProbe,
     handler: ({ ctx, user, body }) => templates.templateLatestPage(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/template/product/data/latest/more/tree', access: 'menu', name: '模板最新数据树', area, kind: 'list', body: templateLatestTree,
+  route(templateApi.latestTree, {
+    access: 'menu', name: '模板最新数据树', area, kind: 'list',
     scope: siteProbe,
     handler: ({ ctx, user, body }) => templates.templateLatestTree(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/template/product/data/query/history', access: 'menu', name: '模板历史数据', area, kind: 'list', body: templateHistoryBody,
+  route(templateApi.history, {
+    access: 'menu', name: '模板历史数据', area, kind: 'list',
     scope: historyProbe,
     handler: ({ ctx, user, body }) => templates.templateHistory(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/template/product/data/export/history', access: 'menu', name: '导出模板历史数据', area, kind: 'export', body: templateHistoryBody, raw: true,
+  route(templateApi.exportHistory, {
+    access: 'menu', name: '导出模板历史数据', area, kind: 'export',
     scope: historyProbe,
     handler: ({ ctx, user, body, reply }) => templates.exportTemplateHistory(ctx, user, body, reply),
   }),

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import type { Page, PageRequest, ProductAdd, ProductEdit, ProductFilter, ProductRecord } from '@ess/contract';
+import type { DeviceType, Page, PageRequest, ProductAdd, ProductEdit, ProductFilter, ProductRecord } from '@ess/contract';
 import { device, product, productCommand, productEvent, productProperty } from '../../db/schema/device.ts';
 import { productTemplate } from '../../db/schema/product.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -29,6 +29,7 @@ const selectProducts = (db: DbOrTx) =>
 type ProductRow = Awaited<ReturnType<ReturnType<typeof selectProducts>['where']>>[number];
 const toRecord = (r: ProductRow): ProductRecord => ({
   ...r,
+  type: r.type as DeviceType,
   propertyCount: Number(r.propertyCount),
   eventCount: Number(r.eventCount),
   commandCount: Number(r.commandCount),

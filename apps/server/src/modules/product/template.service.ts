@@ -33,7 +33,7 @@ const selectTemplates = (db: DbOrTx) =>
     .from(productTemplate)
     .innerJoin(product, eq(product.id, productTemplate.productId));
 type TemplateRow = Awaited<ReturnType<ReturnType<typeof selectTemplates>['where']>>[number];
-const toRecord = (r: TemplateRow): TemplateRecord => ({ ...r, createdAt: r.createdAt.toISOString() });
+const toRecord = (r: TemplateRow): TemplateRecord => ({ ...r, productType: r.productType as DeviceType, createdAt: r.createdAt.toISOString() });
 const templateWhere = (f: TemplateFilter): SQL | undefined =>
   and(
     f.productId ? eq(productTemplate.productId, f.productId) : undefined,

@@ -1,4 +1,4 @@
-import { changeInfoBody, changePasswordBody, loginBody } from '@ess/contract';
+import { authEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import { CAPTCHA_COOKIE, issueCaptcha, login, logout } from './auth.service.ts';
 import { changeInfo, changePassword, profileInfo } from './profile.service.ts';
@@ -12,9 +12,13 @@ function cookie(header: string | undefined, name: string): string | undefined {
   return undefined;
 }
 
+/** The caller's own session and profile. */
+const own = { global: "the caller's own session and profile" };
+
 export const authRoutes = [
-  route({
-    method: 'GET', path: '/basic/captcha', access: 'public', name: '获取验证码', area: 'Session and basics', kind: 'other', raw: true,
+  route(api.captcha, {
+    access: 'public', name: '获取验证码', area: 'Session and basics', kind: 'other',
+    scope: { global: 'a new captcha for a caller who is not signed in yet' },
     handler: async ({ ctx, reply }) => {
       const c = await issueCaptcha(ctx);
       return reply
@@ -24,8 +28,9 @@ export const authRoutes = [
         .send(c.svg);
     },
   }),
-  route({
-    method: 'POST', path: '/basic/user/login', access: 'public', name: '登录', body: loginBody,
+  route(api.login, {
+    access: 'public', name: '登录',
+    scope: { global: 'signs a caller in by user name and password; names no object' },
     rateLimit: { max: (config) => config.loginRateLimitPerMinute, windowMs: 60_000 },
     handler: async ({ ctx, body, req }) => {
       const code = req.headers['x-image-code'];
@@ -39,26 +44,26 @@ export const authRoutes = [
       });
     },
   }),
-  route({
-    method: 'GET', path: '/basic/user/logout', access: 'user', name: '退出登录',
+  route(api.logout, {
+    access: 'user', name: '退出登录', scope: own,
     handler: async ({ ctx, user }) => {
       await logout(ctx, user.sessionId);
       return true;
     },
   }),
-  route({
-    method: 'GET', path: '/system/user/profile/info', access: 'user', name: '当前用户信息',
+  route(api.profile, {
+    access: 'user', name: '当前用户信息', scope: own,
     handler: ({ ctx, user }) => profileInfo(ctx, user),
   }),
-  route({
-    method: 'POST', path: '/system/user/profile/change/password', access: 'user', name: '修改密码', body: changePasswordBody,
+  route(api.changePassword, {
+    access: 'user', name: '修改密码', scope: own,
     handler: async ({ ctx, user, body }) => {
       await changePassword(ctx, user, body.oldPassword, body.newPassword);
       return true;
     },
   }),
-  route({
-    method: 'POST', path: '/system/user/profile/change/info', access: 'user', name: '修改个人信息', body: changeInfoBody,
+  route(api.changeInfo, {
+    access: 'user', name: '修改个人信息', scope: own,
     handler: async ({ ctx, user, body }) => {
       await changeInfo(ctx, user, body);
       return true;

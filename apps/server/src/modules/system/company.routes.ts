@@ -1,44 +1,44 @@
-import { z } from 'zod';
-import { companyAdd, companyEdit, companyFilter, companyPage, idBody, idQuery } from '@ess/contract';
+import { companyEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import { addCompany, companyList, companyOne, companyPage as pageCompanies, companyTree, deleteCompany, editCompany } from './company.service.ts';
 
 const area = 'System administration';
-/** The tree takes no filters; pickers may send any object. */
-const treeBody = z.object({}).optional();
+/** A filter naming a company outside the caller's scope answers nothing (it is not refused). */
+const ownTree = { global: "lists the companies of the caller's data scope; names no object" };
 
 export const companyRoutes = [
-  route({
-    method: 'POST', path: '/system/company/query/tree', access: 'menu', name: '公司树', area, kind: 'list', body: treeBody,
+  route(api.tree, {
+    access: 'menu', name: '公司树', area, kind: 'list', scope: ownTree,
     handler: ({ ctx, user }) => companyTree(ctx, user),
   }),
-  route({
-    method: 'POST', path: '/system/company/query/list', access: 'menu', name: '公司列表', area, kind: 'list', body: companyFilter,
+  route(api.list, {
+    access: 'menu', name: '公司列表', area, kind: 'list', scope: ownTree,
     handler: ({ ctx, user, body }) => companyList(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/system/company/query/page', access: 'menu', name: '公司分页', area, kind: 'page', body: companyPage,
+  route(api.page, {
+    access: 'menu', name: '公司分页', area, kind: 'page', scope: ownTree,
     handler: ({ ctx, user, body }) => pageCompanies(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/system/company/query/one', access: 'menu', name: '公司详情', area, kind: 'one', body: idBody,
+  route(api.one, {
+    access: 'menu', name: '公司详情', area, kind: 'one',
     scope: { entity: 'company' },
     handler: ({ ctx, user, body }) => companyOne(ctx, user, body.id),
   }),
-  route({
-    method: 'POST', path: '/system/company/add', access: 'menu', name: '新增公司', area, kind: 'add', body: companyAdd,
+  route(api.add, {
+    access: 'menu', name: '新增公司', area, kind: 'add',
+    scope: { entity: 'company', input: (id) => ({ parentId: id, name: '越权新增' }) },
     handler: ({ ctx, user, body }) => addCompany(ctx, user, body),
   }),
-  route({
-    method: 'POST', path: '/system/company/edit', access: 'menu', name: '编辑公司', area, kind: 'edit', body: companyEdit,
+  route(api.edit, {
+    access: 'menu', name: '编辑公司', area, kind: 'edit',
     scope: { entity: 'company', input: (id) => ({ id, name: '越权修改' }) },
     handler: async ({ ctx, user, body }) => {
       await editCompany(ctx, user, body);
       return true;
     },
   }),
-  route({
-    method: 'GET', path: '/system/company/delete', access: 'menu', name: '删除公司', area, kind: 'delete', query: idQuery,
+  route(api.delete, {
+    access: 'menu', name: '删除公司', area, kind: 'delete',
     scope: { entity: 'company' },
     handler: async ({ ctx, user, query }) => {
       await deleteCompany(ctx, user, query.id);

@@ -1,7 +1,8 @@
 import { and, asc, count, desc, eq, inArray, like, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
-  LiveEventData, PageRequest, notificationLogPage, notificationPage, notificationRead, notificationSetAdd, notificationSetPage,
+  LiveEventData, PageRequest, PushMode, PushResult, SettingSaved, SettingStatus, TargetType, notificationLogPage, notificationPage,
+  notificationRead, notificationSetAdd, notificationSetPage,
 } from '@ess/contract';
 import { appUser, company, notification, notificationLog, notificationSetting, role, userRole } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -22,6 +23,18 @@ export interface PushJobData {
 }
 
 const INSERT_CHUNK = 1000;
+
+/**
+ * The varchar columns of settings and logs hold only the contract's values (every write goes
+ * through its schemas and this module); these say so to the type checker.
+ */
+const typedSetting = <T extends { pushMode: string; targetType: string; status: string }>(r: T) => ({
+  ...r,
+  pushMode: r.pushMode as PushMode,
+  targetType: r.targetType as TargetType,
+  status: r.status as SettingStatus,
+});
+const typedLog = <T extends { status: string }>(r: T) => ({ ...r, status: r.status as PushResult });
 
 // ---------------------------------------------------------------------------------------------
 // The signed-in user's own inbox
@@ -140,7 +153,8 @@ export function settingPage(ctx: AppContext, user: AuthUser, req: z.infer<typeof
       .where(where)
       .orderBy(desc(notificationSetting.createdAt), desc(notificationSetting.id))
       .limit(limit)
-      .offset(offset),
+      .offset(offset)
+      .then((rows) => rows.map(typedSetting)),
   );
 }
 
@@ -152,7 +166,7 @@ export async function settingOne(ctx: AppContext, user: AuthUser, id: number) {
     .innerJoin(company, eq(company.id, notificationSetting.companyId))
     .leftJoin(appUser, eq(appUser.id, notificationSetting.createdBy))
     .where(and(eq(notificationSetting.id, id), inCompanyScope(notificationSetting.companyId, db, user)));
-  const setting = found(row, '消息不存在');
+  const setting = typedSetting(found(row, '消息不存在'));
   const targets =
     setting.targetType === 'role'
       ? await db.select({ id: role.id, name: role.name }).from(role).where(inArray(role.id, setting.targetIds)).orderBy(asc(role.id))
@@ -279,7 +293,7 @@ async function schedule(ctx: AppContext, setting: Setting): Promise<void> {
   await ctx.jobs.send<PushJobData>(PUSH_JOB, { id: setting.id, pushAt: at.toISOString() }, at);
 }
 
-export async function addSetting(ctx: AppContext, user: AuthUser, input: SettingInput) {
+export async function addSetting(ctx: AppContext, user: AuthUser, input: SettingInput): Promise<SettingSaved> {
   const pushAt = checkPushAt(input);
   const { setting, outcome } = await ctx.db.transaction(async (tx) => {
     await assertTargets(tx, user.companyPath, input);
@@ -312,7 +326,7 @@ export async function addSetting(ctx: AppContext, user: AuthUser, input: Setting
 }
 
 /** Only a pending (scheduled, not yet pushed) setting can change; a new pushAt reschedules it. */
-export async function editSetting(ctx: AppContext, user: AuthUser, input: SettingInput & { id: number }) {
+export async function editSetting(ctx: AppContext, user: AuthUser, input: SettingInput & { id: number }): Promise<SettingSaved> {
   const pushAt = checkPushAt(input);
   const { setting, outcome } = await ctx.db.transaction(async (tx) => {
     const [current] = await tx
@@ -398,7 +412,14 @@ export function logPage(ctx: AppContext, user: AuthUser, req: z.infer<typeof not
     req.settingId ? eq(notificationLog.settingId, req.settingId) : undefined,
   );
   return pageOf(db, notificationLog, where, req, (limit, offset) =>
-    db.select(logColumns).from(notificationLog).where(where).orderBy(desc(notificationLog.createdAt), desc(notificationLog.id)).limit(limit).offset(offset),
+    db
+      .select(logColumns)
+      .from(notificationLog)
+      .where(where)
+      .orderBy(desc(notificationLog.createdAt), desc(notificationLog.id))
+      .limit(limit)
+      .offset(offset)
+      .then((rows) => rows.map(typedLog)),
   );
 }
 
@@ -419,5 +440,5 @@ export async function logOne(ctx: AppContext, user: AuthUser, id: number) {
           .where(eq(notification.settingId, log.settingId))
           .orderBy(asc(appUser.username))
       : [];
-  return { ...log, recipients: recipientRows };
+  return { ...typedLog(log), pushMode: log.pushMode as PushMode, targetType: log.targetType as TargetType, recipients: recipientRows };
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { PageRequest } from '@ess/contract';
+import type { PageRequest, UserStatus } from '@ess/contract';
 import { appUser, company, role, userRole } from '../../db/schema/system.ts';
 import { site, userSite } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -35,6 +35,9 @@ const columns = {
   createdAt: appUser.createdAt,
   updatedAt: appUser.updatedAt,
 };
+
+/** The status column holds only USER_STATUS values (every write goes through the contract's userStatus). */
+const typedStatus = <T extends { status: number }>(r: T) => ({ ...r, status: r.status as UserStatus });
 
 interface UserFilter {
   username?: string;
@@ -75,7 +78,7 @@ export async function userPage(ctx: AppContext, user: AuthUser, req: PageRequest
   const where = filterOf(ctx.db, user, req);
   const page = await pageOf(ctx.db, appUser, where, req, (limit, offset) => selectUsers(ctx.db, where).limit(limit).offset(offset));
   const roles = await rolesOf(ctx.db, page.records.map((r) => r.id));
-  return { ...page, records: page.records.map((r) => ({ ...r, roles: roles.get(r.id) ?? [] })) };
+  return { ...page, records: page.records.map((r) => ({ ...typedStatus(r), roles: roles.get(r.id) ?? [] })) };
 }
 
 /** The picker list (work orders, notifications): the users of the caller's companies. */
@@ -88,7 +91,8 @@ export function userList(ctx: AppContext, user: AuthUser, f: UserFilter) {
     .from(appUser)
     .innerJoin(company, eq(company.id, appUser.companyId))
     .where(filterOf(ctx.db, user, f))
-    .orderBy(asc(appUser.id));
+    .orderBy(asc(appUser.id))
+    .then((rows) => rows.map(typedStatus));
 }
 
 async function userInScope(db: DbOrTx, user: AuthUser, id: number) {
@@ -104,7 +108,7 @@ async function siteIdsOf(db: DbOrTx, userId: number) {
 export async function userOne(ctx: AppContext, user: AuthUser, id: number) {
   const u = await userInScope(ctx.db, user, id);
   const roles = (await rolesOf(ctx.db, [id])).get(id) ?? [];
-  return { ...u, roles, roleIds: roles.map((r) => r.id), siteIds: await siteIdsOf(ctx.db, id) };
+  return { ...typedStatus(u), roles, roleIds: roles.map((r) => r.id), siteIds: await siteIdsOf(ctx.db, id) };
 }
 
 const companyPathOf = async (db: DbOrTx, companyId: number) => {

@@ -16,6 +16,16 @@ describe('OpenAPI', () => {
     for (const r of allRoutes) expect(doc.paths[`/api/manager${r.path}`]?.[r.method.toLowerCase()], r.path).toBeDefined();
   });
 
+  it('documents a response schema for every JSON answer, and every reference resolves in the document', () => {
+    const doc = buildOpenApi(allRoutes) as { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema?: unknown }> }> }>>; components: { schemas: Record<string, unknown> } };
+    for (const r of allRoutes.filter((x) => !x.raw)) {
+      const schema = doc.paths[`/api/manager${r.path}`]![r.method.toLowerCase()]!.responses['200']!.content['application/json']!.schema as { allOf?: unknown[] };
+      expect(schema.allOf, r.path).toHaveLength(2);
+    }
+    const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"([^"]+)"/g)].map((m) => m[1]!);
+    expect(refs.filter((ref) => !ref.startsWith('#/components/schemas/') || !(ref.slice('#/components/schemas/'.length) in doc.components.schemas))).toEqual([]);
+  });
+
   describe('served', () => {
     let t: TestApp;
     beforeAll(async () => {

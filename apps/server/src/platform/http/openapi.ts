@@ -4,13 +4,25 @@ import type { AnyRoute } from './route.ts';
 
 type Json = Record<string, unknown>;
 
-const schemaOf = (s: z.ZodType, io: 'input' | 'output' = 'input'): Json =>
-  z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'openapi-3.0' });
-
-/** The success envelope with the endpoint's response schema as its data. */
-const envelopeOf = (data: z.ZodType): Json => ({
-  allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', required: ['data'], properties: { data: schemaOf(data, 'output') } }],
-});
+/**
+ * A schema as OpenAPI JSON. Recursive schemas (trees) come with their own `definitions`; those go
+ * to the document's components under a name of the operation (`<operationId>_<name>`) and their
+ * references are rewritten to point there.
+ */
+function schemaOf(s: z.ZodType, components: Json, prefix: string, io: 'input' | 'output' = 'input'): Json {
+  const { definitions, ...schema } = z.toJSONSchema(s, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as Json & { definitions?: Json };
+  if (!definitions) return schema;
+  const rename = (name: string) => `${prefix}_${name.replace(/^_+/, '')}`;
+  const rewrite = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' ? x.replace(/^#\/definitions\/(.+)$/, (_, n: string) => `#/components/schemas/${rename(n)}`) : rewrite(x)]),
+    );
+  };
+  for (const [name, def] of Object.entries(definitions)) components[rename(name)] = rewrite(def);
+  return rewrite(schema) as Json;
+}
 
 const envelope: Json = {
   type: 'object',
@@ -29,9 +41,17 @@ const envelope: Json = {
  */
 export function buildOpenApi(routes: AnyRoute[]): Json {
   const paths: Record<string, Json> = {};
+  const schemas: Json = { Envelope: envelope };
   for (const r of [...routes].sort((a, b) => a.path.localeCompare(b.path))) {
+    const operationId = `${r.method.toLowerCase()}${r.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
+    const envelopeOf = (data: z.ZodType): Json => ({
+      allOf: [
+        { $ref: '#/components/schemas/Envelope' },
+        { type: 'object', required: ['data'], properties: { data: schemaOf(data, schemas, `${operationId}Response`, 'output') } },
+      ],
+    });
     const op: Json = {
-      operationId: `${r.method.toLowerCase()}${r.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      operationId,
       summary: r.name,
       tags: [r.area ?? r.path.split('/')[1] ?? ''],
       'x-access': r.access,
@@ -47,7 +67,7 @@ export function buildOpenApi(routes: AnyRoute[]): Json {
       },
     };
     if (r.query) {
-      const q = schemaOf(r.query);
+      const q = schemaOf(r.query, schemas, `${operationId}Query`);
       const props = (q.properties ?? {}) as Record<string, Json>;
       const required = new Set((q.required as string[] | undefined) ?? []);
       op.parameters = Object.entries(props).map(([name, schema]) => ({ name, in: 'query', required: required.has(name), schema }));
@@ -58,7 +78,7 @@ export function buildOpenApi(routes: AnyRoute[]): Json {
         content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } } } },
       };
     } else if (r.body) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.body) } } };
+      op.requestBody = { required: true, content: { 'application/json': { schema: schemaOf(r.body, schemas, `${operationId}Body`) } } };
     }
     paths[API_BASE + r.path] = { ...(paths[API_BASE + r.path] ?? {}), [r.method.toLowerCase()]: op };
   }
@@ -67,7 +87,7 @@ export function buildOpenApi(routes: AnyRoute[]): Json {
     info: { title: 'Energy-storage operations console API', version: '1.0.0' },
     components: {
       securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } },
-      schemas: { Envelope: envelope },
+      schemas,
     },
     'x-error-codes': Object.fromEntries(Object.values(ERRORS).map((e) => [e.code, { status: e.status, tipMsg: e.tip }])),
     paths,

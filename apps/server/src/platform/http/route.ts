@@ -100,14 +100,10 @@ export interface RouteOptions<E extends AnyEndpoint, A extends Access> {
  * Serves a contract endpoint: the request is parsed with its body/query schemas, the handler's
  * result is checked against its response schema by TypeScript (and validated at run time in tests).
  */
-export function route<E extends AnyEndpoint, A extends Access = 'menu'>(endpoint: E, options: RouteOptions<E, A>): AnyRoute;
-/** @deprecated Declares a route without a contract endpoint (being converted). */
-export function route<B = undefined, Q = undefined, A extends Access = 'menu'>(def: RouteDef<B, Q, A>): RouteDef<B, Q, A>;
-export function route(a: AnyEndpoint | AnyRoute, options?: RouteOptions<AnyEndpoint, Access>): AnyRoute {
-  if (!options) return a as AnyRoute;
-  const e = a as Endpoint;
+export function route<E extends AnyEndpoint, A extends Access = 'menu'>(endpoint: E, options: RouteOptions<E, A>): AnyRoute {
+  const e: Endpoint = endpoint;
   const raw = typeof e.response === 'string';
-  const { handler } = options as { handler: (call: RouteCall<unknown, unknown, Access>) => unknown };
+  const { handler } = options as unknown as { handler: (call: RouteCall<unknown, unknown, Access>) => unknown };
   return {
     method: e.method,
     path: e.path,

@@ -1,11 +1,12 @@
 import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
+import { authEndpoints } from '@ess/contract/auth';
 import { TOKEN_STORAGE_KEY } from '@ess/contract/constants';
 import { Breadcrumb, Button, Dropdown, Layout, Result } from 'antd';
 import { Suspense, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ancestorsOf } from '../../platform/menu.ts';
-import { get } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { useUserStore } from '../../platform/user-store.ts';
 import { SCREENS } from '../screens.ts';
 import { HeaderBar } from './HeaderBar.tsx';
@@ -23,7 +24,7 @@ import { openTab, useTabsStore } from './tabs.store.ts';
  * ended session can send this page to the login page (a 401 of the live stream) before the answer.
  */
 export async function signOut(navigate: (to: string) => unknown): Promise<void> {
-  const ended = get('/basic/user/logout', undefined, { noMessage: true }).catch(() => undefined);
+  const ended = call(authEndpoints.logout, undefined, { noMessage: true }).catch(() => undefined);
   localStorage.removeItem(TOKEN_STORAGE_KEY);
   await ended;
   await navigate('/login');

@@ -1,10 +1,11 @@
 import { BellOutlined, WarningFilled } from '@ant-design/icons';
+import { notificationEndpoints, type InboxCount } from '@ess/contract/system';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button } from 'antd';
 import { useNavigate } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useLiveEvent } from '../../platform/useLiveEvent.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 
 export const unreadKey = ['system', 'notification', 'count'] as const;
 
@@ -15,11 +16,11 @@ export function UnreadBell() {
   const queryClient = useQueryClient();
   const { data } = useQuery({
     queryKey: unreadKey,
-    queryFn: () => post<{ unread: number; total: number }>('/system/notification/query/count', {}, { noMessage: true, loading: false }),
+    queryFn: () => call(notificationEndpoints.count, undefined, { noMessage: true, loading: false }),
     staleTime: Infinity,
   });
   useLiveEvent('Unread', ({ count }) =>
-    queryClient.setQueryData(unreadKey, (old: { unread: number; total: number } | undefined) => ({ total: old?.total ?? count, unread: count })),
+    queryClient.setQueryData(unreadKey, (old: InboxCount | undefined) => ({ total: old?.total ?? count, unread: count })),
   );
   return (
     <Button

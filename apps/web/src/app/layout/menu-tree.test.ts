@@ -3,7 +3,7 @@ import type { MenuProfile } from '../../platform/user-store.ts';
 import { buildMenuTree } from './menu-tree.ts';
 
 const m = (id: number, path: string, parentPath: string | null, extra: Partial<MenuProfile> = {}): MenuProfile => ({
-  id, path, parentPath, name: path, sort: id, hidden: false, ...extra,
+  id, path, parentPath, name: path, icon: null, sort: id, hidden: false, ...extra,
 });
 
 describe('layout menu', () => {
@@ -14,6 +14,6 @@ describe('layout menu', () => {
       m(5, '/alarm', null), m(6, '/alarm/monitor', '/alarm'),
     ];
     const tree = buildMenuTree(menus, (p) => p === '/system/user' || p === '/system/detail');
-    expect(tree).toEqual([{ path: '/system', name: '/system', icon: undefined, children: [{ path: '/system/user', name: '/system/user', icon: undefined }] }]);
+    expect(tree).toEqual([{ path: '/system', name: '/system', icon: null, children: [{ path: '/system/user', name: '/system/user', icon: null }] }]);
   });
 });

@@ -1,4 +1,5 @@
-import { optionalText, trimmed } from '@ess/contract/common';
+import { idBody, idQuery, optionalText, trimmed } from '@ess/contract/common';
+import { created, done, endpoint, FILE, pageOf } from '@ess/contract/endpoint';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
@@ -19,6 +20,8 @@ interface Group {
   createdAt: string;
   children?: Group[];
 }
+/** The test endpoints' record (the table renders whatever the mock answers). */
+const group = z.object({ id: z.number() }).loose();
 
 const groupAdd = z.object({ name: trimmed(8), code: optionalText(4), level: z.number().int() });
 const groupEdit = groupAdd.extend({ id: z.number(), level: z.number().int().optional() });
@@ -32,13 +35,13 @@ const groups = defineResource<Group, { name: string; code?: string; level?: numb
   key: ['test', 'group'],
   name: '分组',
   endpoints: {
-    page: '/test/group/query/page',
-    one: '/test/group/query/one',
-    add: '/test/group/add',
-    edit: '/test/group/edit',
-    delete: '/test/group/delete',
-    export: '/test/group/export',
-    import: '/test/group/import',
+    page: endpoint({ method: 'POST', path: '/test/group/query/page', body: z.object({}).loose(), response: pageOf(group) }),
+    one: endpoint({ method: 'POST', path: '/test/group/query/one', body: idBody, response: group }),
+    add: endpoint({ method: 'POST', path: '/test/group/add', body: z.object({}).loose(), response: created }),
+    edit: endpoint({ method: 'POST', path: '/test/group/edit', body: z.object({}).loose(), response: done }),
+    delete: endpoint({ method: 'GET', path: '/test/group/delete', query: idQuery, response: done }),
+    export: endpoint({ method: 'POST', path: '/test/group/export', body: z.object({}).loose(), response: FILE }),
+    import: endpoint({ method: 'POST', path: '/test/group/import', multipart: true, response: done }),
   },
   columns: [
     { key: 'name', title: '名称' },
@@ -329,7 +332,10 @@ describe('ResourceTable: tree resources', () => {
   const companies = defineResource<Group>({
     key: ['test', 'company'],
     name: '公司',
-    endpoints: { tree: '/test/company/query/tree', list: '/test/company/query/list' },
+    endpoints: {
+      tree: endpoint({ method: 'POST', path: '/test/company/query/tree', body: z.object({}).loose(), response: z.array(group) }),
+      list: endpoint({ method: 'POST', path: '/test/company/query/list', body: z.object({}).loose(), response: z.array(group) }),
+    },
     columns: [{ key: 'name', title: '名称' }],
     filters: [{ key: 'name', title: '名称' }],
   });

@@ -1,7 +1,6 @@
 import type { Page } from '@ess/contract/common';
 import type { AnyEndpoint } from '@ess/contract/endpoint';
 import { call, callFile, type DownloadResult } from '../../platform/request.ts';
-import { z } from 'zod';
 import type { Endpoints } from './crud.types.ts';
 
 /**
@@ -13,11 +12,6 @@ export function resourceApi<R, O = R>(endpoints: Endpoints) {
   const need = (name: keyof Endpoints): AnyEndpoint => {
     const ep = endpoints[name];
     if (!ep) throw new Error(`resource has no ${name} endpoint`);
-    // TODO(typed endpoints): string paths go once every resource names its contract endpoints.
-    if (typeof ep === 'string') {
-      const method = name === 'delete' ? 'GET' : 'POST';
-      return { method, path: ep, response: name === 'export' ? 'file' : z.unknown(), ...(name === 'import' ? { multipart: true } : {}), ...(method === 'GET' ? { query: z.unknown() } : { body: z.unknown() }) };
-    }
     return ep;
   };
   const send = <T>(name: keyof Endpoints, input: Record<string, unknown>) => call(need(name), input) as Promise<T>;

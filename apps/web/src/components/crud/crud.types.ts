@@ -131,21 +131,21 @@ export interface FormDef<F, O> {
 /** The resource's contract endpoints (packages/contract). */
 export interface Endpoints {
   /** POST { current, pageSize, ...filters } → { records, total, current, pageSize }. */
-  page?: AnyEndpoint | string;
+  page?: AnyEndpoint;
   /** POST filters → records. */
-  list?: AnyEndpoint | string;
+  list?: AnyEndpoint;
   /** POST {} → records nested by `children`. */
-  tree?: AnyEndpoint | string;
+  tree?: AnyEndpoint;
   /** POST { id } → one record (detail and edit form). */
-  one?: AnyEndpoint | string;
-  add?: AnyEndpoint | string;
-  edit?: AnyEndpoint | string;
+  one?: AnyEndpoint;
+  add?: AnyEndpoint;
+  edit?: AnyEndpoint;
   /** GET ?id= */
-  delete?: AnyEndpoint | string;
+  delete?: AnyEndpoint;
   /** POST filters → xlsx. */
-  export?: AnyEndpoint | string;
+  export?: AnyEndpoint;
   /** POST multipart { file } (xlsx). */
-  import?: AnyEndpoint | string;
+  import?: AnyEndpoint;
 }
 
 /**

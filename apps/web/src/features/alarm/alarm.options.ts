@@ -3,9 +3,9 @@ import {
   ALARM_LEVEL_COLOURS, ALARM_LEVEL_LABELS, ALARM_OPERATORS, ALARM_RULE_KIND_LABELS, ALARM_RULE_KINDS, ALARM_STATUS_LABELS, ALARM_STATUSES,
   ALARM_TYPE_LABELS, ALARM_TYPES, type AlarmLevel,
 } from '@ess/contract/alarm';
-import type { DeviceRecord } from '@ess/contract/device';
+import { deviceEndpoints } from '@ess/contract/device';
 import type { DataOption, EnumOption, OptionSource, StatusColor } from '../../components/crud/index.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 
 /** Enumerations and pickers of the alarm screens. */
 
@@ -25,7 +25,7 @@ export const levelColour = (level: number) => ALARM_LEVEL_COLOURS[level as Alarm
 export const deviceSource: OptionSource = {
   queryKey: ['alarm', 'options', 'devices'],
   load: async () =>
-    (await post<DeviceRecord[]>('/configure/device/query/list', {}, { loading: false })).map((d): DataOption => ({ value: d.id, label: `${d.name} (${d.code})` })),
+    (await call(deviceEndpoints.list, {}, { loading: false })).map((d): DataOption => ({ value: d.id, label: `${d.name} (${d.code})` })),
 };
 
 type Translate = (source: string, ...args: unknown[]) => string;

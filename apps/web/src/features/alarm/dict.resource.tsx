@@ -1,11 +1,11 @@
 import {
   alarmDictAdd, alarmDictEdit, alarmEndpoints, type AlarmDictRecord, type AlarmOperator, type AlarmRuleKind, type AlarmType,
 } from '@ess/contract/alarm';
-import type { ProductRecord } from '@ess/contract/product';
+import { productEndpoints } from '@ess/contract/product';
 import { DEVICE_TYPE_LABELS, THING_MODEL, type DeviceType } from '@ess/contract/telemetry';
 import { defineResource, type DataOption, type EnumOption, type FormMode, type OptionSource } from '../../components/crud/index.ts';
 import { t as translate } from '../../platform/i18n/index.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { DEVICE_TYPE_OPTIONS, productSource } from '../product/product.options.ts';
 import { ENABLED_OPTIONS, KIND_OPTIONS, LEVEL_OPTIONS, OPERATOR_OPTIONS, TYPE_OPTIONS } from './alarm.options.ts';
 
@@ -51,7 +51,7 @@ const targetSource =
       return {
         queryKey: ['alarm-dict', 'model', 'product', v.productId, kind],
         load: async () => {
-          const products = await post<ProductRecord[]>('/configure/product/query/list', {}, { loading: false });
+          const products = await call(productEndpoints.list, {}, { loading: false });
           return modelOptions(products.find((p) => p.id === v.productId)?.type, kind);
         },
       };

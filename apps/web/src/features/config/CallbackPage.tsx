@@ -2,14 +2,14 @@ import { PlayCircleOutlined } from '@ant-design/icons';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Badge, Button, Card, Form, Modal, Space, Table, Tag, Typography } from 'antd';
 import { useCallback, useState } from 'react';
-import type { CallbackDef, CallbackExecRecord } from '@ess/contract/site';
+import { callbackEndpoints, type CallbackCode, type CallbackDef, type CallbackExecRecord } from '@ess/contract/site';
 import { formatDateTime, ResourceTable } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { StationSelect } from './SitePicker.tsx';
 import { callbackExecResource, CALLBACK_NAMES } from './product-config.resource.tsx';
 
-const listQuery = { queryKey: ['configure', 'callback', 'list'] as const, queryFn: () => post<CallbackDef[]>('/configure/callback/query/list', {}) };
+const listQuery = { queryKey: ['configure', 'callback', 'list'] as const, queryFn: () => call(callbackEndpoints.list, {}) };
 
 /** /product/callback: the registered callbacks, run one for a station, and the execution records. */
 export function CallbackPage() {
@@ -21,7 +21,7 @@ export function CallbackPage() {
   const [siteId, setSiteId] = useState<number | null>(null);
   const [last, setLast] = useState<CallbackExecRecord | null>(null);
   const exec = useMutation({
-    mutationFn: (body: { code: string; siteId: number }) => post<CallbackExecRecord>('/configure/callback/exec', body),
+    mutationFn: (body: { code: CallbackCode; siteId: number }) => call(callbackEndpoints.exec, body),
     onSuccess: async (r) => {
       setLast(r);
       if (r.success) void message.success(t('执行成功'));

@@ -1,11 +1,12 @@
 import { DeleteOutlined, SaveOutlined, UploadOutlined } from '@ant-design/icons';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Empty, Form, Popconfirm, Row, Select, Space, Table, Typography, Upload } from 'antd';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { DiagramBinding, DiagramRecord } from '@ess/contract/site';
+import { deviceEndpoints } from '@ess/contract/device';
+import { diagramEndpoints, type DiagramBinding, type DiagramRecord } from '@ess/contract/site';
 import { formatDateTime } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { get, post, request } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { applyBindings, cleanSvg, elementIdAt, formatValue, propertiesOf, propertyOf, type DeviceRef, type LatestRef } from './circuit.model.ts';
 import { StationSelect } from './SitePicker.tsx';
 
@@ -61,13 +62,11 @@ export function CircuitPage() {
 
   const diagram = useQuery({
     queryKey: diagramKey(siteId),
-    queryFn: () => get<DiagramRecord | null>('/configure/distribution/diagram/load', { siteId }),
-    enabled: siteId !== null,
+    queryFn: siteId === null ? skipToken : () => call(diagramEndpoints.load, { siteId }),
   });
   const devicesQuery = useQuery({
     queryKey: ['configure', 'diagram', 'devices', siteId],
-    queryFn: () => post<DeviceRef[]>('/configure/device/query/list', { siteId }, { loading: false }),
-    enabled: siteId !== null,
+    queryFn: siteId === null ? skipToken : () => call(deviceEndpoints.list, { siteId }, { loading: false }),
   });
   const devices = useMemo(() => new Map((devicesQuery.data ?? []).map((d) => [d.id, d])), [devicesQuery.data]);
   const bindings = useMemo(() => draft ?? diagram.data?.bindings ?? [], [draft, diagram.data]);
@@ -76,8 +75,10 @@ export function CircuitPage() {
   const identifiers = useMemo(() => [...new Set(bindings.map((b) => b.identifier))].sort(), [bindings]);
   const latestQuery = useQuery({
     queryKey: ['configure', 'diagram', 'latest', siteId, deviceIds, identifiers],
-    queryFn: () => post<LatestRef[]>('/configure/device/data/latest/list', { siteId, deviceIds, identifiers }, { loading: false, noMessage: true }),
-    enabled: siteId !== null && deviceIds.length > 0,
+    queryFn:
+      siteId === null || deviceIds.length === 0
+        ? skipToken
+        : () => call(deviceEndpoints.latestList, { siteId, deviceIds, identifiers }, { loading: false, noMessage: true }),
     refetchInterval: LIVE_REFRESH_MS,
   });
   const latest = useMemo(() => new Map((latestQuery.data ?? []).map((d) => [d.id, d])), [latestQuery.data]);
@@ -98,26 +99,25 @@ export function CircuitPage() {
     reset();
     await client.invalidateQueries({ queryKey: ['configure', 'callback'] });
   };
+  /** Sends the upload form for the chosen station (the buttons that send it are off until one is chosen). */
+  const sendDiagram = (fields: { bindings?: string; file?: File }) =>
+    siteId === null ? Promise.reject(new Error('no station chosen')) : call(diagramEndpoints.upload, { siteId: String(siteId), ...fields });
   const upload = useMutation({
-    mutationFn: (file: File) =>
-      request<DiagramRecord>({
-        url: '/configure/distribution/diagram/upload', method: 'POST', bodyKind: 'form',
-        data: { siteId, ...(draft ? { bindings: JSON.stringify(draft) } : {}), file },
-      }),
+    mutationFn: (file: File) => sendDiagram({ ...(draft ? { bindings: JSON.stringify(draft) } : {}), file }),
     onSuccess: async (r) => {
       void message.success(t('上传成功'));
       await afterSave(r);
     },
   });
   const saveBindings = useMutation({
-    mutationFn: () => request<DiagramRecord>({ url: '/configure/distribution/diagram/upload', method: 'POST', bodyKind: 'form', data: { siteId, bindings: JSON.stringify(bindings) } }),
+    mutationFn: () => sendDiagram({ bindings: JSON.stringify(bindings) }),
     onSuccess: async (r) => {
       void message.success(t('保存成功'));
       await afterSave(r);
     },
   });
   const remove = useMutation({
-    mutationFn: (id: number) => get<boolean>('/configure/distribution/diagram/delete', { id }),
+    mutationFn: (id: number) => call(diagramEndpoints.delete, { id }),
     onSuccess: async () => {
       void message.success(t('删除成功'));
       reset();

@@ -1,10 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Form, InputNumber, Row, Select, Space, Typography } from 'antd';
 import { useCallback, useEffect, useState } from 'react';
-import { siteKeyValueBody, type SiteKeyValueRecord } from '@ess/contract/site';
+import { siteEndpoints, siteKeyValueBody, type SiteKeyValue, type SiteKeyValueRecord } from '@ess/contract/site';
 import { formatDateTime, validateWith } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { PV_MODE_OPTIONS } from './config.options.ts';
 import { StationSelect } from './SitePicker.tsx';
 
@@ -39,8 +39,7 @@ export function SiteSetPage() {
   const [form] = Form.useForm<KeyValueForm>();
   const one = useQuery({
     queryKey: ['configure', 'site', 'keyValue', siteId],
-    queryFn: () => post<SiteKeyValueRecord>('/configure/site/key/value/query/one', { siteId }),
-    enabled: siteId !== null,
+    queryFn: siteId === null ? skipToken : () => call(siteEndpoints.keyValueOne, { siteId }),
   });
   useEffect(() => {
     if (one.data) {
@@ -49,7 +48,7 @@ export function SiteSetPage() {
     }
   }, [one.data, form]);
   const save = useMutation({
-    mutationFn: (body: Record<string, unknown>) => post(one.data?.saved ? '/configure/site/key/value/edit' : '/configure/site/key/value/add', body),
+    mutationFn: (body: SiteKeyValue) => call(one.data?.saved ? siteEndpoints.keyValueEdit : siteEndpoints.keyValueAdd, body),
     onSuccess: async () => {
       void message.success(t('保存成功'));
       await client.invalidateQueries({ queryKey: ['configure', 'site', 'keyValue', siteId] });

@@ -1,5 +1,5 @@
-import { cabinetAdd, cabinetEdit, type CabinetRecord } from '@ess/contract/site';
-import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
+import { cabinetAdd, cabinetEdit, cabinetEndpoints, type CabinetRecord } from '@ess/contract/site';
+import { defineResource } from '../../components/crud/index.ts';
 import { siteSource } from './config.options.ts';
 
 export type CabinetRow = CabinetRecord;
@@ -13,7 +13,9 @@ export interface CabinetForm {
 export const cabinetResource = defineResource<CabinetRow, CabinetForm>({
   key: ['configure', 'cabinet'],
   name: '储能柜',
-  endpoints: crudEndpoints('/configure/cabinet'),
+  endpoints: {
+    page: cabinetEndpoints.page, one: cabinetEndpoints.one, add: cabinetEndpoints.add, edit: cabinetEndpoints.edit, delete: cabinetEndpoints.delete,
+  },
   columns: [
     { key: 'code', title: '储能柜编码', type: 'code' },
     { key: 'name', title: '储能柜名称' },

@@ -1,6 +1,6 @@
 import type { DataOption, EnumOption, OptionSource } from '../../components/crud/index.ts';
-import { post } from '../../platform/request.ts';
-import { PV_WORKING_MODE_LABELS, PV_WORKING_MODES, SITE_TYPE_LABELS, SITE_TYPES, type SiteType } from '@ess/contract/site';
+import { call } from '../../platform/request.ts';
+import { PV_WORKING_MODE_LABELS, PV_WORKING_MODES, SITE_TYPE_LABELS, SITE_TYPES, siteEndpoints, type SiteType } from '@ess/contract/site';
 
 /** Pickers and enumerations of the configuration screens. */
 
@@ -32,11 +32,11 @@ export interface SiteRef {
 /** Stations the caller may see, as options "name (code)". */
 export const siteSource: OptionSource = {
   queryKey: ['configure', 'site', 'options', 'all'],
-  load: async () => (await post<SiteRef[]>('/configure/site/query/list', {}, { loading: false })).map((s): DataOption => ({ value: s.id, label: `${s.name} (${s.code})` })),
+  load: async () => (await call(siteEndpoints.list, {}, { loading: false })).map((s): DataOption => ({ value: s.id, label: `${s.name} (${s.code})` })),
 };
 
 export const siteListQuery = {
   queryKey: ['configure', 'site', 'options', 'records'] as const,
-  queryFn: () => post<SiteRef[]>('/configure/site/query/list', {}, { loading: false }),
+  queryFn: () => call(siteEndpoints.list, {}, { loading: false }),
   staleTime: 30_000,
 };

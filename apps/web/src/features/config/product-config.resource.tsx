@@ -1,8 +1,8 @@
-import type { CallbackExecRecord, ParamRecord } from '@ess/contract/site';
-import { CALLBACK_CODES } from '@ess/contract/site';
+import { CALLBACK_CODES, callbackEndpoints, paramEndpoints, type CallbackExecRecord, type ParamRecord } from '@ess/contract/site';
+import { productEndpoints } from '@ess/contract/product';
 import { Typography } from 'antd';
 import { defineResource, type OptionSource } from '../../components/crud/index.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { siteSource } from './config.options.ts';
 
 /** Source-text names of the registered callbacks (the server's registry names them the same). */
@@ -12,14 +12,9 @@ export const CALLBACK_NAMES: Record<(typeof CALLBACK_CODES)[number], string> = {
   'site.energyCheck': '储能关键值核对',
 };
 
-interface ProductRef {
-  id: number;
-  name: string;
-  code: string;
-}
 const productSource: OptionSource = {
   queryKey: ['configure', 'product', 'options'],
-  load: async () => (await post<ProductRef[]>('/configure/product/query/list', {}, { loading: false })).map((p) => ({ value: p.id, label: `${p.name} (${p.code})` })),
+  load: async () => (await call(productEndpoints.list, {}, { loading: false })).map((p) => ({ value: p.id, label: `${p.name} (${p.code})` })),
 };
 
 export type ParamRow = ParamRecord;
@@ -35,7 +30,7 @@ const range = (p: ParamRecord) => {
 export const paramResource = defineResource<ParamRow, Record<string, never>>({
   key: ['configure', 'param'],
   name: '参数',
-  endpoints: { list: '/configure/param/query/list' },
+  endpoints: { list: paramEndpoints.list },
   columns: [
     { key: 'productName', title: '产品' },
     { key: 'productType', title: '设备类型', type: 'code', width: 100 },
@@ -58,7 +53,7 @@ export type CallbackExecRow = CallbackExecRecord;
 export const callbackExecResource = defineResource<CallbackExecRow, Record<string, never>>({
   key: ['configure', 'callback', 'exec'],
   name: '执行记录',
-  endpoints: { page: '/configure/callback/query/page' },
+  endpoints: { page: callbackEndpoints.page },
   detail: true,
   columns: [
     { key: 'createdAt', title: '执行时间', type: 'datetime' },

@@ -1,5 +1,5 @@
-import { siteAdd, siteEdit, type SiteRecord, type SiteType } from '@ess/contract/site';
-import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
+import { siteAdd, siteEdit, siteEndpoints, type SiteRecord, type SiteType } from '@ess/contract/site';
+import { defineResource } from '../../components/crud/index.ts';
 import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
 import { companyTreeSource } from '../system/system.options.ts';
 import { DateField } from './DateField.tsx';
@@ -50,7 +50,7 @@ export function siteBody(v: SiteForm, mode: 'add' | 'edit', id?: number): Record
 export const siteResource = defineResource<SiteRow, SiteForm>({
   key: ['configure', 'site'],
   name: '站点',
-  endpoints: crudEndpoints('/configure/site'),
+  endpoints: { page: siteEndpoints.page, one: siteEndpoints.one, add: siteEndpoints.add, edit: siteEndpoints.edit, delete: siteEndpoints.delete },
   columns: [
     { key: 'name', title: '站点名称', width: 180 },
     { key: 'code', title: '站点编码', type: 'code' },

@@ -1,5 +1,5 @@
 import type { DeviceTypeStatus } from '@ess/contract/comprehensive';
-import { DEVICE_TYPES, DEVICE_TYPE_LABELS } from '@ess/contract/telemetry';
+import { DEVICE_TYPES, DEVICE_TYPE_LABELS, type DeviceType } from '@ess/contract/telemetry';
 import { Badge, Card, Col, Row, Select, Space, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -18,7 +18,7 @@ import { Figure } from './parts.tsx';
 export function ApparatusPage() {
   const t = useT();
   const [siteId, setSiteId] = useState<number | undefined>();
-  const [type, setType] = useState<string | undefined>();
+  const [type, setType] = useState<DeviceType | undefined>();
   const q = useMemo(() => ({ ...(siteId ? { siteId } : {}), ...(type ? { type } : {}) }), [siteId, type]);
   const status = useDeviceStatus(q);
   const types = useMemo(() => status.data?.types ?? [], [status.data]);
@@ -36,7 +36,7 @@ export function ApparatusPage() {
             placeholder={t('全部设备类型')}
             style={{ width: 200 }}
             value={type}
-            onChange={(v: string | undefined) => setType(v)}
+            onChange={(v: DeviceType | undefined) => setType(v)}
             options={DEVICE_TYPES.map((d) => ({ value: d, label: t(DEVICE_TYPE_LABELS[d]) }))}
           />
         </Space>

@@ -1,13 +1,8 @@
+import { companyEndpoints, type CompanyNode } from '@ess/contract/system';
 import { useQuery } from '@tanstack/react-query';
 import { theme, TreeSelect } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
-
-interface CompanyNode {
-  id: number;
-  name: string;
-  children?: CompanyNode[];
-}
+import { call } from '../../platform/request.ts';
 interface TreeOption {
   value: number;
   title: string;
@@ -21,7 +16,7 @@ export function CompanySelect({ value, onChange, allowClear = false }: { value: 
   const { token } = theme.useToken();
   const tree = useQuery({
     queryKey: ['system', 'company', 'options', 'home-tree'],
-    queryFn: async () => (await post<CompanyNode[]>('/system/company/query/tree', {}, { loading: false })).map(treeOption),
+    queryFn: async () => (await call(companyEndpoints.tree, {}, { loading: false })).map(treeOption),
     staleTime: 60_000,
   });
   return (

@@ -1,11 +1,11 @@
-import type { Page } from '@ess/contract/common';
-import type {
-  ChargingStatusList, ChargingSummary, DeviceStatusOverview, GenerationChart, GenerationType, InverterStatusList, LiveSite, MainMeterView,
-  PowerCurves, SiteHandleAction, SiteHandleResult, SiteInfo, SiteOption, SiteOverview, SitePerformance, SiteTopology, SolarSummary,
+import {
+  comprehensiveEndpoints as api, type ChargingStatusList, type ChargingSummary, type GenerationType, type InverterStatusList, type MainMeterView,
+  type PowerCurves, type SiteHandleAction, type SiteInfo, type SiteOverview, type SitePerformance, type SiteTopology, type SolarSummary,
 } from '@ess/contract/comprehensive';
 import { MAX_PAGE_SIZE } from '@ess/contract/constants';
+import type { DeviceType } from '@ess/contract/telemetry';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { get, post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 
 /** How often live figures are read again (the stations report every 5 s). */
 export const DASHBOARD_LIVE_MS = 5000;
@@ -30,25 +30,31 @@ export interface LiveSiteQuery {
 }
 
 export const dashboardApi = {
-  list: (q: LiveSiteQuery) => get<Page<LiveSite>>('/comprehensive/site/list', q, quiet),
-  down: () => get<SiteOption[]>('/comprehensive/site/down', {}, quiet),
-  info: (siteId: number) => get<SiteInfo>('/comprehensive/site/info', { siteId }, quiet),
-  overview: (siteId: number) => get<SiteOverview>('/comprehensive/site/overview', { siteId }, quiet),
-  topology: (siteId: number) => get<SiteTopology>('/comprehensive/site/topology', { siteId }, quiet),
-  mainMeter: (siteId: number) => get<MainMeterView>('/comprehensive/site/mainMeter', { siteId }, quiet),
-  performance: (siteId: number) => get<SitePerformance>('/comprehensive/site/performance', { siteId }, quiet),
-  powerData: (siteId: number) => get<PowerCurves>('/comprehensive/site/powerData', { siteId }, quiet),
-  solarSummary: (siteId: number) => get<SolarSummary>('/comprehensive/solar/summary', { siteId }, quiet),
-  inverterStatus: (siteId: number) => get<InverterStatusList>('/comprehensive/solar/inverter-status', { siteId }, quiet),
-  chargingSummary: (siteId: number) => get<ChargingSummary>('/comprehensive/charging/summary', { siteId }, quiet),
-  chargingStatus: (siteId: number) => get<ChargingStatusList>('/comprehensive/charging/inverter/status', { siteId }, quiet),
+  list: (q: LiveSiteQuery) => call(api.list, q, quiet),
+  down: () => call(api.down, {}, quiet),
+  info: (siteId: number) => call(api.info, { siteId }, quiet),
+  overview: (siteId: number) => call(api.overview, { siteId }, quiet),
+  topology: (siteId: number) => call(api.topology, { siteId }, quiet),
+  mainMeter: (siteId: number) => call(api.mainMeter, { siteId }, quiet),
+  performance: (siteId: number) => call(api.performance, { siteId }, quiet),
+  powerData: (siteId: number) => call(api.powerData, { siteId }, quiet),
+  solarSummary: (siteId: number) => call(api.solarSummary, { siteId }, quiet),
+  inverterStatus: (siteId: number) => call(api.inverterStatus, { siteId }, quiet),
+  chargingSummary: (siteId: number) => call(api.chargingSummary, { siteId }, quiet),
+  chargingStatus: (siteId: number) => call(api.chargingStatus, { siteId }, quiet),
   generation: (kind: GenerationKind, siteId: number, type: GenerationType) =>
-    get<GenerationChart>(kind === 'solar' ? '/comprehensive/solar/total-generation' : '/comprehensive/charging/total/generation', { siteId, type }, quiet),
-  deviceStatus: (q: { siteId?: number; type?: string }) => get<DeviceStatusOverview>('/comprehensive/site/device-status', q, quiet),
-  handle: (body: { siteId: number; action: SiteHandleAction; note?: string }) => post<SiteHandleResult>('/comprehensive/site/handle', body),
+    call(kind === 'solar' ? api.solarGeneration : api.chargingGeneration, { siteId, type }, quiet),
+  deviceStatus: (q: DeviceStatusFilter) => call(api.deviceStatus, q, quiet),
+  handle: (body: { siteId: number; action: SiteHandleAction; note?: string }) => call(api.handle, body),
 };
 
 export type GenerationKind = 'solar' | 'charging';
+
+/** The device-status overview of one station or all, one device type or all. */
+export interface DeviceStatusFilter {
+  siteId?: number;
+  type?: DeviceType;
+}
 
 /** A page of stations with live status and power, read every DASHBOARD_LIVE_MS. */
 export function useLiveSites(q: LiveSiteQuery) {
@@ -104,7 +110,7 @@ export function useGeneration(kind: GenerationKind, siteId: number | undefined, 
   });
 }
 
-export function useDeviceStatus(q: { siteId?: number; type?: string }) {
+export function useDeviceStatus(q: DeviceStatusFilter) {
   return useQuery({ queryKey: dashboardKeys.deviceStatus(q), queryFn: () => dashboardApi.deviceStatus(q), refetchInterval: DASHBOARD_LIVE_MS * 2, placeholderData: keepPreviousData });
 }
 

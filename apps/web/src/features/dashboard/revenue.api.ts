@@ -1,10 +1,9 @@
-import type { Page } from '@ess/contract/common';
-import type {
-  ArbitrageDetail, ArbitrageFeeCurve, ArbitrageFilter, ArbitrageQuantityCurve, ArbitrageSummary, EarningsChartType, HomeCharge, HomeEnergy,
-  HomeError, HomeIncome, HomeTop, SiteEarnings, SiteEarningsChart,
+import {
+  homeEndpoints, revenueEndpoints as api, type ArbitrageFeeCurve, type ArbitrageFilter, type ArbitrageQuantityCurve, type ArbitrageSummary,
+  type EarningsChartType, type HomeCharge, type HomeEnergy, type HomeError, type HomeIncome, type HomeTop,
 } from '@ess/contract/revenue';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { download, get, post } from '../../platform/request.ts';
+import { call, callFile } from '../../platform/request.ts';
 import { DASHBOARD_CHART_MS } from './dashboard.api.ts';
 
 /**
@@ -34,20 +33,28 @@ interface HomeParts {
 }
 export type HomePart = keyof HomeParts;
 
+/** One call per part of the home page. */
+const homeCalls: { [P in HomePart]: (companyId: number) => Promise<HomeParts[P]> } = {
+  top: (companyId) => call(homeEndpoints.top, { companyId }, quiet),
+  energy: (companyId) => call(homeEndpoints.energy, { companyId }, quiet),
+  charge: (companyId) => call(homeEndpoints.charge, { companyId }, quiet),
+  error: (companyId) => call(homeEndpoints.error, { companyId }, quiet),
+  income: (companyId) => call(homeEndpoints.income, { companyId }, quiet),
+};
+
 /** The arbitrage calls' body without paging (contract arbitrageFilter's input). */
 export type ArbitrageBody = Pick<ArbitrageFilter, 'start' | 'end'> & { companyId?: number; siteIds?: number[]; bucket?: 'day' | 'month' };
 
 export const revenueApi = {
-  home: <P extends HomePart>(part: P, companyId: number) => get<HomeParts[P]>(`/home/page/${part}`, { companyId }, quiet),
-  earnings: (siteId: number, date?: string) => get<SiteEarnings>('/comprehensive/site/overview/earnings', { siteId, ...(date ? { date } : {}) }, quiet),
-  earningsChart: (siteId: number, type: EarningsChartType, date?: string) =>
-    get<SiteEarningsChart>('/comprehensive/site/overview/earnings/chart', { siteId, type, ...(date ? { date } : {}) }, quiet),
-  summary: (b: ArbitrageBody) => post<ArbitrageSummary>('/overview/energy/arbitrage/summary', b, quiet),
-  fee: (b: ArbitrageBody) => post<ArbitrageFeeCurve>('/overview/energy/arbitrage/curve/fee', b, quiet),
-  quantity: (b: ArbitrageBody) => post<ArbitrageQuantityCurve>('/overview/energy/arbitrage/curve/quantity', b, quiet),
-  detail: (b: ArbitrageBody & { current: number; pageSize: number }) => post<Page<ArbitrageDetail>>('/overview/energy/arbitrage/detail/page', b, quiet),
+  home: <P extends HomePart>(part: P, companyId: number) => homeCalls[part](companyId),
+  earnings: (siteId: number, date?: string) => call(api.earnings, { siteId, ...(date ? { date } : {}) }, quiet),
+  earningsChart: (siteId: number, type: EarningsChartType, date?: string) => call(api.earningsChart, { siteId, type, ...(date ? { date } : {}) }, quiet),
+  summary: (b: ArbitrageBody) => call(api.arbitrageSummary, b, quiet),
+  fee: (b: ArbitrageBody) => call(api.arbitrageFee, b, quiet),
+  quantity: (b: ArbitrageBody) => call(api.arbitrageQuantity, b, quiet),
+  detail: (b: ArbitrageBody & { current: number; pageSize: number }) => call(api.arbitrageDetail, b, quiet),
   /** Saves the station-days of the filter as an xlsx (the file name comes from the server). */
-  exportDetail: (b: ArbitrageBody, fileName: string) => download({ url: '/overview/energy/arbitrage/detail/export', method: 'POST', data: b, fileName }),
+  exportDetail: (b: ArbitrageBody, fileName: string) => callFile(api.arbitrageExport, b, { fileName }),
 };
 
 /** One part of the home page for a company; the live parts more often than the money. */

@@ -1,5 +1,5 @@
 import { CloudUploadOutlined, DownloadOutlined, HistoryOutlined, UploadOutlined, WifiOutlined } from '@ant-design/icons';
-import type { EmsCheckResult, ImportRowError } from '@ess/contract/equipment';
+import { equipmentEndpoints, type EmsCheckResult, type ImportRowError } from '@ess/contract/equipment';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Drawer, Form, Modal, Result, Select, Upload } from 'antd';
 import { useState } from 'react';
@@ -7,13 +7,13 @@ import { formatDateTime, ResourceTable, useOptionSource } from '../../components
 import { useT } from '../../platform/i18n/useT.ts';
 import { StatusBadge } from '../monitor/StatusBadge.tsx';
 import { ImportReport } from './ImportReport.tsx';
-import { equipmentApi, importSheet, productSource, siteSource } from './equipment.api.ts';
+import { equipmentApi, importSheet, productSource, siteSource, type ImportEndpoint } from './equipment.api.ts';
 import { deviceResource, importHistoryResource } from './equipment.resource.tsx';
 
 type Report = { tip: string; errors: ImportRowError[] } | null;
 
 /** An xlsx upload button whose refusal opens the per-row report. */
-function ImportButton({ url, label, testId, onReport }: { url: string; label: string; testId: string; onReport: (r: Report) => void }) {
+function ImportButton({ endpoint, label, testId, onReport }: { endpoint: ImportEndpoint; label: string; testId: string; onReport: (r: Report) => void }) {
   const t = useT();
   const { message } = App.useApp();
   const client = useQueryClient();
@@ -28,7 +28,7 @@ function ImportButton({ url, label, testId, onReport }: { url: string; label: st
           return Upload.LIST_IGNORE;
         }
         setBusy(true);
-        void importSheet(url, file)
+        void importSheet(endpoint, file)
           .then((r) => {
             if (r.ok) {
               void message.success(t('导入成功：新增 $1 条，更新 $2 条', r.result.created, r.result.updated));
@@ -129,7 +129,7 @@ function EmsCheck({ onClose }: { onClose: () => void }) {
           <Descriptions column={1} size="small" bordered>
             <Descriptions.Item label={t('设备编码')}>{result.deviceCode}</Descriptions.Item>
             <Descriptions.Item label={t('状态')}>
-              <StatusBadge status={result.status as Parameters<typeof StatusBadge>[0]['status']} />
+              <StatusBadge status={result.status} />
             </Descriptions.Item>
             <Descriptions.Item label={t('最后上报时间')}>{result.lastSeenAt ? formatDateTime(result.lastSeenAt) : '-'}</Descriptions.Item>
             <Descriptions.Item label={t('应答耗时')}>{result.latencyMs !== null ? `${result.latencyMs} ms` : '-'}</Descriptions.Item>
@@ -163,8 +163,8 @@ export function EquipmentPage() {
           <Button key="productExport" icon={<DownloadOutlined />} onClick={() => setDialog('productExport')}>
             {t('导出产品数据')}
           </Button>,
-          <ImportButton key="productImport" url="/configure/device/product/import" label="导入产品数据" testId="product-import" onReport={setReport} />,
-          <ImportButton key="import" url="/configure/device/import" label="导入设备" testId="device-import" onReport={setReport} />,
+          <ImportButton key="productImport" endpoint={equipmentEndpoints.productImport} label="导入产品数据" testId="product-import" onReport={setReport} />,
+          <ImportButton key="import" endpoint={equipmentEndpoints.import} label="导入设备" testId="device-import" onReport={setReport} />,
         ]}
       />
       {report && <ImportReport tip={report.tip} errors={report.errors} onClose={() => setReport(null)} />}

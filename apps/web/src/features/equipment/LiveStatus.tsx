@@ -1,7 +1,7 @@
-import type { DeviceLatestRecord, DeviceRecord, DeviceStatus } from '@ess/contract/device';
+import { deviceEndpoints, type DeviceRecord, type DeviceStatus } from '@ess/contract/device';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { StatusBadge } from '../monitor/StatusBadge.tsx';
 
 /** How often the state column is read again (the simulator reports every 5 s). */
@@ -14,11 +14,7 @@ async function readStates(): Promise<Map<number, DeviceStatus>> {
   const ids = [...shown.keys()];
   if (ids.length === 0) return new Map();
   // `identifiers` names no property: only the devices' states come back, not their values.
-  const rows = await post<DeviceLatestRecord[]>(
-    '/configure/device/data/latest/list',
-    { deviceIds: ids.slice(0, 500), identifiers: ['stateOnly'] },
-    { loading: false, noMessage: true },
-  );
+  const rows = await call(deviceEndpoints.latestList, { deviceIds: ids.slice(0, 500), identifiers: ['stateOnly'] }, { loading: false, noMessage: true });
   return new Map(rows.map((r) => [r.id, r.status]));
 }
 

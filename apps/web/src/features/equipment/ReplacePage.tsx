@@ -60,7 +60,7 @@ export function ReplacePage() {
     }
     setBusy(true);
     try {
-      await equipmentApi.change(body);
+      await equipmentApi.change(checked.data);
       void message.success(t('更换成功'));
       form.resetFields();
       await client.invalidateQueries({ queryKey: ['equipment'] });

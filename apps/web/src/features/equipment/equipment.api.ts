@@ -1,24 +1,29 @@
-import type { DeviceRecord, DeviceTreeNode } from '@ess/contract/device';
-import type { DeviceChangeProduct, DeviceChangeRecord, EmsCheckResult, ImportRefusal, ImportResult, ImportRowError } from '@ess/contract/equipment';
+import { deviceEndpoints } from '@ess/contract/device';
+import type { EndpointInput } from '@ess/contract/endpoint';
+import { productEndpoints } from '@ess/contract/product';
+import { equipmentEndpoints, type ImportRefusal, type ImportResult, type ImportRowError } from '@ess/contract/equipment';
 import type { DataOption, OptionSource } from '../../components/crud/index.ts';
-import { download, get, post, request, RequestError } from '../../platform/request.ts';
+import { call, callFile, RequestError } from '../../platform/request.ts';
 
 /** The calls of /product/equipment and /product/replace beyond the resource layer. */
 export const equipmentApi = {
   sites: async (): Promise<DataOption[]> =>
-    (await post<DeviceTreeNode[]>('/configure/device/query/tree', {}, { loading: false }))
+    (await call(deviceEndpoints.tree, {}, { loading: false }))
       .filter((n) => n.kind === 'site')
       .map((n) => ({ value: n.id, label: n.name })),
   products: async (): Promise<DataOption[]> =>
-    (await post<{ id: number; code: string; name: string }[]>('/configure/product/query/list', {}, { loading: false, noMessage: true }))
+    (await call(productEndpoints.list, {}, { loading: false, noMessage: true }))
       .map((p) => ({ value: p.id, label: `${p.name} (${p.code})` })),
-  devices: (body: { siteId: number; productId?: number }) => post<DeviceRecord[]>('/configure/device/query/list', body, { loading: false }),
-  checkEms: (siteId: number) => post<EmsCheckResult>('/configure/device/check/ems', { siteId }),
-  changeProducts: (siteId: number) => get<DeviceChangeProduct[]>('/configure/device/change/product/list', { siteId }, { loading: false }),
-  change: (body: Record<string, unknown>) => post<DeviceChangeRecord>('/configure/device/change/change', body),
-  exportProductData: (productId: number, siteId?: number) =>
-    download({ url: '/configure/device/product/export', method: 'POST', data: { productId, ...(siteId ? { siteId } : {}) } }),
+  devices: (body: { siteId: number; productId?: number }) => call(deviceEndpoints.list, body, { loading: false }),
+  checkEms: (siteId: number) => call(equipmentEndpoints.checkEms, { siteId }),
+  changeProducts: (siteId: number) => call(equipmentEndpoints.changeProducts, { siteId }, { loading: false }),
+  change: (body: ChangeBody) => call(equipmentEndpoints.change, body),
+  exportProductData: (productId: number, siteId?: number) => callFile(equipmentEndpoints.productExport, { productId, ...(siteId ? { siteId } : {}) }),
 };
+
+export type ChangeBody = NonNullable<EndpointInput<typeof equipmentEndpoints.change>>;
+/** The device and the product data imports (the same declaration type): xlsx uploads answering the counts. */
+export type ImportEndpoint = typeof equipmentEndpoints.import;
 
 export type ImportOutcome = { ok: true; result: ImportResult } | { ok: false; tip: string; errors: ImportRowError[] };
 
@@ -26,9 +31,9 @@ export type ImportOutcome = { ok: true; result: ImportResult } | { ok: false; ti
  * An xlsx import whose refusal carries a per-row report: the server answers 406 with the first
  * error as tipMsg and `{ historyId, errors }` as JSON in errorMsg. Other failures keep the tip only.
  */
-export async function importSheet(url: string, file: File): Promise<ImportOutcome> {
+export async function importSheet(ep: ImportEndpoint, file: File): Promise<ImportOutcome> {
   try {
-    const result = await request<ImportResult>({ url, method: 'POST', bodyKind: 'form', data: { file }, noMessage: true });
+    const result = await call(ep, { file }, { noMessage: true });
     return { ok: true, result };
   } catch (err) {
     if (!(err instanceof RequestError)) throw err;

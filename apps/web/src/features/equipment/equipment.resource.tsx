@@ -1,6 +1,5 @@
-import type { DeviceRecord } from '@ess/contract/device';
-import { DEVICE_STATUS_LABELS, DEVICE_STATUSES } from '@ess/contract/device';
-import { deviceEditBody, type DeviceChangeRecord, type DeviceImportRecord } from '@ess/contract/equipment';
+import { DEVICE_STATUS_LABELS, DEVICE_STATUSES, deviceEndpoints, type DeviceRecord } from '@ess/contract/device';
+import { deviceEditBody, equipmentEndpoints, type DeviceChangeRecord, type DeviceImportRecord } from '@ess/contract/equipment';
 import { DEVICE_TYPES, METER_PURPOSE_LABELS, METER_PURPOSES } from '@ess/contract/telemetry';
 import { Link } from 'react-router';
 import { defineResource, type EnumOption } from '../../components/crud/index.ts';
@@ -44,11 +43,11 @@ export const deviceResource = defineResource<DeviceRecord, DeviceForm, DeviceRec
   key: ['equipment', 'device'],
   name: '设备',
   endpoints: {
-    page: '/configure/device/query/page',
-    one: '/configure/device/query/one',
-    edit: '/configure/device/edit',
-    export: '/configure/device/export',
-    import: '/configure/device/import',
+    page: deviceEndpoints.page,
+    one: deviceEndpoints.one,
+    edit: equipmentEndpoints.edit,
+    export: equipmentEndpoints.export,
+    import: equipmentEndpoints.import,
   },
   // The import button of this screen shows the per-row report (EquipmentPage).
   showImport: false,
@@ -116,7 +115,7 @@ export const deviceResource = defineResource<DeviceRecord, DeviceForm, DeviceRec
 export const changeResource = defineResource<DeviceChangeRecord>({
   key: ['equipment', 'change'],
   name: '更换记录',
-  endpoints: { page: '/configure/device/change/query/page', one: '/configure/device/change/query/one' },
+  endpoints: { page: equipmentEndpoints.changePage, one: equipmentEndpoints.changeOne },
   columns: [
     { key: 'changedAt', title: '更换时间', type: 'datetime', width: 160 },
     { key: 'siteName', title: '所属站点', width: 130, ellipsis: true },
@@ -152,7 +151,7 @@ const IMPORT_STATUS_OPTIONS: EnumOption[] = [
 export const importHistoryResource = defineResource<DeviceImportRecord>({
   key: ['equipment', 'import-history'],
   name: '导入记录',
-  endpoints: { page: '/configure/device/import/history/query/page' },
+  endpoints: { page: equipmentEndpoints.importHistoryPage },
   detail: true,
   actionsWidth: 90,
   columns: [

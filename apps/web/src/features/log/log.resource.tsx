@@ -1,17 +1,6 @@
+import { logEndpoints, type AccessLogRow, type LoginLogRow } from '@ess/contract/system';
 import { Badge } from 'antd';
 import { defineResource } from '../../components/crud/index.ts';
-
-export interface LoginLogRow {
-  id: number;
-  userId: number | null;
-  companyId: number | null;
-  username: string;
-  ip: string | null;
-  userAgent: string | null;
-  success: boolean;
-  reason: string | null;
-  createdAt: string;
-}
 
 export const LOGIN_RESULT = [
   { value: true, label: '成功', color: 'success' },
@@ -32,7 +21,7 @@ export const LOGIN_FAILURE: Record<string, string> = {
 export const loginLogResource = defineResource<LoginLogRow>({
   key: ['log', 'login'],
   name: '登录日志',
-  endpoints: { page: '/system/loginLog/query/page', export: '/system/loginLog/export' },
+  endpoints: { page: logEndpoints.loginPage, export: logEndpoints.loginExport },
   columns: [
     { key: 'username', title: '用户名' },
     { key: 'ip', title: 'IP' },
@@ -52,23 +41,6 @@ export const loginLogResource = defineResource<LoginLogRow>({
   pageSize: 20,
 });
 
-export interface AccessLogRow {
-  id: number;
-  requestId: string | null;
-  userId: number | null;
-  companyId: number | null;
-  username: string | null;
-  method: string;
-  path: string;
-  query: string | null;
-  status: number;
-  durationMs: number;
-  ip: string | null;
-  userAgent: string | null;
-  errorCode: string | null;
-  createdAt: string;
-}
-
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'].map((m) => ({ value: m, label: m, literal: true }));
 
 const statusColor = (s: number) => (s >= 500 ? 'error' : s >= 400 ? 'warning' : 'success');
@@ -77,7 +49,7 @@ const statusColor = (s: number) => (s >= 500 ? 'error' : s >= 400 ? 'warning' : 
 export const accessLogResource = defineResource<AccessLogRow>({
   key: ['log', 'api'],
   name: '接口日志',
-  endpoints: { page: '/system/access/log/query/page', one: '/system/access/log/query/one', export: '/system/access/log/export' },
+  endpoints: { page: logEndpoints.accessPage, one: logEndpoints.accessOne, export: logEndpoints.accessExport },
   columns: [
     { key: 'username', title: '用户名' },
     { key: 'method', title: '请求方式', type: 'code', width: 100 },

@@ -1,6 +1,6 @@
 import type { DeviceLatestRecord, DeviceStatus } from '@ess/contract/device';
 import { DEVICE_STATUS_LABELS, DEVICE_STATUSES } from '@ess/contract/device';
-import { DEVICE_TYPES } from '@ess/contract/telemetry';
+import { DEVICE_TYPES, type DeviceType } from '@ess/contract/telemetry';
 import { Badge, Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
@@ -19,7 +19,7 @@ export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;
 export function DeviceListPage() {
   const t = useT();
   const [siteId, setSiteId] = useState<number | undefined>();
-  const [type, setType] = useState<string | undefined>();
+  const [type, setType] = useState<DeviceType | undefined>();
   const [status, setStatus] = useState<DeviceStatus | undefined>();
   const [keyword, setKeyword] = useState('');
   const [paging, setPaging] = useState({ current: 1, pageSize: 20 });
@@ -80,7 +80,7 @@ export function DeviceListPage() {
         <Select
           aria-label={t('设备类型')}
           value={type}
-          onChange={(v: string | undefined) => filtered(() => setType(v))}
+          onChange={(v: DeviceType | undefined) => filtered(() => setType(v))}
           options={DEVICE_TYPES.map((d) => ({ value: d, label: t(typeLabel(d)) }))}
           allowClear
           placeholder={t('设备类型')}

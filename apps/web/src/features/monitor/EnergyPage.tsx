@@ -11,9 +11,9 @@ import { formatTime } from './format.ts';
 import { useHistory, useLatestList, useSiteTree } from './monitor.api.ts';
 import { StationSelect } from './SitePicker.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
-import { METER_PURPOSE_LABELS, type MeterPurpose } from '@ess/contract/telemetry';
+import { METER_PURPOSE_LABELS, type DeviceType, type MeterPurpose } from '@ess/contract/telemetry';
 
-const TYPES = ['ems', 'meter', 'pvInverter', 'dcdc', 'chargingPile'];
+const TYPES: DeviceType[] = ['ems', 'meter', 'pvInverter', 'dcdc', 'chargingPile'];
 
 function Flow({ title, value, unit = 'kW', positive, negative, testId }: {
   title: string;

@@ -1,8 +1,7 @@
 import type { DeviceRecord } from '@ess/contract/device';
-import type { ControlResult, PasswordCheckResult } from '@ess/contract/monitor';
-import { SECONDARY_PASSWORD_TTL_MS } from '@ess/contract/monitor';
+import { monitorEndpoints as M, SECONDARY_PASSWORD_TTL_MS, type ControlResult } from '@ess/contract/monitor';
 import { THING_MODEL } from '@ess/contract/telemetry';
-import { request } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { isDeviceType } from './device-types.ts';
 
 /** A control the device page offers: what it sends, and how it is confirmed. */
@@ -12,7 +11,7 @@ export interface ControlAction {
   label: string;
   /** Source text of the confirmation ("确定要…吗？"). */
   confirm: string;
-  url: string;
+  endpoint: ControlEndpoint;
   /** Body fields besides deviceId and password; `query` sends deviceId as a query parameter instead (no body). */
   body?: Record<string, unknown>;
   query?: boolean;
@@ -23,6 +22,13 @@ export interface ControlAction {
   input?: { field: string; label: string; unit: string; min: number; max: number; step?: number; initial?: number };
 }
 
+/** The control calls the device page sends. */
+export type ControlEndpoint =
+  | typeof M.switch | typeof M.pileReboot | typeof M.pilePowerLimit | typeof M.gunSetProperty | typeof M.acTemperature | typeof M.faultRecover;
+
+/** The body of a control: the device, the secondary password when entered, and the control's own fields. */
+export type ControlBody = { deviceId: number; password?: string } & Record<string, unknown>;
+
 const accepts = (type: string, command: string) => isDeviceType(type) && (THING_MODEL[type].commands as readonly string[]).includes(command);
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
@@ -32,40 +38,40 @@ export function controlsFor(device: Pick<DeviceRecord, 'type'>, values: Readonly
   const out: ControlAction[] = [];
   if (accepts(type, 'switch')) {
     out.push(
-      { key: 'on', label: '开机', confirm: '确定要远程开机吗？', url: '/monitor/device/one/switch', body: { on: true }, critical: true },
-      { key: 'off', label: '关机', confirm: '确定要远程关机吗？', url: '/monitor/device/one/switch', body: { on: false }, critical: true, danger: true },
+      { key: 'on', label: '开机', confirm: '确定要远程开机吗？', endpoint: M.switch, body: { on: true }, critical: true },
+      { key: 'off', label: '关机', confirm: '确定要远程关机吗？', endpoint: M.switch, body: { on: false }, critical: true, danger: true },
     );
   }
   if (type === 'chargingPile') {
     out.push(
-      { key: 'reboot', label: '重启', confirm: '确定要重启充电桩吗？', url: '/monitor/charging-pile/one/reboot', critical: true, danger: true },
+      { key: 'reboot', label: '重启', confirm: '确定要重启充电桩吗？', endpoint: M.pileReboot, critical: true, danger: true },
       {
-        key: 'powerLimit', label: '设置功率限值', confirm: '确定要修改功率限值吗？', url: '/monitor/charging-pile/one/setProperty1', critical: true,
+        key: 'powerLimit', label: '设置功率限值', confirm: '确定要修改功率限值吗？', endpoint: M.pilePowerLimit, critical: true,
         input: { field: 'powerLimit', label: '功率限值', unit: 'kW', min: 0, max: 1000, initial: num(values.powerLimit) },
       },
     );
   }
   if (type === 'chargingGun') {
     out.push({
-      key: 'maxPower', label: '设置最大输出功率', confirm: '确定要修改最大输出功率吗？', url: '/monitor/charging-gun/one/setProperty', critical: true,
+      key: 'maxPower', label: '设置最大输出功率', confirm: '确定要修改最大输出功率吗？', endpoint: M.gunSetProperty, critical: true,
       input: { field: 'maxPower', label: '最大输出功率', unit: 'kW', min: 0, max: 500, initial: num(values.maxPower) },
     });
   }
   if (type === 'airConditioner') {
     out.push({
-      key: 'temperature', label: '设置温度', confirm: '确定要修改设定温度吗？', url: '/monitor/air-conditioner/one/temperature', critical: false,
+      key: 'temperature', label: '设置温度', confirm: '确定要修改设定温度吗？', endpoint: M.acTemperature, critical: false,
       input: { field: 'setpoint', label: '设定温度', unit: '°C', min: 16, max: 35, step: 0.5, initial: num(values.setTemperature) },
     });
   }
   if (accepts(type, 'faultRecover')) {
-    out.push({ key: 'faultRecover', label: '故障复位', confirm: '确定要复位设备的全部故障吗？', url: '/monitor/device/one/faultRecover', query: true, critical: true });
+    out.push({ key: 'faultRecover', label: '故障复位', confirm: '确定要复位设备的全部故障吗？', endpoint: M.faultRecover, query: true, critical: true });
   }
   return out;
 }
 
 /** Request body of a control: deviceId, the fixed fields, the entered number (gun power goes as setProperty values). */
-export function controlBody(a: ControlAction, deviceId: number, input: number | undefined, password: string | undefined): Record<string, unknown> {
-  const body: Record<string, unknown> = { deviceId, ...(a.body ?? {}) };
+export function controlBody(a: ControlAction, deviceId: number, input: number | undefined, password: string | undefined): ControlBody {
+  const body: ControlBody = { deviceId, ...(a.body ?? {}) };
   if (a.input && input !== undefined) {
     if (a.key === 'maxPower') body.values = { maxPower: input };
     else body[a.input.field] = input;
@@ -85,9 +91,7 @@ export const closePasswordWindow = () => {
 };
 
 export async function checkPassword(deviceId: number, password: string): Promise<void> {
-  const r = await request<PasswordCheckResult>({
-    url: '/monitor/air-conditioner/one/check/password', method: 'POST', data: { deviceId, password }, noMessage: true,
-  });
+  const r = await call(M.checkPassword, { deviceId, password }, { noMessage: true });
   const until = Date.parse(r.validUntil);
   // A little before the server's end, so a call never races the window closing.
   passwordValidUntil = (Number.isFinite(until) ? until : Date.now() + SECONDARY_PASSWORD_TTL_MS) - 5000;
@@ -96,6 +100,6 @@ export async function checkPassword(deviceId: number, password: string): Promise
 /** Sends a control and resolves with the device's answer; errors (refusal, device error, timeout) reject. */
 export function sendControl(a: ControlAction, deviceId: number, input: number | undefined, password: string | undefined): Promise<ControlResult> {
   return a.query
-    ? request<ControlResult>({ url: a.url, method: 'POST', query: { deviceId }, bodyKind: 'none', noMessage: true })
-    : request<ControlResult>({ url: a.url, method: 'POST', data: controlBody(a, deviceId, input, password), noMessage: true });
+    ? call(M.faultRecover, { deviceId }, { noMessage: true })
+    : call(a.endpoint, controlBody(a, deviceId, input, password), { noMessage: true });
 }

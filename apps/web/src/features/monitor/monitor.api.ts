@@ -1,10 +1,10 @@
-import type {
-  DeviceFaultWarning, DeviceHistory, DeviceLatestRecord, DeviceRecord, DeviceTreeNode, HistoryInterval,
-} from '@ess/contract/device';
-import type { Page } from '@ess/contract/common';
-import type { MonitorChild, MonitorDetail, MeterRegister } from '@ess/contract/monitor';
+import { deviceEndpoints, type DeviceStatus, type HistoryInterval } from '@ess/contract/device';
+import type { EndpointInput } from '@ess/contract/endpoint';
+import { monitorEndpoints, type MeterRegister, type MonitorChild, type MonitorDetail } from '@ess/contract/monitor';
+import type { DeviceType } from '@ess/contract/telemetry';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { get, post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
+import { isDeviceType } from './device-types.ts';
 
 /** How often live values and device states are read again (the simulator reports every 5 s). */
 export const LIVE_REFRESH_MS = 5000;
@@ -30,8 +30,8 @@ export interface LatestPageBody {
   current: number;
   pageSize: number;
   siteId?: number;
-  type?: string;
-  status?: string;
+  type?: DeviceType;
+  status?: DeviceStatus;
   keyword?: string;
   identifiers?: string[];
 }
@@ -44,33 +44,39 @@ export interface HistoryBody {
   interval?: HistoryInterval;
 }
 
+/** The filters of a device list (and of the latest values of a set of devices). */
+export type DeviceListBody = NonNullable<EndpointInput<typeof deviceEndpoints.list>>;
+export type LatestListBody = NonNullable<EndpointInput<typeof deviceEndpoints.latestList>>;
+
 export const monitorApi = {
-  tree: () => post<DeviceTreeNode[]>('/configure/device/query/tree', {}, quiet),
-  deviceList: (body: object) => post<DeviceRecord[]>('/configure/device/query/list', body, quiet),
-  deviceOne: (id: number) => post<DeviceRecord>('/configure/device/query/one', { id }, quiet),
-  latestPage: (body: LatestPageBody) => post<Page<DeviceLatestRecord>>('/configure/device/data/latest/page', body, quiet),
-  latestList: (body: object) => post<DeviceLatestRecord[]>('/configure/device/data/latest/list', body, quiet),
-  faults: (deviceId: number) => get<DeviceFaultWarning>('/monitor/device/one/faultWarning', { deviceId }, quiet),
-  history: (body: HistoryBody) => post<DeviceHistory>('/monitor/device/one/history', body, quiet),
-  detail: (type: string, deviceId: number) => get<TypeDetail>(detailPath(type), { deviceId }, quiet),
+  tree: () => call(deviceEndpoints.tree, {}, quiet),
+  deviceList: (body: DeviceListBody) => call(deviceEndpoints.list, body, quiet),
+  deviceOne: (id: number) => call(deviceEndpoints.one, { id }, quiet),
+  latestPage: (body: LatestPageBody) => call(deviceEndpoints.latestPage, body, quiet),
+  latestList: (body: LatestListBody) => call(deviceEndpoints.latestList, body, quiet),
+  faults: (deviceId: number) => call(monitorEndpoints.faultWarning, { deviceId }, quiet),
+  history: (body: HistoryBody) => call(monitorEndpoints.history, body, quiet),
+  detail: (type: string, deviceId: number): Promise<TypeDetail> => call(detailEndpoint(type), { deviceId }, quiet),
 };
 
+const M = monitorEndpoints;
 /** The per-type detail call of each device type (api-catalogue "Device monitoring"); others use /monitor/normal/one. */
-export const DETAIL_PATHS: Record<string, string> = {
-  ems: '/monitor/ess/query/one',
-  pcs: '/monitor/pcs/one',
-  bms: '/monitor/bms/one',
-  batteryCluster: '/monitor/battery-cluster/one',
-  batteryPack: '/monitor/battery-pack/one',
-  airConditioner: '/monitor/air-conditioner/one',
-  dcdc: '/monitor/dcdc/one',
-  pvInverter: '/monitor/pv/one',
-  transformer: '/monitor/transformer/one',
-  meter: '/monitor/electric-meter/one',
-  chargingPile: '/monitor/charging-pile/one',
-  chargingGun: '/monitor/charging-gun/one',
-};
-export const detailPath = (type: string) => DETAIL_PATHS[type] ?? '/monitor/normal/one';
+export const DETAIL_ENDPOINTS = {
+  ems: M.essOne,
+  pcs: M.pcsOne,
+  bms: M.bmsOne,
+  batteryCluster: M.batteryClusterOne,
+  batteryPack: M.batteryPackOne,
+  airConditioner: M.airConditionerOne,
+  dcdc: M.dcdcOne,
+  pvInverter: M.pvOne,
+  transformer: M.transformerOne,
+  meter: M.electricMeterOne,
+  chargingPile: M.chargingPileOne,
+  chargingGun: M.chargingGunOne,
+} satisfies Record<DeviceType, unknown>;
+type DetailEndpoint = (typeof DETAIL_ENDPOINTS)[DeviceType] | typeof M.normalOne;
+export const detailEndpoint = (type: string): DetailEndpoint => (isDeviceType(type) ? DETAIL_ENDPOINTS[type] : M.normalOne);
 
 /**
  * What a per-type detail holds: every detail has the device, its latest values and the type's
@@ -102,7 +108,7 @@ export function useLatestPage(body: LatestPageBody) {
 }
 
 /** Latest values of a set of devices, live. */
-export function useLatestList(body: object, enabled = true) {
+export function useLatestList(body: LatestListBody, enabled = true) {
   return useQuery({
     queryKey: monitorKeys.latestList(body),
     queryFn: () => monitorApi.latestList(body),

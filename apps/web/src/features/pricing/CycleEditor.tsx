@@ -1,13 +1,13 @@
 import { DeleteOutlined, MergeCellsOutlined, PlusOutlined, ScissorOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PRICE_PERIODS } from '@ess/contract/constants';
-import { PRICE_PERIOD_LABELS, minutesOf, type BillingSystem, type PriceCycleRecord, type PricePeriod } from '@ess/contract/pricing';
+import { PRICE_PERIOD_LABELS, minutesOf, priceCycleEndpoints, type BillingSystem, type PriceCycleRecord, type PricePeriod } from '@ess/contract/pricing';
 import { Alert, App, Button, Checkbox, Col, Form, Input, InputNumber, Modal, Row, Select, Space, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { resourceKeys } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import {
   QUARTER_HOURS, addBand, cycleBody, draftIssues, draftOf, mergeWithNext, moveBoundary, removeBand, setPeriod, splitBand, type CycleDraft,
 } from './bands.ts';
@@ -47,10 +47,10 @@ export function CycleEditor({ templateId, billingSystem, currency, cycle, others
   const bands = (next: CycleDraft['bands']) => edit({ bands: next });
 
   const save = useMutation({
-    mutationFn: () =>
-      cycle
-        ? post('/operation/price/cycle/edit', { id: cycle.id, ...cycleBody(draft) })
-        : post('/operation/price/cycle/add/batch', { templateId, cycles: [cycleBody(draft)] }),
+    mutationFn: async () => {
+      if (cycle) await call(priceCycleEndpoints.edit, { id: cycle.id, ...cycleBody(draft) });
+      else await call(priceCycleEndpoints.addBatch, { templateId, cycles: [cycleBody(draft)] });
+    },
     onSuccess: async () => {
       void message.success(t('保存成功'));
       await client.invalidateQueries({ queryKey: resourceKeys(priceTemplateResource.key).all });

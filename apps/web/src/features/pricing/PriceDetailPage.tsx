@@ -1,13 +1,15 @@
 import { ArrowLeftOutlined, DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PRICE_PERIODS } from '@ess/contract/constants';
-import { BILLING_SYSTEM_LABELS, ELECTRICITY_TYPE_LABELS, PRICE_FIELD, type PriceCycleRecord, type PricePeriod, type PriceTemplateDetail } from '@ess/contract/pricing';
+import {
+  BILLING_SYSTEM_LABELS, ELECTRICITY_TYPE_LABELS, PRICE_FIELD, priceCycleEndpoints, type PriceCycleRecord, type PricePeriod, type PriceTemplateDetail,
+} from '@ess/contract/pricing';
 import { Alert, App, Button, Card, Descriptions, Empty, Popconfirm, Result, Space, Spin, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { resourceKeys, useResourceOne } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { get } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { RegionName } from '../system/RegionPicker.tsx';
 import { uncoveredMonths } from './bands.ts';
 import { CycleEditor, monthName } from './CycleEditor.tsx';
@@ -87,7 +89,7 @@ export function PriceDetailPage() {
   const one = useResourceOne(priceTemplateResource, id);
   const [editing, setEditing] = useState<Editing>(null);
   const remove = useMutation({
-    mutationFn: (cycleId: number) => get('/operation/price/cycle/delete', { id: cycleId }),
+    mutationFn: (cycleId: number) => call(priceCycleEndpoints.delete, { id: cycleId }),
     onSuccess: async () => {
       void message.success(t('删除成功'));
       await client.invalidateQueries({ queryKey: resourceKeys(priceTemplateResource.key).all });

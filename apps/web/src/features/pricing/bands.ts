@@ -1,8 +1,9 @@
 import {
   BAND_STEP_MINUTES, DAY_MINUTES, PRICE_FIELD, cycleIssues, minutesOf, normalizeBands, timeOf, type BillingSystem, type PriceBand,
-  type PriceCycleRecord, type PriceIssue, type PricePeriod,
+  type PriceCycleRecord, type PriceIssue, type PricePeriod, type priceCycleInput,
 } from '@ess/contract/pricing';
 import { PRICE_PERIODS } from '@ess/contract/constants';
+import type { z } from 'zod';
 
 /**
  * The cycle editor's model, without React: a draft of one cycle and the edits a person makes to
@@ -135,7 +136,7 @@ export function addBand(bands: readonly PriceBand[]): PriceBand[] {
 export const QUARTER_HOURS: string[] = Array.from({ length: DAY_MINUTES / BAND_STEP_MINUTES + 1 }, (_, k) => timeOf(k * BAND_STEP_MINUTES));
 
 /** The request body of a draft (cycle fields of add/batch and edit). */
-export function cycleBody(d: CycleDraft): Record<string, unknown> {
+export function cycleBody(d: CycleDraft): z.input<typeof priceCycleInput> {
   const used = new Set(d.bands.map((b) => b.period));
   const price = (p: PricePeriod) => (used.has(p) ? d.prices[p] : null);
   return {

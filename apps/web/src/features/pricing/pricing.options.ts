@@ -1,10 +1,9 @@
 import { PRICE_PERIODS } from '@ess/contract/constants';
 import {
-  BILLING_SYSTEM_LABELS, BILLING_SYSTEMS, ELECTRICITY_TYPE_LABELS, ELECTRICITY_TYPES, PRICE_PERIOD_LABELS, type PricePeriod,
-  type PriceTemplateWithCycles,
+  BILLING_SYSTEM_LABELS, BILLING_SYSTEMS, ELECTRICITY_TYPE_LABELS, ELECTRICITY_TYPES, PRICE_PERIOD_LABELS, priceCycleEndpoints, type PricePeriod,
 } from '@ess/contract/pricing';
 import type { DataOption, EnumOption, OptionSource } from '../../components/crud/index.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 
 /** Enumerations, colours, units and pickers of the pricing screens. */
 
@@ -52,7 +51,7 @@ export function monthRuns(months: readonly number[]): [number, number][] {
 /** Templates a station may use (its company or above, its currency), with their cycles. */
 export const usableTemplatesQuery = (siteId: number | null) => ({
   queryKey: ['operation', 'price', 'templates', 'forSite', siteId] as const,
-  queryFn: () => post<PriceTemplateWithCycles[]>('/operation/price/cycle/query/templates', { siteId }, { loading: false }),
+  queryFn: () => call(priceCycleEndpoints.templates, { siteId }, { loading: false }),
   enabled: siteId !== null,
   staleTime: 30_000,
 });
@@ -61,7 +60,7 @@ export const usableTemplatesQuery = (siteId: number | null) => ({
 export const templateSourceFor = (siteId: number): OptionSource => ({
   queryKey: ['operation', 'price', 'templates', 'options', siteId],
   load: async () =>
-    (await post<PriceTemplateWithCycles[]>('/operation/price/cycle/query/templates', { siteId }, { loading: false })).map(
+    (await call(priceCycleEndpoints.templates, { siteId }, { loading: false })).map(
       (t): DataOption => ({ value: t.id, label: `${t.name} (${t.currency}, ${t.voltageLevel})` }),
     ),
 });

@@ -1,12 +1,12 @@
 import { PRICE_PERIODS } from '@ess/contract/constants';
 import {
-  PRICE_FIELD, PRICE_PERIOD_LABELS, sitePriceCycleAdd, sitePriceCycleEdit, solarPriceCycleAdd, solarPriceCycleEdit, type PricePeriod,
-  type PriceTemplateWithCycles, type SitePriceCycleRecord, type SolarPriceCycleRecord,
+  PRICE_FIELD, PRICE_PERIOD_LABELS, sitePriceCycleAdd, sitePriceCycleEdit, sitePriceEndpoints, solarPriceCycleAdd, solarPriceCycleEdit, solarPriceEndpoints,
+  type PricePeriod, type PriceTemplateWithCycles, type SitePriceCycleRecord, type SolarPriceCycleRecord,
 } from '@ess/contract/pricing';
 import { todayIn } from '@ess/contract/site';
 import { InputNumber, Space, Tag } from 'antd';
 import { Link } from 'react-router';
-import { StatusBadge, crudEndpoints, defineResource, type EnumOption } from '../../components/crud/index.ts';
+import { StatusBadge, defineResource, type EnumOption } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import type { SiteRef } from '../config/config.options.ts';
 import { DateField } from '../config/DateField.tsx';
@@ -101,11 +101,11 @@ export function sitePriceResource(site: SiteRef, templateOf: (id: number) => Pri
     key: ['configure', 'price', 'cycle'],
     name: '站点电价配置',
     endpoints: {
-      list: '/configure/price/cycle/query/list',
-      one: '/configure/price/cycle/query/one',
-      add: '/configure/price/cycle/add',
-      edit: '/configure/price/cycle/edit',
-      delete: '/configure/price/cycle/delete',
+      list: sitePriceEndpoints.list,
+      one: sitePriceEndpoints.one,
+      add: sitePriceEndpoints.add,
+      edit: sitePriceEndpoints.edit,
+      delete: sitePriceEndpoints.delete,
     },
     fixedFilters: { siteId: site.id },
     columns: [
@@ -176,7 +176,13 @@ export function solarPriceResource(site: SiteRef) {
   return defineResource<SolarPriceCycleRecord, SolarPriceForm>({
     key: ['configure', 'solar', 'price', 'cycle'],
     name: '光伏上网电价',
-    endpoints: crudEndpoints('/configure/solar/price/cycle'),
+    endpoints: {
+      page: solarPriceEndpoints.page,
+      one: solarPriceEndpoints.one,
+      add: solarPriceEndpoints.add,
+      edit: solarPriceEndpoints.edit,
+      delete: solarPriceEndpoints.delete,
+    },
     fixedFilters: { siteId: site.id },
     columns: [
       { key: 'startDate', title: '开始日期' },

@@ -1,5 +1,7 @@
-import { priceTemplateAdd, priceTemplateEdit, type BillingSystem, type ElectricityType, type PriceTemplateDetail, type PriceTemplateRecord } from '@ess/contract/pricing';
-import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
+import {
+  priceTemplateAdd, priceTemplateEdit, priceTemplateEndpoints, type BillingSystem, type ElectricityType, type PriceTemplateDetail, type PriceTemplateRecord,
+} from '@ess/contract/pricing';
+import { defineResource } from '../../components/crud/index.ts';
 import { CURRENCY_OPTIONS } from '../config/config.options.ts';
 import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
 import { companyTreeSource } from '../system/system.options.ts';
@@ -29,7 +31,13 @@ export function templateBody(v: TemplateForm, mode: 'add' | 'edit', id?: number)
 export const priceTemplateResource = defineResource<PriceTemplateRecord, TemplateForm, PriceTemplateDetail>({
   key: ['operation', 'price', 'template'],
   name: '电价模板',
-  endpoints: crudEndpoints('/operation/price/template'),
+  endpoints: {
+    page: priceTemplateEndpoints.page,
+    one: priceTemplateEndpoints.one,
+    add: priceTemplateEndpoints.add,
+    edit: priceTemplateEndpoints.edit,
+    delete: priceTemplateEndpoints.delete,
+  },
   columns: [
     { key: 'name', title: '模板名称', width: 220 },
     { key: 'companyName', title: '所属公司' },

@@ -1,10 +1,10 @@
 import { DownloadOutlined } from '@ant-design/icons';
 import { Button, Drawer, Tabs } from 'antd';
 import { useMemo, useState } from 'react';
-import type { ProductRecord } from '@ess/contract/product';
+import { productEndpoints, type ProductRecord } from '@ess/contract/product';
 import { ResourceTable } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/index.ts';
-import { download } from '../../platform/request.ts';
+import { callFile } from '../../platform/request.ts';
 import { commandResource, eventResource, productResource, propertyResource, staticResource } from './product.resource.tsx';
 
 /** A product's thing model as tabs: properties, events, commands, static properties. */
@@ -37,8 +37,8 @@ function ModelDrawer({ product, onClose }: { product: ProductRecord; onClose: ()
 export function ProductPage() {
   const t = useT();
   const [open, setOpen] = useState<ProductRecord | null>(null);
-  const exportModel = (id?: number) => void download({ url: '/configure/product/export/model', data: id ? { id } : {}, fileName: `${t('产品模型')}.xlsx` }).catch(() => undefined);
-  const exportData = (id: number) => void download({ url: '/configure/product/export/data', data: { id }, fileName: `${t('产品数据')}.xlsx` }).catch(() => undefined);
+  const exportModel = (id?: number) => void callFile(productEndpoints.exportModel, id ? { id } : {}, { fileName: `${t('产品模型')}.xlsx` }).catch(() => undefined);
+  const exportData = (id: number) => void callFile(productEndpoints.exportData, { id }, { fileName: `${t('产品数据')}.xlsx` }).catch(() => undefined);
   return (
     <>
       <ResourceTable

@@ -2,17 +2,17 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, Modal, Select, Space, Table } from 'antd';
 import { useState } from 'react';
-import { templateAddBatch, type PropertyRecord, type TemplateAdd, type TemplateRecord } from '@ess/contract/product';
+import { productTemplateEndpoints, templateAddBatch, type PropertyRecord, type TemplateAdd, type TemplateRecord } from '@ess/contract/product';
 import { issueText, ResourceTable, useOptionSource } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/index.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { DATA_TYPE_OPTIONS, productSource, templatePropertySource } from './product.options.ts';
 import { templateResource } from './template.resource.tsx';
 
 /** The template's properties in its order, with names, types and units. */
 function TemplateProperties({ id }: { id: number }) {
   const t = useT();
-  const q = useQuery({ queryKey: ['product', 'template', 'property', id], queryFn: () => post<PropertyRecord[]>('/template/product/query/property', { id }, { loading: false }) });
+  const q = useQuery({ queryKey: ['product', 'template', 'property', id], queryFn: () => call(productTemplateEndpoints.properties, { id }, { loading: false }) });
   const typeLabel = (v: string) => t(DATA_TYPE_OPTIONS.find((o) => o.value === v)?.label ?? v);
   return (
     <Table<PropertyRecord>
@@ -57,7 +57,7 @@ function BatchModal({ onClose }: { onClose: () => void }) {
     }
     setSaving(true);
     try {
-      await post('/template/product/add/batch', parsed.data);
+      await call(productTemplateEndpoints.addBatch, parsed.data);
       void message.success(t('保存成功'));
       await client.invalidateQueries({ queryKey: ['product', 'template'] });
       onClose();

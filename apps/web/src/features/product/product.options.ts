@@ -1,9 +1,9 @@
 import {
   DEVICE_TYPE_LABELS, DEVICE_TYPES, PARAM_DATA_TYPES, PROPERTY_DATA_TYPE_LABELS, PROPERTY_DATA_TYPES, STATIC_DATA_TYPE_LABELS, STATIC_DATA_TYPES,
 } from '@ess/contract';
-import type { ProductRecord, PropertyRecord } from '@ess/contract/product';
+import { productEndpoints, productTemplateEndpoints } from '@ess/contract/product';
 import type { EnumOption, OptionSource } from '../../components/crud/index.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 
 /** Pickers and enumerations of the product screens. */
 
@@ -29,14 +29,14 @@ export const YES_NO: EnumOption[] = [
 /** Every product as "name (code)". */
 export const productSource: OptionSource = {
   queryKey: ['product', 'options'],
-  load: async () => (await post<ProductRecord[]>('/configure/product/query/list', {}, { loading: false })).map((p) => ({ value: p.id, label: `${p.name} (${p.code})` })),
+  load: async () => (await call(productEndpoints.list, {}, { loading: false })).map((p) => ({ value: p.id, label: `${p.name} (${p.code})` })),
 };
 
 /** The properties a template of a product may select. */
 export const templatePropertySource = (productId: number): OptionSource => ({
   queryKey: ['product', 'template', 'properties', productId],
   load: async () =>
-    (await post<PropertyRecord[]>('/template/product/query/property', { productId }, { loading: false })).map((p) => ({
+    (await call(productTemplateEndpoints.properties, { productId }, { loading: false })).map((p) => ({
       value: p.identifier,
       label: `${p.name} (${p.identifier})`,
     })),

@@ -1,9 +1,10 @@
 import { Space, Tag } from 'antd';
 import {
-  commandAdd, commandEdit, eventAdd, eventEdit, productAdd, productEdit, propertyAdd, propertyEdit, staticPropertyAdd, staticPropertyEdit,
-  type CommandRecord, type EnumValue, type EventRecord, type ProductRecord, type PropertyRecord, type StaticPropertyRecord,
+  commandAdd, commandEdit, eventAdd, eventEdit, productAdd, productCommandEndpoints, productEdit, productEndpoints, productEventEndpoints,
+  productPropertyEndpoints, propertyAdd, propertyEdit, staticPropertyAdd, staticPropertyEdit, staticPropertyEndpoints, type CommandRecord,
+  type EnumValue, type EventRecord, type ProductRecord, type PropertyRecord, type StaticPropertyRecord,
 } from '@ess/contract/product';
-import { crudEndpoints, defineResource, type FormMode } from '../../components/crud/index.ts';
+import { defineResource, type FormMode } from '../../components/crud/index.ts';
 import { EnumValuesEditor } from './EnumValuesEditor.tsx';
 import { ParamsEditor } from './ParamsEditor.tsx';
 import { DATA_TYPE_OPTIONS, DEVICE_TYPE_OPTIONS, LEVEL_OPTIONS, STATIC_TYPE_OPTIONS, YES_NO } from './product.options.ts';
@@ -16,8 +17,12 @@ export const productResource = defineResource<ProductRecord, ProductForm>({
   key: ['product', 'product'],
   name: '产品',
   endpoints: {
-    ...crudEndpoints('/configure/product'),
-    import: '/configure/product/import',
+    page: productEndpoints.page,
+    one: productEndpoints.one,
+    add: productEndpoints.add,
+    edit: productEndpoints.edit,
+    delete: productEndpoints.delete,
+    import: productEndpoints.import,
   },
   columns: [
     { key: 'name', title: '产品名称' },
@@ -72,7 +77,7 @@ export const propertyResource = (productId: number) =>
   defineResource<PropertyRecord, PropertyForm>({
     key: ['product', 'property', String(productId)],
     name: '属性',
-    endpoints: crudEndpoints('/configure/property'),
+    endpoints: { page: productPropertyEndpoints.page, one: productPropertyEndpoints.one, add: productPropertyEndpoints.add, edit: productPropertyEndpoints.edit, delete: productPropertyEndpoints.delete },
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '标识符', type: 'code' },
@@ -128,7 +133,7 @@ export const eventResource = (productId: number) =>
   defineResource<EventRecord, EventForm>({
     key: ['product', 'event', String(productId)],
     name: '事件',
-    endpoints: crudEndpoints('/configure/product/event'),
+    endpoints: { page: productEventEndpoints.page, one: productEventEndpoints.one, add: productEventEndpoints.add, edit: productEventEndpoints.edit, delete: productEventEndpoints.delete },
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '事件标识', type: 'code' },
@@ -163,7 +168,7 @@ export const commandResource = (productId: number) =>
   defineResource<CommandRecord, CommandForm>({
     key: ['product', 'command', String(productId)],
     name: '命令',
-    endpoints: crudEndpoints('/configure/product/command'),
+    endpoints: { page: productCommandEndpoints.page, one: productCommandEndpoints.one, add: productCommandEndpoints.add, edit: productCommandEndpoints.edit, delete: productCommandEndpoints.delete },
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '命令标识', type: 'code' },
@@ -195,7 +200,7 @@ export const staticResource = (productId: number) =>
   defineResource<StaticPropertyRecord, StaticForm>({
     key: ['product', 'static', String(productId)],
     name: '静态属性',
-    endpoints: crudEndpoints('/configure/static/property'),
+    endpoints: { page: staticPropertyEndpoints.page, one: staticPropertyEndpoints.one, add: staticPropertyEndpoints.add, edit: staticPropertyEndpoints.edit, delete: staticPropertyEndpoints.delete },
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '标识符', type: 'code' },

@@ -1,5 +1,5 @@
-import { templateAdd, templateEdit, type TemplateRecord } from '@ess/contract/product';
-import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
+import { productTemplateEndpoints as api, templateAdd, templateEdit, type TemplateRecord } from '@ess/contract/product';
+import { defineResource } from '../../components/crud/index.ts';
 import { DEVICE_TYPE_OPTIONS, productSource, templatePropertySource } from './product.options.ts';
 
 type TemplateForm = Pick<TemplateRecord, 'name' | 'productId' | 'identifiers' | 'description' | 'sort'>;
@@ -8,7 +8,7 @@ type TemplateForm = Pick<TemplateRecord, 'name' | 'productId' | 'identifiers' | 
 export const templateResource = defineResource<TemplateRecord, TemplateForm>({
   key: ['product', 'template'],
   name: '产品模板',
-  endpoints: crudEndpoints('/template/product'),
+  endpoints: { page: api.page, one: api.one, add: api.add, edit: api.edit, delete: api.delete },
   columns: [
     { key: 'name', title: '模板名称' },
     { key: 'productName', title: '产品' },

@@ -1,11 +1,13 @@
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
+import type { authEndpoints } from '@ess/contract/auth';
 import { API_BASE, IMAGE_CODE_STORAGE_KEY, TOKEN_STORAGE_KEY } from '@ess/contract/constants';
+import type { EndpointRef } from '@ess/contract/endpoint';
 import { Alert, Button, Form, Input, theme } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post, RequestError } from '../../platform/request.ts';
+import { callRef, RequestError } from '../../platform/request.ts';
 
 interface LoginForm {
   username: string;
@@ -13,7 +15,13 @@ interface LoginForm {
   code: string;
 }
 
+/**
+ * authEndpoints.captcha and .login. Bundle weight: the page takes only the endpoints' types (a
+ * runtime import of a contract endpoint brings zod into the login page); a test holds the paths
+ * to the contract's.
+ */
 export const CAPTCHA_URL = `${API_BASE}/basic/captcha`;
+export const LOGIN: EndpointRef<typeof authEndpoints.login> = { method: 'POST', path: '/basic/user/login' };
 
 /**
  * The standalone sign-in page: user name, password and the captcha code from the image.
@@ -40,11 +48,7 @@ export function LoginPage() {
     setBusy(true);
     sessionStorage.setItem(IMAGE_CODE_STORAGE_KEY, values.code.trim());
     try {
-      const data = await post<{ token: string; expiresAt: string }>(
-        '/basic/user/login',
-        { username: values.username.trim(), password: values.password },
-        { noMessage: true },
-      );
+      const data = await callRef(LOGIN, { username: values.username.trim(), password: values.password }, { noMessage: true });
       localStorage.setItem(TOKEN_STORAGE_KEY, data.token);
       sessionStorage.setItem(IMAGE_CODE_STORAGE_KEY, '');
       await navigate('/', { replace: true });

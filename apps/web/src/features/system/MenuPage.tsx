@@ -1,9 +1,10 @@
 import { SyncOutlined } from '@ant-design/icons';
+import { menuEndpoints } from '@ess/contract/system';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Popconfirm } from 'antd';
 import { ResourceTable, resourceKeys } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { menuResource } from './menu.resource.tsx';
 
 /**
@@ -15,7 +16,7 @@ export function MenuPage() {
   const { message } = App.useApp();
   const client = useQueryClient();
   const refresh = useMutation({
-    mutationFn: () => post('/system/menu/refresh', {}),
+    mutationFn: () => call(menuEndpoints.refresh, {}),
     onSuccess: async () => {
       await client.invalidateQueries({ queryKey: resourceKeys(menuResource.key).all });
       void message.success(t('菜单已刷新'));

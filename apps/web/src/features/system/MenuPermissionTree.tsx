@@ -1,24 +1,24 @@
+import { menuEndpoints, type MenuNode } from '@ess/contract/system';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Space, Spin, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo } from 'react';
 import { resourceKeys } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
-import type { MenuRow } from './menu.resource.tsx';
+import { call } from '../../platform/request.ts';
 
 export const menuTreeQuery = {
   queryKey: resourceKeys(['system', 'menu']).tree(),
-  queryFn: () => post<MenuRow[]>('/system/menu/query/tree', {}, { loading: false }),
+  queryFn: () => call(menuEndpoints.tree, {}, { loading: false }),
   staleTime: 60_000,
 };
 
-function allIds(nodes: readonly MenuRow[]): number[] {
-  return nodes.flatMap((n) => [n.id, ...allIds(n.children ?? [])]);
+function allIds(nodes: readonly MenuNode[]): number[] {
+  return nodes.flatMap((n) => [n.id, ...allIds(n.children)]);
 }
 
-function leafIds(nodes: readonly MenuRow[]): Set<number> {
-  return new Set(nodes.flatMap((n) => (n.children?.length ? [...leafIds(n.children)] : [n.id])));
+function leafIds(nodes: readonly MenuNode[]): Set<number> {
+  return new Set(nodes.flatMap((n) => (n.children.length ? [...leafIds(n.children)] : [n.id])));
 }
 
 /**
@@ -33,7 +33,7 @@ export function MenuPermissionTree({ id, value, onChange }: { id?: string; value
   const tree = useMemo(() => data ?? [], [data]);
   const leaves = useMemo(() => leafIds(tree), [tree]);
   const checked = ids.filter((i) => leaves.has(i));
-  const toNode = (n: MenuRow): DataNode => ({
+  const toNode = (n: MenuNode): DataNode => ({
     key: n.id,
     title: (
       <span>
@@ -45,7 +45,7 @@ export function MenuPermissionTree({ id, value, onChange }: { id?: string; value
         )}
       </span>
     ),
-    children: n.children?.length ? n.children.map(toNode) : undefined,
+    children: n.children.length ? n.children.map(toNode) : undefined,
   });
   if (!data && isFetching) return <Spin size="small" />;
   return (

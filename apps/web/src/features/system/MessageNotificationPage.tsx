@@ -1,9 +1,10 @@
 import { CheckOutlined } from '@ant-design/icons';
+import { notificationEndpoints } from '@ess/contract/system';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button } from 'antd';
 import { resourceKeys, ResourceTable } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { useLiveEvent } from '../../platform/useLiveEvent.ts';
 import { inboxResource } from './notification.resource.tsx';
 
@@ -19,7 +20,7 @@ export function MessageNotificationPage() {
   const { message } = App.useApp();
   const client = useQueryClient();
   const markRead = useMutation({
-    mutationFn: (body: { ids: number[] } | { all: true }) => post<{ updated: number; unread: number }>('/system/notification/read', body),
+    mutationFn: (body: { ids: number[] } | { all: true }) => call(notificationEndpoints.read, body),
     onSuccess: () => client.invalidateQueries({ queryKey: inboxKeys.all }),
   });
   const refresh = () => void client.invalidateQueries({ queryKey: inboxKeys.all });

@@ -1,11 +1,12 @@
 import { SendOutlined } from '@ant-design/icons';
+import type { PushLogOne } from '@ess/contract/system';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { formatDateTime, ResourceTable, StatusBadge } from '../../components/crud/index.ts';
 import { ResourceForm } from '../../components/crud/ResourceForm.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
-import { pushLogResource, READ_STATE, settingResource, type PushLogOne } from './notification.resource.tsx';
+import { pushLogResource, READ_STATE, settingResource } from './notification.resource.tsx';
 
 function Recipients({ log }: { log: PushLogOne }) {
   const t = useT();

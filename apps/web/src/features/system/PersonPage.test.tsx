@@ -9,7 +9,7 @@ import { PersonPage } from './PersonPage.tsx';
 vi.setConfig({ testTimeout: 20_000 });
 
 const info = {
-  id: 1, username: 'op', name: '运维员', phone: null, email: null, companyId: 1, companyName: '储能集团', buildIn: false,
+  id: 1, username: 'op', name: '运维员', phone: null, email: null, companyId: 1, companyName: '储能集团', buildIn: false, lastLoginAt: null,
   roles: [{ id: 2, name: '运维' }], menuProfiles: [],
 };
 

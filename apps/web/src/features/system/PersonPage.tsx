@@ -1,9 +1,9 @@
-import { changeInfoBody, changePasswordBody } from '@ess/contract/system';
+import { authEndpoints, changeInfoBody, changePasswordBody } from '@ess/contract/auth';
 import { App, Button, Card, Col, Descriptions, Form, Input, Row } from 'antd';
 import { useState } from 'react';
 import { zodRule } from '../../components/zod-rule.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { refreshUserInfo, useUserStore } from '../../platform/user-store.ts';
 
 interface InfoForm {
@@ -30,7 +30,7 @@ export function PersonPage() {
   const saveInfo = async (v: InfoForm) => {
     setSaving('info');
     try {
-      await post('/system/user/profile/change/info', { name: v.name.trim(), phone: v.phone ?? '', email: v.email ?? '' });
+      await call(authEndpoints.changeInfo, { name: v.name.trim(), phone: v.phone ?? '', email: v.email ?? '' });
       void message.success(t('保存成功'));
       await refreshUserInfo();
     } catch {
@@ -43,7 +43,7 @@ export function PersonPage() {
   const savePassword = async (v: PasswordForm) => {
     setSaving('password');
     try {
-      await post('/system/user/profile/change/password', v);
+      await call(authEndpoints.changePassword, v);
       void message.success(t('保存成功'));
       pwdForm.resetFields();
     } catch {

@@ -1,10 +1,11 @@
+import { userEndpoints, type UserRow } from '@ess/contract/system';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Space, Switch } from 'antd';
 import { resourceKeys } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { post } from '../../platform/request.ts';
+import { call } from '../../platform/request.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { userBody, userValues, type UserOne, type UserRow } from './user.model.ts';
+import { userEditBody, userValues } from './user.model.ts';
 
 const keys = resourceKeys(['system', 'user']);
 
@@ -21,10 +22,10 @@ export function UserStatusSwitch({ row }: { row: UserRow }) {
     mutationFn: async (on: boolean) => {
       const one = await client.fetchQuery({
         queryKey: keys.one(row.id),
-        queryFn: () => post<UserOne>('/system/user/query/one', { id: row.id }),
+        queryFn: () => call(userEndpoints.one, { id: row.id }),
         staleTime: 0,
       });
-      await post('/system/user/edit', userBody({ ...userValues(one), status: on }, 'edit', row.id));
+      await call(userEndpoints.edit, userEditBody({ ...userValues(one), status: on }, row.id));
       return on;
     },
     onSuccess: (on) => {

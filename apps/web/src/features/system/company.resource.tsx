@@ -1,26 +1,8 @@
-import { companyAdd, companyEdit } from '@ess/contract/system';
+import { companyAdd, companyEdit, companyEndpoints, type CompanyRow } from '@ess/contract/system';
 import { defineResource } from '../../components/crud/index.ts';
 import { useUserStore } from '../../platform/user-store.ts';
 import { RegionName, RegionPicker } from './RegionPicker.tsx';
 import { companyTreeSource } from './system.options.ts';
-
-export interface CompanyRow {
-  id: number;
-  parentId: number | null;
-  parentName: string | null;
-  path: string;
-  name: string;
-  code: string | null;
-  contact: string | null;
-  phone: string | null;
-  email: string | null;
-  regionCode: string | null;
-  address: string | null;
-  remark: string | null;
-  createdAt: string;
-  updatedAt: string;
-  children?: CompanyRow[];
-}
 
 export interface CompanyForm {
   parentId?: number | null;
@@ -39,12 +21,12 @@ export const companyResource = defineResource<CompanyRow, CompanyForm>({
   key: ['system', 'company'],
   name: '公司',
   endpoints: {
-    tree: '/system/company/query/tree',
-    list: '/system/company/query/list',
-    one: '/system/company/query/one',
-    add: '/system/company/add',
-    edit: '/system/company/edit',
-    delete: '/system/company/delete',
+    tree: companyEndpoints.tree,
+    list: companyEndpoints.list,
+    one: companyEndpoints.one,
+    add: companyEndpoints.add,
+    edit: companyEndpoints.edit,
+    delete: companyEndpoints.delete,
   },
   columns: [
     { key: 'name', title: '公司名称', width: 220 },

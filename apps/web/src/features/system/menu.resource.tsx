@@ -1,27 +1,8 @@
-import { menuEdit } from '@ess/contract/system';
+import { menuEdit, menuEndpoints, type MenuOne, type MenuRow } from '@ess/contract/system';
 import { Input, Space, Tag } from 'antd';
 import { menuIcon } from '../../app/layout/menu-icons.tsx';
 import { defineResource } from '../../components/crud/index.ts';
 import { InterfacePicker } from './InterfacePicker.tsx';
-
-export interface MenuRow {
-  id: number;
-  path: string;
-  parentPath: string | null;
-  /** Source text, shown through the language pack. */
-  name: string;
-  icon: string | null;
-  sort: number;
-  hidden: boolean;
-  edited: boolean;
-  updatedAt: string;
-  interfaceIds: number[];
-  children?: MenuRow[];
-}
-
-export interface MenuOne extends Omit<MenuRow, 'children'> {
-  interfaces: { id: number; method: string; path: string; name: string }[];
-}
 
 export interface MenuForm {
   name: string;
@@ -50,7 +31,7 @@ function IconInput({ id, value, onChange }: { id: string; value: unknown; onChan
 export const menuResource = defineResource<MenuRow, MenuForm, MenuOne>({
   key: ['system', 'menu'],
   name: '菜单',
-  endpoints: { tree: '/system/menu/query/tree', one: '/system/menu/query/one', edit: '/system/menu/edit' },
+  endpoints: { tree: menuEndpoints.tree, one: menuEndpoints.one, edit: menuEndpoints.edit },
   columns: [
     {
       key: 'name',

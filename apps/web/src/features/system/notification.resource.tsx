@@ -1,5 +1,8 @@
 import { NOTIFICATION_CONTENT_MAX } from '@ess/contract/constants';
-import { notificationSetAdd, notificationSetEdit } from '@ess/contract/system';
+import {
+  notificationEndpoints, notificationSetAdd, notificationSetEdit, type InboxRow, type PushLogOne, type PushLogRow, type PushMode, type SettingOne,
+  type SettingRow, type TargetType,
+} from '@ess/contract/system';
 import { Space, Tag } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { defineResource } from '../../components/crud/index.ts';
@@ -7,31 +10,6 @@ import { roleSource, userSource } from './system.options.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Notification settings: what to push, to whom, when (/system/messageConfig, /system/messagePush)
-
-export type PushMode = 'immediate' | 'scheduled';
-export type TargetType = 'role' | 'user';
-
-export interface SettingRow {
-  id: number;
-  companyId: number;
-  companyName: string;
-  title: string;
-  content: string;
-  pushMode: PushMode;
-  pushAt: string | null;
-  targetType: TargetType;
-  targetIds: number[];
-  status: 'pending' | 'sending' | 'sent' | 'failed';
-  createdBy: number | null;
-  createdByName: string | null;
-  sentAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface SettingOne extends SettingRow {
-  targets: { id: number; name: string }[];
-}
 
 export interface SettingForm {
   title: string;
@@ -66,10 +44,10 @@ export const settingResource = defineResource<SettingRow, SettingForm, SettingOn
   key: ['system', 'notification', 'setting'],
   name: '消息',
   endpoints: {
-    page: '/system/notification/set/query/page',
-    one: '/system/notification/set/query/one',
-    add: '/system/notification/set/add',
-    edit: '/system/notification/set/edit',
+    page: notificationEndpoints.settingPage,
+    one: notificationEndpoints.settingOne,
+    add: notificationEndpoints.settingAdd,
+    edit: notificationEndpoints.settingEdit,
   },
   columns: [
     { key: 'title', title: '消息标题', ellipsis: true, width: 220 },
@@ -147,31 +125,6 @@ export const settingResource = defineResource<SettingRow, SettingForm, SettingOn
 // ---------------------------------------------------------------------------------------------
 // Push log (/system/messagePush)
 
-export interface PushLogRow {
-  id: number;
-  settingId: number;
-  companyId: number;
-  title: string;
-  recipientCount: number;
-  status: 'success' | 'failed';
-  error: string | null;
-  createdAt: string;
-}
-
-export interface Recipient {
-  userId: number;
-  username: string;
-  name: string;
-  read: boolean;
-  readAt: string | null;
-}
-
-export interface PushLogOne extends PushLogRow {
-  pushMode: PushMode;
-  targetType: TargetType;
-  recipients: Recipient[];
-}
-
 export const PUSH_RESULT = [
   { value: 'success', label: '成功', color: 'success' },
   { value: 'failed', label: '失败', color: 'error' },
@@ -185,7 +138,7 @@ export const READ_STATE = [
 export const pushLogResource = defineResource<PushLogRow, Record<string, never>, PushLogOne>({
   key: ['system', 'notification', 'log'],
   name: '推送记录',
-  endpoints: { page: '/system/notification/log/query/page', one: '/system/notification/log/query/one' },
+  endpoints: { page: notificationEndpoints.logPage, one: notificationEndpoints.logOne },
   columns: [
     { key: 'title', title: '消息标题', ellipsis: true, width: 240 },
     { key: 'recipientCount', title: '接收人数', type: 'number' },
@@ -208,20 +161,10 @@ export const pushLogResource = defineResource<PushLogRow, Record<string, never>,
 // ---------------------------------------------------------------------------------------------
 // The signed-in user's inbox (/system/messageNotification)
 
-export interface InboxRow {
-  id: number;
-  settingId: number | null;
-  title: string;
-  content: string;
-  read: boolean;
-  readAt: string | null;
-  createdAt: string;
-}
-
 export const inboxResource = defineResource<InboxRow>({
   key: ['system', 'notification', 'inbox'],
   name: '通知',
-  endpoints: { page: '/system/notification/query/page', one: '/system/notification/query/one' },
+  endpoints: { page: notificationEndpoints.page, one: notificationEndpoints.one },
   columns: [
     { key: 'read', title: '状态', type: 'boolean', options: READ_STATE, width: 90 },
     { key: 'title', title: '标题', width: 240, ellipsis: true },

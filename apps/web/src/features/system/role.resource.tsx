@@ -1,26 +1,8 @@
-import { roleAdd, roleEdit } from '@ess/contract/system';
-import { crudEndpoints, defineResource } from '../../components/crud/index.ts';
+import { roleAdd, roleEdit, roleEndpoints, type RoleOne, type RoleRow } from '@ess/contract/system';
+import { defineResource } from '../../components/crud/index.ts';
 import { InterfacePicker } from './InterfacePicker.tsx';
 import { MenuPermissionTree } from './MenuPermissionTree.tsx';
 import { companyTreeSource } from './system.options.ts';
-
-export interface RoleRow {
-  id: number;
-  companyId: number;
-  companyName: string;
-  name: string;
-  code: string | null;
-  remark: string | null;
-  buildIn: boolean;
-  userCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface RoleOne extends RoleRow {
-  menuIds: number[];
-  interfaceIds: number[];
-}
 
 export interface RoleForm {
   companyId?: number;
@@ -40,7 +22,7 @@ export const BUILT_IN = [
 export const roleResource = defineResource<RoleRow, RoleForm, RoleOne>({
   key: ['system', 'role'],
   name: '角色',
-  endpoints: crudEndpoints('/system/role'),
+  endpoints: { page: roleEndpoints.page, one: roleEndpoints.one, add: roleEndpoints.add, edit: roleEndpoints.edit, delete: roleEndpoints.delete },
   columns: [
     { key: 'name', title: '角色名称' },
     { key: 'code', title: '角色编码' },

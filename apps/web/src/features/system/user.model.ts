@@ -1,26 +1,5 @@
-import { USER_STATUS } from '@ess/contract/system';
-
-export interface UserRow {
-  id: number;
-  username: string;
-  name: string;
-  phone: string | null;
-  email: string | null;
-  companyId: number;
-  companyName: string;
-  status: 0 | 1;
-  buildIn: boolean;
-  siteCount: number;
-  lastLoginAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  roles: { id: number; name: string }[];
-}
-
-export interface UserOne extends UserRow {
-  roleIds: number[];
-  siteIds: number[];
-}
+import { USER_STATUS, type UserOne, type userEdit } from '@ess/contract/system';
+import type { z } from 'zod';
 
 export interface UserForm {
   username: string;
@@ -39,19 +18,26 @@ export const ACCOUNT_STATUS = [
   { value: USER_STATUS.disabled, label: '停用', color: 'error' },
 ] as const;
 
+/** The fields of both bodies (status as 1/0). */
+const common = (v: UserForm) => ({
+  name: v.name,
+  phone: v.phone ?? null,
+  email: v.email ?? null,
+  companyId: v.companyId,
+  roleIds: v.roleIds ?? [],
+  status: v.status === false ? USER_STATUS.disabled : USER_STATUS.enabled,
+  siteIds: v.siteIds ?? [],
+});
+
+/** The edit request of a user's form values; a blank password keeps the current one. */
+export function userEditBody(v: UserForm, id: number | undefined): z.input<typeof userEdit> {
+  return { id, ...(v.password ? { password: v.password } : {}), ...common(v) };
+}
+
 /** The request body of a user's form values (status as 1/0; a blank password on edit keeps it). */
 export function userBody(v: UserForm, mode: 'add' | 'edit', id?: number): Record<string, unknown> {
-  const common = {
-    name: v.name,
-    phone: v.phone ?? null,
-    email: v.email ?? null,
-    companyId: v.companyId,
-    roleIds: v.roleIds ?? [],
-    status: v.status === false ? USER_STATUS.disabled : USER_STATUS.enabled,
-    siteIds: v.siteIds ?? [],
-  };
-  if (mode === 'add') return { username: v.username, password: v.password, ...common };
-  return { id, ...(v.password ? { password: v.password } : {}), ...common };
+  if (mode === 'add') return { username: v.username, password: v.password, ...common(v) };
+  return userEditBody(v, id);
 }
 
 /** Form values of a user loaded with the one endpoint (the password field starts blank). */

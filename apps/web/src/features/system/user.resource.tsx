@@ -1,10 +1,10 @@
-import { userAdd, userEdit } from '@ess/contract/system';
+import { userAdd, userEdit, userEndpoints, type UserOne, type UserRow } from '@ess/contract/system';
 import { defineResource } from '../../components/crud/index.ts';
 import { useUserStore } from '../../platform/user-store.ts';
 import { SitePicker } from './SitePicker.tsx';
 import { UserStatusSwitch } from './UserStatusSwitch.tsx';
 import { companyTreeSource, roleSource } from './system.options.ts';
-import { ACCOUNT_STATUS, userBody, userValues, type UserForm, type UserOne, type UserRow } from './user.model.ts';
+import { ACCOUNT_STATUS, userBody, userValues, type UserForm } from './user.model.ts';
 
 /** Only the built-in administrator edits themselves; other users are edited by those above them. */
 const editable = (row: UserRow) => !row.buildIn || row.id === useUserStore.getState().info?.id;
@@ -13,7 +13,7 @@ const editable = (row: UserRow) => !row.buildIn || row.id === useUserStore.getSt
 export const userResource = defineResource<UserRow, UserForm, UserOne>({
   key: ['system', 'user'],
   name: '用户',
-  endpoints: { page: '/system/user/query/page', one: '/system/user/query/one', add: '/system/user/add', edit: '/system/user/edit' },
+  endpoints: { page: userEndpoints.page, one: userEndpoints.one, add: userEndpoints.add, edit: userEndpoints.edit },
   columns: [
     { key: 'username', title: '用户名' },
     { key: 'name', title: '姓名' },

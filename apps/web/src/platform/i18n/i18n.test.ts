@@ -5,7 +5,7 @@ import { ERRORS } from '@ess/contract/errors';
 import { MENUS } from '@ess/contract/menus';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { envelope, json, mockFetch, recordUi } from '../../test/http.ts';
-import { commonHeaders, get } from '../request.ts';
+import { commonHeaders, request } from '../request.ts';
 import { fetchPack, forgetPacks, loadLanguagePack, setLocale, useUiLocaleStore } from './language.ts';
 import { ANTD_LOCALES, LOCALE_NAMES } from './locales.ts';
 import { fill, t, useI18nStore } from './translate.ts';
@@ -89,7 +89,7 @@ describe('language-pack model (§3, §9)', () => {
   it('request errors show tipMsg through the pack', async () => {
     useI18nStore.setState({ locale: 'en-US', pack: new Map([['数据已存在', 'The data already exists']]) });
     mockFetch(() => json(envelope(null, 'A0409', '数据已存在')));
-    await expect(get('/x')).rejects.toThrow('The data already exists');
+    await expect(request({ url: '/x', method: 'GET' })).rejects.toThrow('The data already exists');
     expect(ui.toasts[0]!.text).toBe('The data already exists');
   });
 

@@ -1,7 +1,7 @@
 export { fill, isLocale, storedLocale, t, translateWith, useI18nStore, type LanguagePack } from './translate.ts';
 export { useLocale, useT } from './useT.ts';
 export {
-  PACK_URL, applyDocumentLocale, fetchPack, forgetPacks, initLocale, loadLanguagePack, loadUiKitLocale, setLocale,
+  PACK, applyDocumentLocale, fetchPack, forgetPacks, initLocale, loadLanguagePack, loadUiKitLocale, setLocale,
   useUiLocaleStore, type PackRow,
 } from './language.ts';
 export { LOCALE_NAMES, RTL_LOCALES, directionOf } from './locales.ts';

@@ -1,18 +1,21 @@
 import { DEFAULT_LOCALE, LOCALE_STORAGE_KEY, type Locale } from '@ess/contract/constants';
+import type { EndpointRef } from '@ess/contract/endpoint';
+import type { i18nEndpoints, PackRow } from '@ess/contract/i18n';
 import type { Locale as AntdLocale } from 'antd/es/locale';
 import dayjs from 'dayjs';
 import { create } from 'zustand';
-import { get } from '../request.ts';
+import { callRef } from '../request.ts';
 import { ANTD_LOCALES, DAYJS_LOCALES, directionOf } from './locales.ts';
 import { useI18nStore, type LanguagePack } from './translate.ts';
 
-/** The language-pack fetch (catalogue: GET /i18n/text/translation/view, languageId). */
-export const PACK_URL = '/i18n/text/translation/view';
+/**
+ * The language-pack fetch, i18nEndpoints.pack (GET, languageId). Bundle weight: the login page
+ * loads its language, so this takes only the endpoint's types (a runtime import of a contract
+ * endpoint brings zod into the login page); a test holds the path to the contract's.
+ */
+export const PACK: EndpointRef<typeof i18nEndpoints.pack> = { method: 'GET', path: '/i18n/text/translation/view' };
 
-export interface PackRow {
-  source: string;
-  translation: string;
-}
+export type { PackRow };
 
 interface UiLocaleState {
   /** antd's own locale for the current UI locale; undefined until loaded. */
@@ -33,8 +36,8 @@ export function fetchPack(locale: Locale): Promise<LanguagePack> {
   if (locale === DEFAULT_LOCALE) return Promise.resolve(new Map());
   const cached = packs.get(locale);
   if (cached) return cached;
-  const p = get<PackRow[]>(PACK_URL, { languageId: locale }, { noMessage: true, loading: false })
-    .then((rows) => new Map((rows ?? []).filter((r) => r.translation).map((r) => [r.source, r.translation])) as LanguagePack)
+  const p = callRef(PACK, { languageId: locale }, { noMessage: true, loading: false })
+    .then((rows: PackRow[] | null) => new Map((rows ?? []).filter((r) => r.translation).map((r) => [r.source, r.translation])) as LanguagePack)
     .catch((e: unknown) => {
       console.error(`language pack ${locale} failed to load; showing source text`, e);
       packs.delete(locale);

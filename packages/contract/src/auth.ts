@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { optionalEmail, optionalPhone, password, trimmed } from './common.ts';
+import { done, endpoint, FILE, isoTime } from './endpoint.ts';
+
+/**
+ * Sign-in, captcha and the signed-in user's own profile (api-catalogue "Session and basics").
+ * Kept apart from system.ts so that what the login page and the signed-out shell use stays small.
+ */
+
+export const loginBody = z.object({
+  username: trimmed(64),
+  password: z.string().min(1).max(128),
+});
+export const changePasswordBody = z
+  .object({ oldPassword: z.string().min(1).max(128), newPassword: password, confirmPassword: z.string() })
+  .refine((v) => v.confirmPassword === v.newPassword, { message: '两次输入的密码不一致', path: ['confirmPassword'] });
+export const changeInfoBody = z.object({
+  name: trimmed(64),
+  phone: optionalPhone,
+  email: optionalEmail,
+});
+
+/** A new session: the bearer token and when it ends. */
+export const loginResult = z.object({ token: z.string(), expiresAt: isoTime });
+export type LoginResult = z.infer<typeof loginResult>;
+
+/** A menu entry the user's roles grant (with the directories above it): a flat list linked by parentPath. */
+export const menuProfile = z.object({
+  id: z.number(),
+  path: z.string(),
+  parentPath: z.string().nullable(),
+  /** Source text (Simplified Chinese), shown through the language pack. */
+  name: z.string(),
+  icon: z.string().nullable(),
+  sort: z.number(),
+  hidden: z.boolean(),
+});
+export type MenuProfile = z.infer<typeof menuProfile>;
+
+/** What the console's navigation guard and user store need (product-spec §2, §3). */
+export const profileInfo = z.object({
+  id: z.number(),
+  username: z.string(),
+  name: z.string(),
+  phone: z.string().nullable(),
+  email: z.string().nullable(),
+  companyId: z.number(),
+  companyName: z.string(),
+  buildIn: z.boolean(),
+  lastLoginAt: isoTime.nullable(),
+  roles: z.array(z.object({ id: z.number(), name: z.string() })),
+  menuProfiles: z.array(menuProfile),
+});
+export type ProfileInfo = z.infer<typeof profileInfo>;
+
+export const authEndpoints = {
+  /** An SVG image; the captcha's id goes in an HttpOnly cookie. */
+  captcha: endpoint({ method: 'GET', path: '/basic/captcha', response: FILE }),
+  login: endpoint({ method: 'POST', path: '/basic/user/login', body: loginBody, response: loginResult }),
+  logout: endpoint({ method: 'GET', path: '/basic/user/logout', response: done }),
+  profile: endpoint({ method: 'GET', path: '/system/user/profile/info', response: profileInfo }),
+  changePassword: endpoint({ method: 'POST', path: '/system/user/profile/change/password', body: changePasswordBody, response: done }),
+  changeInfo: endpoint({ method: 'POST', path: '/system/user/profile/change/info', body: changeInfoBody, response: done }),
+};
