@@ -2,8 +2,8 @@ import { thresholdCleared, thresholdRaised, type AlarmOperator } from '@ess/cont
 import type { Database } from '../../platform/db/database.ts';
 import type { EventBus } from '../../platform/events/bus.ts';
 import type { Logger } from '../../platform/logging.ts';
-import type { DeviceRegistry, ProductSlots, RegisteredDevice } from '../telemetry/registry.ts';
-import type { IngestRules } from '../telemetry/ingest.ts';
+import type { DeviceRegistry, ProductSlots, RegisteredDevice } from '../telemetry/index.ts';
+import type { IngestRules } from '../telemetry/index.ts';
 import type { AlarmNotifier, ChangedAlarm } from './alarm.live.ts';
 import { changedOf, endOrphanAlarms, type ChangedRow } from './alarm.repository.ts';
 

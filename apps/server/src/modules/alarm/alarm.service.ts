@@ -14,8 +14,9 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { streamXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { formatInZone } from '../system/log.service.ts';
+import { formatInZone } from '../../platform/time/client-zone.ts';
 import { alarmNotifier } from './alarm.live.ts';
+import { alarmEngines } from './alarm.runtime.ts';
 
 /** Alarms as the monitor lists them (api-catalogue "Alarms" → monitor), and shields of their sources. */
 
@@ -204,7 +205,7 @@ const notifySites = (ctx: AppContext, siteIds: number[]) =>
 /** Every ingest instance reads the shields again; this one before the call answers. */
 async function shieldsChanged(ctx: AppContext, siteId: number) {
   await ctx.bus.publish({ type: 'reload', what: 'alarm' });
-  await ctx.telemetry.alarms?.reload();
+  await alarmEngines.get(ctx)?.reload();
   await notifySites(ctx, [siteId]);
 }
 

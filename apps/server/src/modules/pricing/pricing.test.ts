@@ -4,13 +4,13 @@ import type {
   Page, PriceBand, PriceCycleRecord, PriceTemplateDetail, PriceTemplateRecord, PriceTemplateWithCycles, SitePriceCycleRecord, SolarPriceCycleRecord,
 } from '@ess/contract';
 import { demoFleet } from '@ess/simulator';
-import { seedDemoOnce } from '../../db/demo-seed.ts';
+import { seedDemoOnce } from '../../demo/demo-seed.ts';
 import { priceCycle, priceTemplate } from '../../db/schema/pricing.ts';
 import { site } from '../../db/schema/site.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { makeSite, makeUser, seededCompanies } from '../system/system.test-helpers.ts';
 import { onPriceChange, tariffsForSite, type PriceChange } from './pricing.service.ts';
-import { bandsOfSchedule } from './pricing.seed.ts';
+import { bandsOfSchedule } from '../../demo/demo-prices.ts';
 
 const band = (start: string, end: string, period: PriceBand['period']): PriceBand => ({ start, end, period });
 const DAY = [band('00:00', '08:00', 'valley'), band('08:00', '11:00', 'peak'), band('11:00', '13:00', 'flat'), band('13:00', '19:00', 'peak'), band('19:00', '21:00', 'tip'), band('21:00', '24:00', 'valley')];

@@ -11,7 +11,7 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, assertSites, inSiteScope } from '../../platform/http/scope.ts';
-import { underCompany } from '../site/site.service.ts';
+import { underCompany } from '../site/index.ts';
 import { money, moneyIn } from './pricing.records.ts';
 import { notifyPriceChange, type PriceChange } from './pricing.service.ts';
 import { templateInScope } from './template.service.ts';

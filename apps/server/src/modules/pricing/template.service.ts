@@ -12,8 +12,8 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
-import { siteInScope } from '../site/site.service.ts';
-import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+import { siteInScope } from '../site/index.ts';
+import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { byFirstMonth, moneyIn, toCycleRecord } from './pricing.records.ts';
 import { changesOfTemplate, notifyPriceChange } from './pricing.service.ts';
 

@@ -3,9 +3,9 @@ import { todayIn } from '@ess/contract';
 import { revenueDaily } from '../../db/schema/revenue.ts';
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { localDayStart } from '../comprehensive/local-time.ts';
-import { productSlots } from '../comprehensive/station.ts';
-import { onPriceChange, type PriceChange } from '../pricing/pricing.service.ts';
+import { localDayStart } from '../../platform/time/local-time.ts';
+import { productSlots } from '../comprehensive/index.ts';
+import { onPriceChange, type PriceChange } from '../pricing/index.ts';
 import { computeSiteDays } from './revenue.engine.ts';
 
 const MINUTE = 60_000;

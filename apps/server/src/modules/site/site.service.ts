@@ -11,7 +11,7 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 
 const deviceCount = sql<number>`(select count(*) from ${device} where ${device.siteId} = ${site.id})::int`;
 
