@@ -8,6 +8,7 @@ import { openDatabase } from './platform/db/database.ts';
 import { busChannel, inProcessBus, redisBus } from './platform/events/bus.ts';
 import { AccessLogWriter } from './platform/http/access-log.ts';
 import { buildHttp } from './platform/http/server.ts';
+import { Outbox } from './platform/events/outbox.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { createLogger, type Logger } from './platform/logging.ts';
 import { SseHub } from './platform/sse/hub.ts';
@@ -17,6 +18,9 @@ import { configurePasswordHashing } from './platform/password.ts';
 import { seedOnce, syncInterfaces, syncMenus } from './db/seed.ts';
 import { modules as allModules } from './modules/index.ts';
 import { loadDemo } from './demo/load.ts';
+
+/** How often the jobs role looks for domain events of other instances and retries that came due. */
+const OUTBOX_POLL_MS = 1000;
 
 export interface RunningApp {
   app: FastifyInstance;
@@ -68,8 +72,17 @@ export async function startApp(
   const broker = !config.mqttUrl && config.roles.has('ingest') ? await startEmbeddedBroker(config.mqttPort, config.host) : null;
   if (broker) log.info({ url: broker.url }, 'embedded MQTT broker started');
   const mqtt = { url: config.mqttUrl ?? broker?.url ?? '', embedded: broker };
-  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, interfaceIds, mqtt };
+  const outbox = new Outbox(database, log.child({ part: 'outbox' }), modules.flatMap((m) => m.subscribers ?? []));
+  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, interfaceIds, mqtt, outbox };
   for (const m of modules) m.jobs?.(ctx);
+  if (config.roles.has('jobs')) {
+    // Events of other instances and retries that came due; this instance's own are nudged.
+    jobs.every(OUTBOX_POLL_MS, () => outbox.drain());
+    jobs.every(3_600_000, async () => {
+      const n = await outbox.prune();
+      if (n) log.info({ events: n }, 'domain events pruned');
+    });
+  }
   const started: ServerModule[] = [];
   const stopModules = async () => {
     for (const m of started.splice(0).reverse()) await m.stop?.(ctx);
@@ -85,6 +98,7 @@ export async function startApp(
     throw err;
   }
   await jobs.start();
+  if (config.roles.has('jobs')) outbox.start(ctx);
   const app = await buildHttp(ctx, config.roles.has('api') ? routes : []);
   if (config.roles.has('api') && existsSync(config.webDist)) {
     await app.register(fastifyStatic, {
@@ -111,6 +125,7 @@ export async function startApp(
     close: async () => {
       sse.closeAll();
       await app.close();
+      await outbox.stop();
       await stopModules();
       await broker?.close();
       await accessLog.close();

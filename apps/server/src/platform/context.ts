@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/database.ts';
 import type { EventBus } from './events/bus.ts';
+import type { Outbox } from './events/outbox.ts';
 import type { AccessLogWriter } from './http/access-log.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logging.ts';
@@ -16,6 +17,8 @@ export interface AppContext {
   bus: EventBus;
   sse: SseHub;
   jobs: JobQueue;
+  /** The domain-event outbox: nudge() after committing emitted events. */
+  outbox: Outbox;
   accessLog: AccessLogWriter;
   /** Catalogue path → api_interface id, loaded at start. */
   interfaceIds: Map<string, number>;

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database, Db } from './db/database.ts';
+import type { Subscriber } from './events/outbox.ts';
 import type { AnyRoute } from './http/route.ts';
 import type { Logger } from './logging.ts';
 
@@ -25,6 +26,8 @@ export interface ServerModule {
   seeds?: readonly ((s: SeedContext) => Promise<void>)[];
   /** Registers job handlers and periodic work (on every instance; they run where the jobs role is). */
   jobs?: (ctx: AppContext) => void;
+  /** Domain-event subscribers (dispatched from the outbox on the jobs role). */
+  subscribers?: readonly Subscriber[];
   /** Started in module-list order once the platform is up, before the server takes requests. */
   start?: (ctx: AppContext) => Promise<void>;
   /** Stopped in reverse order when the server closes. */

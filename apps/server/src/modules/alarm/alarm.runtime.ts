@@ -2,7 +2,6 @@ import type { AppContext } from '../../platform/context.ts';
 import { perApp } from '../../platform/module.ts';
 import { addIngestRules, deviceRegistryOf } from '../telemetry/index.ts';
 import { AlarmEngine } from './alarm.engine.ts';
-import { alarmNotifier } from './alarm.live.ts';
 
 /** The alarm engine of an instance with the ingest role (evaluates the rules on the stream). */
 export const alarmEngines = perApp<AlarmEngine>('alarm engine');
@@ -14,7 +13,7 @@ export function startAlarmEngine(ctx: AppContext): void {
     ctx.database,
     deviceRegistryOf(ctx),
     { syncMs: ctx.config.alarmSyncMs },
-    alarmNotifier(ctx.database.sql, ctx.sse, ctx.config.alarmPopupLevel, ctx.log),
+    () => ctx.outbox.nudge(),
     ctx.log.child({ part: 'alarms' }),
     ctx.bus,
   );

@@ -5,4 +5,4 @@ import { pricingRoutes } from './pricing.routes.ts';
 export const pricingModule = defineModule({ name: 'pricing', routes: pricingRoutes });
 
 // The module's public interface: what other modules (and the demo) may use.
-export { bandAt, onPriceChange, tariffsForSite, type DayTariff, type PriceChange } from './pricing.service.ts';
+export { bandAt, tariffsForSite, type DayTariff, type PriceChange } from './pricing.service.ts';
