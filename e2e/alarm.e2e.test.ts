@@ -12,6 +12,7 @@ import { animationsSettled } from './support/animations.ts';
 import { seriousViolations } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
 import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
+import { ingestOf } from '../apps/server/src/modules/telemetry/index.ts';
 
 const SHOTS = resolve(import.meta.dirname, '../docs/screenshots');
 const PCS = 'SH01-PCS-01';
@@ -55,7 +56,7 @@ describe('alarms from an injected fault to its end, in Chromium', () => {
   let monitor: AlarmMonitorScreen;
   let first: string;
 
-  const ingest = () => server.ctx.telemetry.ingest!;
+  const ingest = () => ingestOf(server.ctx)!;
   /** The alarms of a device and fault code, newest first, as stored. */
   const alarmsOf = async (device: string, code: string) =>
     (
@@ -85,7 +86,7 @@ describe('alarms from an injected fault to its end, in Chromium', () => {
       SIMULATOR: 'off', LATEST_FLUSH_MS: '200', INGEST_BATCH_MS: '50', ALARM_SYNC_MS: '1000',
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     });
-    mqtt = await connectAsync(server.ctx.telemetry.brokerUrl, { clientId: 'alarm-e2e-history' });
+    mqtt = await connectAsync(server.ctx.mqtt.url, { clientId: 'alarm-e2e-history' });
     const now = Date.now();
     for (const h of HISTORY) {
       const topic = `ess/${h.site}/${h.device}/event`;
@@ -93,7 +94,7 @@ describe('alarms from an injected fault to its end, in Chromium', () => {
       await mqtt.publishAsync(topic, JSON.stringify({ ts, code: h.code, active: true, message: h.code }), { qos: 1 });
       if (h.lastsMin !== null) await mqtt.publishAsync(topic, JSON.stringify({ ts: ts + h.lastsMin * 60_000, code: h.code, active: false, message: `${h.code}恢复` }), { qos: 1 });
     }
-    sim = await runSimulator({ mqttUrl: server.ctx.telemetry.brokerUrl, fleet: createFleet(1), intervalMs: 1000 });
+    sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet: createFleet(1), intervalMs: 1000 });
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
     kanban = new AlarmKanbanScreen(page, server.url);

@@ -31,7 +31,7 @@ async function main() {
     ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
   });
   const clock = manualClock(Date.now() - 25 * DAY);
-  const sim = await runSimulator({ mqttUrl: server.ctx.telemetry.brokerUrl, fleet: demoFleet(1), intervalMs: 0, clock });
+  const sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet: demoFleet(1), intervalMs: 0, clock });
   log('backfilling 25 days');
   for (let t = clock.now(); t < Date.now(); t += t < Date.now() - 2 * DAY ? 30 * 60_000 : 5 * 60_000) {
     clock.set(t);

@@ -25,7 +25,7 @@ describe('site monitoring with live stations in Chromium', () => {
       SIMULATOR: 'off', LATEST_FLUSH_MS: '200', INGEST_BATCH_MS: '50', ROLLUP_FLUSH_MS: '500', ROLLUP_SNAPSHOT_MS: '1000',
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     });
-    sim = await runSimulator({ mqttUrl: server.ctx.telemetry.brokerUrl, fleet: demoFleet(1), intervalMs: 1000 });
+    sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet: demoFleet(1), intervalMs: 1000 });
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
     const login = new LoginPage(page, server.url, (id) => server.captchaCode(id));

@@ -49,7 +49,7 @@ describe('device registry in Chromium', () => {
       SIMULATOR: 'off', DEVICE_OFFLINE_TIMEOUT_MS: '10000', LATEST_FLUSH_MS: '200', INGEST_BATCH_MS: '50',
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     });
-    sim = await runSimulator({ mqttUrl: server.ctx.telemetry.brokerUrl, fleet: demoFleet(), intervalMs: 2000 });
+    sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet: demoFleet(), intervalMs: 2000 });
     for (const p of await server.ctx.db.select({ code: product.code, type: product.type }).from(product)) productOf.set(p.type, p.code);
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();

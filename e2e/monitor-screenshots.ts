@@ -59,7 +59,7 @@ async function main() {
     SIMULATOR: 'off', ROLLUP_FLUSH_MS: '1000', ROLLUP_SNAPSHOT_MS: '5000',
     ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
   });
-  const url = server.ctx.telemetry.brokerUrl;
+  const url = server.ctx.mqtt.url;
   const demo = demoFleet(1);
   const midnight = new Date().setHours(0, 0, 0, 0);
   log('backfilling Shanghai 30 days');

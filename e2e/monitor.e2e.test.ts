@@ -32,7 +32,7 @@ describe('device monitoring with a live station in Chromium', () => {
       // A private build to test against (default: apps/web/dist).
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     });
-    sim = await runSimulator({ mqttUrl: server.ctx.telemetry.brokerUrl, fleet: createFleet(1), intervalMs: 1000 });
+    sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet: createFleet(1), intervalMs: 1000 });
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1366, height: 900 } })).newPage();
     list = new DeviceListScreen(page, server.url);

@@ -47,7 +47,7 @@ describe('home, operations board, arbitrage overview and station earnings in Chr
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     });
     const clock = manualClock(Date.now() - BACKFILL_MS);
-    sim = await runSimulator({ mqttUrl: server.ctx.telemetry.brokerUrl, fleet: demoFleet(1), intervalMs: 0, clock });
+    sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet: demoFleet(1), intervalMs: 0, clock });
     for (let t = clock.now(); t < Date.now(); t += STEP_MS) {
       clock.set(t);
       await sim.tick();

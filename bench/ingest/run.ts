@@ -28,6 +28,8 @@ import { startApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { createLogger } from '../../apps/server/src/platform/logging.ts';
 import type { FromPublisher, PublisherDevice, ToPublisher } from './publisher.ts';
+import { ingestOf } from '../../apps/server/src/modules/telemetry/index.ts';
+import { alarmEngines } from '../../apps/server/src/modules/alarm/alarm.runtime.ts';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
@@ -112,14 +114,14 @@ async function main() {
     ...(dbUrl ? { DATABASE_URL: dbUrl } : {}),
   });
   const app = await startApp(config, { logger: createLogger('warn') });
-  const ingest = app.ctx.telemetry.ingest!;
+  const ingest = ingestOf(app.ctx)!;
   const publishers: ChildProcess[] = [];
   try {
     const devices = await register(app.ctx.database.sql, deviceCount, tag);
     if (!alarmRules) await app.ctx.database.sql.query('delete from alarm_dict');
     await ingest.registry.load();
-    await app.ctx.telemetry.alarms?.reload();
-    const brokerUrl = app.ctx.telemetry.brokerUrl;
+    await alarmEngines.get(app.ctx)?.reload();
+    const brokerUrl = app.ctx.mqtt.url;
     console.log(`ingest bench: ${usePglite ? 'PGlite (on disk)' : 'PostgreSQL'}, broker ${useMosquitto ? 'Mosquitto' : 'embedded aedes'}, ` +
       `${devices.length} devices × ${POINTS} points, ${publisherCount} publisher processes, ${seconds} s per stage, ` +
       `alarm rules ${alarmRules ? 'on' : 'off (empty dictionary)'}`);
@@ -202,7 +204,7 @@ async function main() {
     console.log(` counters: ${JSON.stringify({ invalid: k.invalid, unknownDevice: k.unknownDevice, batches: k.batches, batchErrors: k.batchErrors })}`);
     console.log(` time: handling ${fmt(k.handleMs)} ms, telemetry COPY ${fmt(k.copyMs)} ms (${fmt(k.batches)} batches), ` +
       `latest values ${fmt(k.latestMs)} ms (${k.latestFlushes} flushes), rollups ${fmt(k.rollupMs)} ms (${k.rollupFlushes} flushes, ${fmt(k.rollupRows)} rows)`);
-    const a = app.ctx.telemetry.alarms?.counters;
+    const a = alarmEngines.get(app.ctx)?.counters;
     if (a) {
       const { rows: alarms } = await app.ctx.database.sql.query<{ n: number; open: number }>(
         `select count(*)::int as n, (count(*) filter (where status = 'active'))::int as open from alarm`,

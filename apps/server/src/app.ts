@@ -8,18 +8,19 @@ import { openDatabase } from './platform/db/database.ts';
 import { busChannel, inProcessBus, redisBus } from './platform/events/bus.ts';
 import { AccessLogWriter } from './platform/http/access-log.ts';
 import { buildHttp } from './platform/http/server.ts';
+import { Outbox } from './platform/events/outbox.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { createLogger, type Logger } from './platform/logging.ts';
 import { SseHub } from './platform/sse/hub.ts';
+import { startEmbeddedBroker } from './platform/mqtt/broker.ts';
+import type { ServerModule } from './platform/module.ts';
+import { configurePasswordHashing } from './platform/password.ts';
 import { seedOnce, syncInterfaces, syncMenus } from './db/seed.ts';
-import { seedDemoOnce } from './db/demo-seed.ts';
-import { syncThingModels } from './modules/device/thing-model.ts';
-import { seedAlarmDictionary } from './modules/alarm/alarm.seed.ts';
-import { startTelemetry } from './modules/telemetry/runtime.ts';
-import { configurePasswordHashing } from './modules/system/auth.service.ts';
-import { closeCommandChannel } from './modules/monitor/command.channel.ts';
-import { allRoutes } from './modules/index.ts';
-import { registerJobs } from './modules/jobs.ts';
+import { modules as allModules } from './modules/index.ts';
+import { loadDemo } from './demo/load.ts';
+
+/** How often the jobs role looks for domain events of other instances and retries that came due. */
+const OUTBOX_POLL_MS = 1000;
 
 export interface RunningApp {
   app: FastifyInstance;
@@ -42,26 +43,63 @@ export function staticCacheControl(root: string, path: string): string {
 /** Opens every platform part, applies migrations and the seed, and listens. */
 export async function startApp(
   config: Config,
-  opts: { memoryDb?: boolean; logger?: Logger; /** tests: a migrated PGlite image to start the in-memory database from */ pgliteImage?: Blob } = {},
+  opts: {
+    memoryDb?: boolean;
+    logger?: Logger;
+    /** tests: a migrated PGlite image to start the in-memory database from */
+    pgliteImage?: Blob;
+    /** tests: the module list to run instead of modules/index.ts's */
+    modules?: readonly ServerModule[];
+  } = {},
 ): Promise<RunningApp> {
   const log = opts.logger ?? createLogger(config.logLevel);
   configurePasswordHashing(config.passwordHash);
+  // The demo stations (SEED_DEMO) are a module of their own, loaded only when wanted: it is the
+  // one part of the server that uses the station simulator.
+  const demo = config.seedDemo ? await loadDemo(log) : null;
+  const listed = opts.modules ?? allModules;
+  const modules: readonly ServerModule[] = demo ? [...listed, demo.demoModule] : listed;
+  const routes = modules.flatMap((m) => m.routes ?? []);
   const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb, image: opts.pgliteImage });
-  const interfaceIds = await syncInterfaces(database.db, allRoutes);
+  const interfaceIds = await syncInterfaces(database.db, routes);
   await syncMenus(database.db);
   const seed = await seedOnce(database, config.adminPassword);
-  await syncThingModels(database.db);
-  await seedAlarmDictionary(database.db);
-  if (config.seedDemo) await seedDemoOnce(database.db);
+  for (const m of modules) for (const s of m.seeds ?? []) await s({ config, database, db: database.db, log });
   const bus = config.redisUrl ? await redisBus(config.redisUrl, log, busChannel(config.databaseUrl, config.dataDir)) : inProcessBus();
   const sse = new SseHub(bus, config.sseHeartbeatMs);
   const jobs = new JobQueue(database, log, config.roles.has('jobs'));
   const accessLog = new AccessLogWriter(database, log, config.accessLogFlushMs);
-  const telemetry = await startTelemetry(config, database, log, { bus, sse });
-  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, interfaceIds, telemetry };
-  registerJobs(ctx);
+  const broker = !config.mqttUrl && config.roles.has('ingest') ? await startEmbeddedBroker(config.mqttPort, config.host) : null;
+  if (broker) log.info({ url: broker.url }, 'embedded MQTT broker started');
+  const mqtt = { url: config.mqttUrl ?? broker?.url ?? '', embedded: broker };
+  const outbox = new Outbox(database, log.child({ part: 'outbox' }), modules.flatMap((m) => m.subscribers ?? []));
+  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, interfaceIds, mqtt, outbox };
+  for (const m of modules) m.jobs?.(ctx);
+  if (config.roles.has('jobs')) {
+    // Events of other instances and retries that came due; this instance's own are nudged.
+    jobs.every(OUTBOX_POLL_MS, () => outbox.drain());
+    jobs.every(3_600_000, async () => {
+      const n = await outbox.prune();
+      if (n) log.info({ events: n }, 'domain events pruned');
+    });
+  }
+  const started: ServerModule[] = [];
+  const stopModules = async () => {
+    for (const m of started.splice(0).reverse()) await m.stop?.(ctx);
+  };
+  try {
+    for (const m of modules) {
+      await m.start?.(ctx);
+      started.push(m);
+    }
+  } catch (err) {
+    await stopModules().catch(() => undefined);
+    await broker?.close();
+    throw err;
+  }
   await jobs.start();
-  const app = await buildHttp(ctx, config.roles.has('api') ? allRoutes : []);
+  if (config.roles.has('jobs')) outbox.start(ctx);
+  const app = await buildHttp(ctx, config.roles.has('api') ? routes : []);
   if (config.roles.has('api') && existsSync(config.webDist)) {
     await app.register(fastifyStatic, {
       root: config.webDist,
@@ -87,8 +125,9 @@ export async function startApp(
     close: async () => {
       sse.closeAll();
       await app.close();
-      await closeCommandChannel(ctx);
-      await telemetry.close();
+      await outbox.stop();
+      await stopModules();
+      await broker?.close();
       await accessLog.close();
       await jobs.stop();
       await bus.close();

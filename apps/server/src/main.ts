@@ -1,10 +1,6 @@
-import { join } from 'node:path';
-import { demoFleet } from '@ess/simulator';
 import { startApp } from './app.ts';
-import { refreshAll } from './modules/revenue/revenue.jobs.ts';
-import { demoHistoryWanted, seedDemoHistory } from './modules/telemetry/demo-history.ts';
+import { loadDemo } from './demo/load.ts';
 import { loadConfig } from './platform/config.ts';
-import { startSimulatorProcess, wantsSimulator } from './modules/telemetry/simulator-process.ts';
 
 const config = loadConfig();
 const running = await startApp(config);
@@ -18,18 +14,8 @@ if (running.adminPassword) {
 log.info({ url: running.url, db: running.ctx.database.kind, roles: [...config.roles] }, 'console server started');
 process.stdout.write(`  Console: http://localhost:${new URL(running.url).port}/\n`);
 // The demo stations, played over MQTT against this server's broker (SIMULATOR=auto|on|off).
-const playDemo = wantsSimulator(config, running.ctx.telemetry);
-if (playDemo && config.demoHistoryDays > 0) {
-  // First start: the demo's past (the simulator's physics into the rollups) and the revenue it earned.
-  const fleet = demoFleet();
-  const stateFile = process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json');
-  if (await demoHistoryWanted(running.ctx, fleet, stateFile)) {
-    process.stdout.write(`  Writing ${config.demoHistoryDays} days of demo history…\n`);
-    await seedDemoHistory(running.ctx, fleet, config.demoHistoryDays, stateFile);
-    await refreshAll(running.ctx);
-  }
-}
-const simulator = playDemo ? startSimulatorProcess(config, running.ctx.telemetry, log) : null;
+const demo = config.seedDemo || config.simulator === 'on' ? await loadDemo(log) : null;
+const simulator = demo ? await demo.playDemo(running) : null;
 
 let stopping = false;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {

@@ -9,6 +9,7 @@ import { captcha } from '../src/db/schema/system.ts';
 import { loadConfig, type RawConfig } from '../src/platform/config.ts';
 import type { Db } from '../src/platform/db/database.ts';
 import { createLogger } from '../src/platform/logging.ts';
+import type { ServerModule } from '../src/platform/module.ts';
 import { migratedPgliteImage, migratedPostgresTemplate } from './db-images.ts';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -58,7 +59,13 @@ export interface TestApp extends RunningApp {
 }
 
 /** Starts the real server on a free port, on PGlite in memory or a fresh PostgreSQL database. */
-export async function startTestApp(target: DbTarget, env: Partial<RawConfig> = {}, shared?: { databaseUrl: string }): Promise<TestApp> {
+export async function startTestApp(
+  target: DbTarget,
+  env: Partial<RawConfig> = {},
+  shared?: { databaseUrl: string },
+  /** The module list to run instead of the application's (a test module added to it). */
+  modules?: readonly ServerModule[],
+): Promise<TestApp> {
   let drop: (() => Promise<void>) | null = null;
   let databaseUrl = shared?.databaseUrl;
   if (target === 'postgres' && !databaseUrl) {
@@ -85,6 +92,7 @@ export async function startTestApp(target: DbTarget, env: Partial<RawConfig> = {
     memoryDb: target === 'pglite',
     logger: createLogger('silent'),
     ...(target === 'pglite' ? { pgliteImage: await migratedPgliteImage() } : {}),
+    ...(modules ? { modules } : {}),
   });
   const api = new Api(running.url);
   const adminToken = config.captchaEnabled

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { appUser, company, menu, role, roleMenu, userRole } from '../src/db/schema/system.ts';
-import { hashPassword } from '../src/modules/system/auth.service.ts';
+import { hashPassword } from '../src/platform/password.ts';
 import type { TestApp } from './harness.ts';
 
 /** Fixtures for the log, notification and live-event tests, written straight into the database. */

@@ -3,7 +3,7 @@ import { count, eq, inArray, notInArray } from 'drizzle-orm';
 import { MENUS, patternCovers } from '@ess/contract';
 import type { Database, DbOrTx } from '../platform/db/database.ts';
 import type { AnyRoute } from '../platform/http/route.ts';
-import { hashPassword } from '../modules/system/auth.service.ts';
+import { hashPassword } from '../platform/password.ts';
 import { apiInterface, appUser, company, menu, menuInterface, role, roleMenu, userRole } from './schema/system.ts';
 
 /** Writes the registered routes into the interface table; returns path → id. */

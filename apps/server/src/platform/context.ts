@@ -1,11 +1,12 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/database.ts';
 import type { EventBus } from './events/bus.ts';
+import type { Outbox } from './events/outbox.ts';
 import type { AccessLogWriter } from './http/access-log.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logging.ts';
 import type { SseHub } from './sse/hub.ts';
-import type { TelemetryRuntime } from '../modules/telemetry/runtime.ts';
+import type { EmbeddedBroker } from './mqtt/broker.ts';
 
 /** What every module gets: the shared platform parts of one server instance. */
 export interface AppContext {
@@ -16,9 +17,19 @@ export interface AppContext {
   bus: EventBus;
   sse: SseHub;
   jobs: JobQueue;
+  /** The domain-event outbox: nudge() after committing emitted events. */
+  outbox: Outbox;
   accessLog: AccessLogWriter;
   /** Catalogue path → api_interface id, loaded at start. */
   interfaceIds: Map<string, number>;
-  /** The MQTT broker in use and, with the ingest role, the telemetry pipeline. */
-  telemetry: TelemetryRuntime;
+  /** The device broker: MQTT_URL, or the embedded one this instance runs (ingest role). */
+  mqtt: DeviceBroker;
+}
+
+/** Where devices (and the simulator) publish, and the command channel connects. */
+export interface DeviceBroker {
+  /** '' when this instance has no broker (no MQTT_URL and no ingest role). */
+  url: string;
+  /** The embedded broker of this process, when MQTT_URL is unset. */
+  embedded: EmbeddedBroker | null;
 }

@@ -10,3 +10,4 @@ export * from './pricing.ts';
 export * from './comprehensive.ts';
 export * from './alarm.ts';
 export * from './revenue.ts';
+export * from './events.ts';

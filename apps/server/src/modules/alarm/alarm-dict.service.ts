@@ -13,10 +13,10 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
 import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { readUploadedSheet } from '../device/upload.ts';
-import { UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
-import { alarmNotifier } from './alarm.live.ts';
+import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
+import { UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { endOrphanAlarms } from './alarm.repository.ts';
+import { alarmEngines } from './alarm.runtime.ts';
 
 /**
  * The alarm dictionary (api-catalogue "Alarms" → dictionary): list, page, add, edit, delete, xlsx
@@ -212,10 +212,10 @@ const fieldsOf = (e: AlarmDictAdd) => ({
  * every ingest instance reloads its rules; this one before the call answers.
  */
 export async function afterRulesChanged(ctx: AppContext): Promise<void> {
-  const ended = await endOrphanAlarms(ctx.database.sql);
-  if (ended.length) await alarmNotifier(ctx.database.sql, ctx.sse, ctx.config.alarmPopupLevel, ctx.log).changed(ended);
+  // Their `alarm.ended` events are written with them.
+  if ((await endOrphanAlarms(ctx.database.sql)).length) ctx.outbox.nudge();
   await ctx.bus.publish({ type: 'reload', what: 'alarm' });
-  await ctx.telemetry.alarms?.reload();
+  await alarmEngines.get(ctx)?.reload();
 }
 
 export async function addDict(ctx: AppContext, body: AlarmDictAdd): Promise<{ id: number }> {

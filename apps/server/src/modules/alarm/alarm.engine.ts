@@ -2,10 +2,9 @@ import { thresholdCleared, thresholdRaised, type AlarmOperator } from '@ess/cont
 import type { Database } from '../../platform/db/database.ts';
 import type { EventBus } from '../../platform/events/bus.ts';
 import type { Logger } from '../../platform/logging.ts';
-import type { DeviceRegistry, ProductSlots, RegisteredDevice } from '../telemetry/registry.ts';
-import type { IngestRules } from '../telemetry/ingest.ts';
-import type { AlarmNotifier, ChangedAlarm } from './alarm.live.ts';
-import { changedOf, endOrphanAlarms, type ChangedRow } from './alarm.repository.ts';
+import type { DeviceRegistry, ProductSlots, RegisteredDevice } from '../telemetry/index.ts';
+import type { IngestRules } from '../telemetry/index.ts';
+import { alarmEventsCte, endOrphanAlarms } from './alarm.repository.ts';
 
 /** One enabled dictionary entry as the engine needs it. */
 interface DictRule {
@@ -113,7 +112,8 @@ export class AlarmEngine implements IngestRules {
     private readonly database: Database,
     private readonly registry: DeviceRegistry,
     private readonly settings: AlarmEngineSettings,
-    private readonly notifier: AlarmNotifier,
+    /** Told after alarms were opened or ended (their domain events are in the outbox). */
+    private readonly written: () => void,
     private readonly log: Logger,
     bus?: EventBus,
   ) {
@@ -124,7 +124,7 @@ export class AlarmEngine implements IngestRules {
 
   async start(): Promise<void> {
     await this.loadDictionary();
-    await this.sync(true);
+    if ((await this.sync(true)) > 0) this.written();
   }
 
   /** Writes what is pending (a burst takes several flushes; a failing database ends the tries); later flushes do nothing. */
@@ -255,7 +255,7 @@ export class AlarmEngine implements IngestRules {
 
   private async writeAndSync(): Promise<void> {
     if (this.stopped) return;
-    const changed: ChangedAlarm[] = [];
+    let changed = 0;
     try {
       let written = 0;
       while (this.pending.length && written < MAX_PER_FLUSH) {
@@ -269,7 +269,7 @@ export class AlarmEngine implements IngestRules {
         this.counters.writeMs += performance.now() - t0;
         this.pending.splice(0, n);
         written += n;
-        changed.push(...rows);
+        changed += rows;
         if (this.pending.length) await new Promise((r) => setImmediate(r));
       }
       const reload = this.reloadWanted;
@@ -284,15 +284,16 @@ export class AlarmEngine implements IngestRules {
         this.counters.reloads++;
       }
       const t1 = performance.now();
-      await this.sync(reload, changed);
+      changed += await this.sync(reload);
       this.counters.syncMs += performance.now() - t1;
     } finally {
       // What was written is announced even when a later step failed.
-      if (changed.length) await this.notifier.changed(changed);
+      if (changed > 0) this.written();
     }
   }
 
-  private async writeOpens(run: Transition[]): Promise<ChangedAlarm[]> {
+  /** Opens the run's alarms with their `alarm.opened` events; returns how many opened. */
+  private async writeOpens(run: Transition[]): Promise<number> {
     const params: unknown[] = [];
     const values = run.map((t) => {
       const b = params.length;
@@ -300,7 +301,7 @@ export class AlarmEngine implements IngestRules {
       return `($${b + 1}::int4,$${b + 2}::int4,$${b + 3}::timestamptz,$${b + 4}::float8,$${b + 5}::text,$${b + 6}::timestamptz)`;
     });
     // nextval per candidate row gives the number its id; a skipped row only leaves a gap.
-    const { rows } = await this.database.sql.query<ChangedRow>(
+    const { rows } = await this.database.sql.query<{ id: number }>(
       `with x as (
          select nextval('alarm_id_seq')::int4 as id, v.* from (values ${values.join(',')}) as v(device_id, dict_id, started_at, trigger_value, message, received_at)
        ), ins as (
@@ -319,35 +320,34 @@ export class AlarmEngine implements IngestRules {
              and sh.start_at <= x.received_at and sh.end_at > x.received_at)
          on conflict do nothing
          returning id, no, site_id, device_id, level, description, started_at
-       )
-       select ins.id, ins.no, ins.site_id, ins.device_id, ins.level, ins.description, ins.started_at, dv.name as device_name, s.name as site_name, true as opened
-       from ins join device dv on dv.id = ins.device_id join site s on s.id = ins.site_id`,
+       ), ${alarmEventsCte('ins', 'alarm.opened')}
+       select id from ins`,
       params,
     );
     this.counters.opened += rows.length;
-    return rows.map(changedOf);
+    return rows.length;
   }
 
-  private async writeEnds(run: Transition[]): Promise<ChangedAlarm[]> {
+  /** Ends the run's alarms with their `alarm.ended` events; returns how many ended. */
+  private async writeEnds(run: Transition[]): Promise<number> {
     const params: unknown[] = [];
     const values = run.map((t) => {
       const b = params.length;
       params.push(t.deviceId, t.dictId, new Date(t.ts), t.value);
       return `($${b + 1}::int4,$${b + 2}::int4,$${b + 3}::timestamptz,$${b + 4}::float8)`;
     });
-    const { rows } = await this.database.sql.query<ChangedRow>(
+    const { rows } = await this.database.sql.query<{ id: number }>(
       `with v(device_id, dict_id, ended_at, clear_value) as (values ${values.join(',')}),
        upd as (
          update alarm a set status = 'ended', ended_at = greatest(v.ended_at, a.started_at), clear_value = v.clear_value, updated_at = now()
          from v where a.status = 'active' and a.device_id = v.device_id and a.dict_id = v.dict_id
          returning a.id, a.no, a.site_id, a.device_id, a.level, a.description, a.started_at
-       )
-       select upd.*, dv.name as device_name, s.name as site_name, false as opened
-       from upd join device dv on dv.id = upd.device_id join site s on s.id = upd.site_id`,
+       ), ${alarmEventsCte('upd', 'alarm.ended')}
+       select id from upd`,
       params,
     );
     this.counters.ended += rows.length;
-    return rows.map(changedOf);
+    return rows.length;
   }
 
   /**
@@ -357,12 +357,14 @@ export class AlarmEngine implements IngestRules {
    * another instance first), then the open sources and the shields replace what this instance
    * believed, with the transitions queued meanwhile applied on top.
    */
-  private async sync(force: boolean, changed: ChangedAlarm[] = []): Promise<void> {
+  /** Returns how many alarms it ended. */
+  private async sync(force: boolean): Promise<number> {
     const now = Date.now();
-    if (!force && now - this.lastSync < this.settings.syncMs) return;
+    if (!force && now - this.lastSync < this.settings.syncMs) return 0;
     this.lastSync = now;
+    let changed = 0;
     // The database's own view of orphans: this instance's dictionary may be older than another's.
-    if (force || this.counters.syncs % SWEEP_EVERY === 0) changed.push(...(await endOrphanAlarms(this.database.sql)));
+    if (force || this.counters.syncs % SWEEP_EVERY === 0) changed += (await endOrphanAlarms(this.database.sql)).length;
     const { sql } = this.database;
     const { rows: open } = await sql.query<{ id: number; device_id: number; dict_id: number | null; kind: string }>(
       `select id, device_id, dict_id, kind from alarm where status = 'active'`,
@@ -371,7 +373,7 @@ export class AlarmEngine implements IngestRules {
     const faults = open.filter((r) => r.kind === 'event').map((r) => r.id);
     const ended = new Set<number>();
     if (faults.length) {
-      const { rows: reconciled } = await sql.query<ChangedRow>(
+      const { rows: reconciled } = await sql.query<{ id: number }>(
         `with gone as (
            select a.id, e.ts from alarm a
            join lateral (
@@ -381,15 +383,12 @@ export class AlarmEngine implements IngestRules {
          ), upd as (
            update alarm a set status = 'ended', ended_at = gone.ts, updated_at = now() from gone where a.id = gone.id and a.status = 'active'
            returning a.id, a.no, a.site_id, a.device_id, a.level, a.description, a.started_at
-         )
-         select upd.*, dv.name as device_name, s.name as site_name, false as opened
-         from upd join device dv on dv.id = upd.device_id join site s on s.id = upd.site_id`,
+         ), ${alarmEventsCte('upd', 'alarm.ended')}
+         select id from upd`,
         [faults],
       );
-      for (const r of reconciled) {
-        ended.add(Number(r.id));
-        changed.push(changedOf(r));
-      }
+      for (const r of reconciled) ended.add(Number(r.id));
+      changed += reconciled.length;
     }
     const { rows: shields } = await sql.query<{ device_id: number; dict_id: number; start_at: Date; end_at: Date }>(
       `select device_id, dict_id, start_at, end_at from alarm_shield where cancelled_at is null and end_at > now()`,
@@ -418,6 +417,7 @@ export class AlarmEngine implements IngestRules {
     }
     this.shields = shieldMap;
     this.counters.syncs++;
+    return changed;
   }
 
   private async loadDictionary(): Promise<void> {

@@ -6,6 +6,8 @@ import { site, userSite } from '../../db/schema/site.ts';
 import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { companiesOf, eventually, makeUser } from '../../../test/notify-fixtures.ts';
 import { SseStream } from '../../../test/sse-client.ts';
+import { ingestOf } from '../telemetry/index.ts';
+import { alarmEngines } from './alarm.runtime.ts';
 
 const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
   const end = Date.now() + timeoutMs;
@@ -21,19 +23,19 @@ class Device {
   constructor(private readonly t: TestApp, private readonly mqtt: MqttClient, readonly site: string, readonly code: string) {}
 
   private async settle(before: number, counter: 'telemetry' | 'events') {
-    const ingest = this.t.ctx.telemetry.ingest!;
+    const ingest = ingestOf(this.t.ctx)!;
     await until(`the ${counter} message`, () => ingest.counters[counter] > before);
     await ingest.flush();
   }
 
   async report(values: Record<string, number>, ts = Date.now()) {
-    const before = this.t.ctx.telemetry.ingest!.counters.telemetry;
+    const before = ingestOf(this.t.ctx)!.counters.telemetry;
     await this.mqtt.publishAsync(`ess/${this.site}/${this.code}/telemetry`, JSON.stringify({ ts, seq: ++this.seq, values }), { qos: 1 });
     await this.settle(before, 'telemetry');
   }
 
   async event(code: string, active: boolean, ts = Date.now()) {
-    const before = this.t.ctx.telemetry.ingest!.counters.events;
+    const before = ingestOf(this.t.ctx)!.counters.events;
     await this.mqtt.publishAsync(`ess/${this.site}/${this.code}/event`, JSON.stringify({ ts, code, active, message: active ? code : `${code}恢复` }), { qos: 1 });
     await this.settle(before, 'events');
   }
@@ -63,7 +65,7 @@ describe.each(DB_TARGETS)('alarms raised on ingest on %s', (target) => {
     t = await startTestApp(target, { SEED_DEMO: 'true', INGEST_BATCH_MS: '50', LATEST_FLUSH_MS: '100', ALARM_SYNC_MS: '200', SSE_HEARTBEAT_MS: '500' });
     const all = await post<DeviceRecord[]>('/configure/device/query/list', {});
     for (const d of all.body.data) ids.set(d.code, d.id);
-    mqtt = await connectAsync(t.ctx.telemetry.brokerUrl, { clientId: `alarm-test-${target}` });
+    mqtt = await connectAsync(t.ctx.mqtt.url, { clientId: `alarm-test-${target}` });
     pcs = new Device(t, mqtt, 'SH01', 'SH01-PCS-01');
     transformer = new Device(t, mqtt, 'SH01', 'SH01-TR-01');
     bms = new Device(t, mqtt, 'BE01', 'BE01-BMS-01');
@@ -244,13 +246,13 @@ describe.each(DB_TARGETS)('alarms raised on ingest on %s', (target) => {
     await transformer.report({ loadRate: 97 });
     expect(await activeLoad()).toHaveLength(1);
     await sql.query(`update device set disabled = true where code = 'SH01-TR-01'`);
-    await t.ctx.telemetry.ingest!.registry.refresh();
-    await t.ctx.telemetry.alarms!.reload();
+    await ingestOf(t.ctx)!.registry.refresh();
+    await alarmEngines.require(t.ctx).reload();
     expect(await activeLoad()).toHaveLength(0);
     await transformer.report({ loadRate: 99 });
     expect(await activeLoad()).toHaveLength(0);
     await sql.query(`update device set disabled = false where code = 'SH01-TR-01'`);
-    await t.ctx.telemetry.ingest!.registry.refresh();
+    await ingestOf(t.ctx)!.registry.refresh();
     await transformer.report({ loadRate: 99.5 });
     expect(await activeLoad()).toHaveLength(1);
   });
@@ -282,8 +284,8 @@ describe.skipIf(!DB_TARGETS.includes('postgres'))('alarms with two ingest instan
   });
 
   const deliver = async (to: TestApp[], kind: 'telemetry' | 'event', body: object) => {
-    for (const x of to) x.ctx.telemetry.ingest!.handle(`ess/SH01/${code}/${kind}`, Buffer.from(JSON.stringify(body)), false);
-    await Promise.all(to.map((x) => x.ctx.telemetry.ingest!.flush()));
+    for (const x of to) ingestOf(x.ctx)!.handle(`ess/SH01/${code}/${kind}`, Buffer.from(JSON.stringify(body)), false);
+    await Promise.all(to.map((x) => ingestOf(x.ctx)!.flush()));
   };
   const report = (to: TestApp[], loadRate: number) => deliver(to, 'telemetry', { ts: Date.now(), seq: ++seq, values: { loadRate } });
   const rows = async (where = '') =>
@@ -298,8 +300,8 @@ describe.skipIf(!DB_TARGETS.includes('postgres'))('alarms with two ingest instan
   it('the instance that did not open it ends it once it has read the open alarms back', async () => {
     // Only B sees the clearing reports; B learns of A's alarm within ALARM_SYNC_MS.
     await a.ctx.database.sql.query(`update alarm set status = 'ended', ended_at = now()`);
-    await a.ctx.telemetry.alarms!.reload();
-    await b.ctx.telemetry.alarms!.reload();
+    await alarmEngines.require(a.ctx).reload();
+    await alarmEngines.require(b.ctx).reload();
     await report([a], 97);
     expect(await rows(`and status = 'active'`)).toHaveLength(1);
     await eventually(async () => {
@@ -317,7 +319,7 @@ describe.skipIf(!DB_TARGETS.includes('postgres'))('alarms with two ingest instan
     await deliver([b], 'event', { ts: t0 + 1010, code: 'TRANSFORMER_OVERLOAD', active: false, message: '变压器过载恢复' });
     await deliver([a], 'event', { ts: t0 + 1000, code: 'TRANSFORMER_OVERLOAD', active: true, message: '变压器过载' });
     await eventually(async () => {
-      await a.ctx.telemetry.ingest!.flush();
+      await ingestOf(a.ctx)!.flush();
       return (await rows(`and code = 'TRANSFORMER_OVERLOAD' and status = 'active'`)).length === 0 ? true : undefined;
     }, 5000, 100);
     expect(await rows(`and code = 'TRANSFORMER_OVERLOAD'`)).toHaveLength(2);

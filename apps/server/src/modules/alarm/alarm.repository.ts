@@ -1,24 +1,16 @@
 import type { SqlExecutor } from '../../platform/db/database.ts';
-import type { ChangedAlarm } from './alarm.live.ts';
 
-/** An alarm that opened or ended, as the write statements return it (with names for the popup). */
-export interface ChangedRow {
-  id: number;
-  no: string;
-  site_id: number;
-  device_id: number;
-  level: number;
-  description: string;
-  started_at: Date;
-  device_name: string;
-  site_name: string;
-  opened: boolean;
-}
-
-export const changedOf = (r: ChangedRow): ChangedAlarm => ({
-  id: Number(r.id), no: r.no, siteId: Number(r.site_id), deviceId: Number(r.device_id), level: Number(r.level), description: r.description,
-  startedAt: new Date(r.started_at), deviceName: r.device_name, siteName: r.site_name, opened: r.opened === true,
-});
+/**
+ * A data-modifying statement part writing the `alarm.opened` / `alarm.ended` domain events of the
+ * rows of `from` (id, no, site_id, device_id, level, description, started_at), in the same
+ * statement (so the same transaction) as the change.
+ */
+export const alarmEventsCte = (from: string, type: 'alarm.opened' | 'alarm.ended') => `ev as (
+  insert into domain_event (type, payload)
+  select '${type}', jsonb_build_object('id', ${from}.id, 'no', ${from}.no, 'siteId', ${from}.site_id, 'deviceId', ${from}.device_id,
+    'level', ${from}.level, 'description', ${from}.description, 'startedAt', ${from}.started_at)
+  from ${from}
+)`;
 
 /**
  * Ends the open alarms that no rule watches any more, as the database says (so instances that have
@@ -26,10 +18,10 @@ export const changedOf = (r: ChangedRow): ChangedAlarm => ({
  * device's product or type, was overridden by an entry of the product itself, or changed its fault
  * code or property; or their device was disabled. The end time is now; nothing cleared them.
  */
-export async function endOrphanAlarms(sql: SqlExecutor): Promise<ChangedAlarm[]> {
+export async function endOrphanAlarms(sql: SqlExecutor): Promise<number[]> {
   // What each product is watched for (a handful of products × entries), then one anti-join of the
   // open alarms against it: no per-alarm subquery, so thousands of open alarms cost milliseconds.
-  const { rows } = await sql.query<ChangedRow>(
+  const { rows } = await sql.query<{ id: number }>(
     `with watched as materialized (
        select p.id as product_id, d.id as dict_id, d.kind, case when d.kind = 'event' then d.event_code else d.identifier end as code
        from alarm_dict d
@@ -48,9 +40,8 @@ export async function endOrphanAlarms(sql: SqlExecutor): Promise<ChangedAlarm[]>
        update alarm a set status = 'ended', ended_at = greatest(now(), a.started_at), updated_at = now()
        from orphan where a.id = orphan.id and a.status = 'active'
        returning a.id, a.no, a.site_id, a.device_id, a.level, a.description, a.started_at
-     )
-     select upd.*, dv.name as device_name, s.name as site_name, false as opened
-     from upd join device dv on dv.id = upd.device_id join site s on s.id = upd.site_id`,
+     ), ${alarmEventsCte('upd', 'alarm.ended')}
+     select id from upd`,
   );
-  return rows.map(changedOf);
+  return rows.map((r) => Number(r.id));
 }

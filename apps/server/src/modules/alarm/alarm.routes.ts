@@ -1,6 +1,6 @@
 import { alarmEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
-import { zoneOf } from '../system/log.service.ts';
+import { zoneOf } from '../../platform/time/client-zone.ts';
 import * as dict from './alarm-dict.service.ts';
 import * as kanban from './alarm-kanban.service.ts';
 import * as alarms from './alarm.service.ts';

@@ -3,7 +3,7 @@ import { DEVICE_TYPES, type AlarmOperator, type AlarmType, type DeviceType } fro
 import { alarmDict } from '../../db/schema/alarm.ts';
 import { product, productEvent } from '../../db/schema/device.ts';
 import type { Db } from '../../platform/db/database.ts';
-import { standardProductCode } from '../device/thing-model.ts';
+import { standardProductCode } from '../device/index.ts';
 
 /** The type of a thing-model fault, read off its code (EMS_COMM_LOST → communication, …). */
 export function alarmTypeOfCode(code: string): AlarmType {

@@ -14,8 +14,10 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { streamXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { formatInZone } from '../system/log.service.ts';
-import { alarmNotifier } from './alarm.live.ts';
+import { formatInZone } from '../../platform/time/client-zone.ts';
+import { emit } from '../../platform/events/outbox.ts';
+import './alarm.events.ts';
+import { alarmEngines } from './alarm.runtime.ts';
 
 /** Alarms as the monitor lists them (api-catalogue "Alarms" → monitor), and shields of their sources. */
 
@@ -198,14 +200,11 @@ async function alarmInScope(db: DbOrTx, user: AuthUser, id: number) {
   return found(row, '告警不存在');
 }
 
-const notifySites = (ctx: AppContext, siteIds: number[]) =>
-  alarmNotifier(ctx.database.sql, ctx.sse, ctx.config.alarmPopupLevel, ctx.log).sitesChanged(siteIds);
-
-/** Every ingest instance reads the shields again; this one before the call answers. */
-async function shieldsChanged(ctx: AppContext, siteId: number) {
+/** Every ingest instance reads the shields again (this one before the call answers); the `alarm.shielded` event goes out. */
+async function shieldsChanged(ctx: AppContext) {
+  ctx.outbox.nudge();
   await ctx.bus.publish({ type: 'reload', what: 'alarm' });
-  await ctx.telemetry.alarms?.reload();
-  await notifySites(ctx, [siteId]);
+  await alarmEngines.get(ctx)?.reload();
 }
 
 /**
@@ -255,15 +254,16 @@ export async function createShield(ctx: AppContext, user: AuthUser, body: AlarmS
       .insert(alarmShield)
       .values({ deviceId, dictId, siteId: d.siteId, startAt: start, endAt: body.end, remark: body.remark, alarmId, createdBy: user.id, createdByName: user.name || user.username })
       .returning({ id: alarmShield.id, siteId: alarmShield.siteId });
+    await emit(tx, 'alarm.shielded', [{ shieldId: row!.id, siteId: d.siteId, deviceId, dictId, cancelled: false }]);
     return row!;
   });
-  await shieldsChanged(ctx, created.siteId);
+  await shieldsChanged(ctx);
   return { id: created.id };
 }
 
 /** Ends a shield early (by its id, or the one in force on an alarm's source). */
 export async function cancelShield(ctx: AppContext, user: AuthUser, body: AlarmShieldCancel): Promise<void> {
-  const cancelled = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     let where: SQL | undefined;
     if (body.id !== undefined) where = eq(alarmShield.id, body.id);
     else {
@@ -271,7 +271,10 @@ export async function cancelShield(ctx: AppContext, user: AuthUser, body: AlarmS
       where = and(eq(alarmShield.deviceId, a.deviceId), a.dictId === null ? sql`false` : eq(alarmShield.dictId, a.dictId), sql`${alarmShield.cancelledAt} is null`, gt(alarmShield.endAt, new Date()));
     }
     const [s] = await tx
-      .select({ id: alarmShield.id, siteId: alarmShield.siteId, endAt: alarmShield.endAt, cancelledAt: alarmShield.cancelledAt })
+      .select({
+        id: alarmShield.id, siteId: alarmShield.siteId, deviceId: alarmShield.deviceId, dictId: alarmShield.dictId, endAt: alarmShield.endAt,
+        cancelledAt: alarmShield.cancelledAt,
+      })
       .from(alarmShield)
       .where(and(where, inSiteScope(alarmShield.siteId, tx, user)))
       .orderBy(alarmShield.startAt)
@@ -280,7 +283,7 @@ export async function cancelShield(ctx: AppContext, user: AuthUser, body: AlarmS
     const shield = found(s, '屏蔽不存在');
     if (shield.cancelledAt !== null || shield.endAt.getTime() <= Date.now()) throw new AppError('RULE_VIOLATION', '屏蔽已结束');
     await tx.update(alarmShield).set({ cancelledAt: new Date(), cancelledBy: user.id }).where(eq(alarmShield.id, shield.id));
-    return shield;
+    await emit(tx, 'alarm.shielded', [{ shieldId: shield.id, siteId: shield.siteId, deviceId: shield.deviceId, dictId: shield.dictId, cancelled: true }]);
   });
-  await shieldsChanged(ctx, cancelled.siteId);
+  await shieldsChanged(ctx);
 }

@@ -10,8 +10,9 @@ import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts
 import { siteHandle } from '../../db/schema/comprehensive.ts';
 import { distributionDiagram, site, siteKeyValue, userSite } from '../../db/schema/site.ts';
 import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
-import { hashPassword } from '../system/auth.service.ts';
-import { localDayStart } from './local-time.ts';
+import { hashPassword } from '../../platform/password.ts';
+import { localDayStart } from '../../platform/time/local-time.ts';
+import { ingestOf } from '../telemetry/index.ts';
 
 const MIN = 60_000;
 const FIVE = 5 * MIN;
@@ -28,7 +29,7 @@ describe.each(DB_TARGETS)('site monitoring on %s', (target) => {
   let seq = 0;
   const now = Date.now();
 
-  const ingest = () => t.ctx.telemetry.ingest!;
+  const ingest = () => ingestOf(t.ctx)!;
   /** One report of a device, as its station's gateway would publish it. */
   const report = (code: string, ts: number, values: Record<string, TelemetryValue>) => {
     const siteCode = code.slice(0, 4);

@@ -1,6 +1,6 @@
 import { IDLE_POWER_KW, type EnergyFigures, type Subsystems } from '@ess/contract';
 import type { AppContext } from '../../platform/context.ts';
-import type { Granularity } from '../telemetry/rollup.ts';
+import type { Granularity } from '../telemetry/index.ts';
 import { bucketReadings, firstWithin, lastBefore, type Readings } from './rollup-reader.ts';
 import { numberOf, round, type Slots, type StationDevice, type StationRoles } from './station.ts';
 

@@ -4,8 +4,8 @@ import { siteHandle, siteMaintenance } from '../../db/schema/comprehensive.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { siteInScope } from '../site/site.service.ts';
-import { UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+import { siteInScope } from '../site/index.ts';
+import { UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { maintenanceOf, toHandleRecord } from './load.ts';
 
 /**

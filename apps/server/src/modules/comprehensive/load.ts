@@ -5,7 +5,7 @@ import { siteKeyValue } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
-import { siteInScope } from '../site/site.service.ts';
+import { siteInScope } from '../site/index.ts';
 import {
   POWER_TYPES, productSlots, rolesOf, stationDevices, subsystemsOf, type Slots, type StationDevice, type StationRoles,
 } from './station.ts';

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../platform/context.ts';
-import { ROLLUP_TABLES, type Granularity } from '../telemetry/rollup.ts';
+import { ROLLUP_TABLES, type Granularity } from '../telemetry/index.ts';
 import type { Slots } from './station.ts';
 
 /**

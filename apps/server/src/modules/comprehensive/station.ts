@@ -6,8 +6,8 @@ import {
 import { device } from '../../db/schema/device.ts';
 import { deviceLatest } from '../../db/schema/telemetry.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { statusExpr } from '../device/device.repository.ts';
-import { loadProductSlots, valuesOf, type ProductSlots } from '../telemetry/registry.ts';
+import { statusExpr } from '../device/index.ts';
+import { loadProductSlots, valuesOf, type ProductSlots } from '../telemetry/index.ts';
 
 /**
  * A station's devices with their latest values, and what they say together: which subsystems

@@ -13,6 +13,7 @@ import { companiesOf, eventually, makeUser, type FixtureUser } from '../../../te
 import { device, product } from '../../db/schema/device.ts';
 import { deviceStaticValue, productStaticProperty } from '../../db/schema/product.ts';
 import { site, userSite } from '../../db/schema/site.ts';
+import { ingestOf } from '../telemetry/index.ts';
 
 type SheetKey = (typeof DEVICE_SHEET_COLUMNS)[number]['key'];
 
@@ -70,7 +71,7 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
     replaceUser = await makeUser(t, east.id, { menuPaths: ['/product/replace'], signIn: false });
     await t.ctx.db.insert(userSite).values({ userId: replaceUser.id, siteId: await siteId('SH01') });
     replaceUser.token = await t.api.login(replaceUser.username, 'Passw0rd1');
-    raw = await connectAsync(t.ctx.telemetry.brokerUrl, { clientId: `test-registry-${target}` });
+    raw = await connectAsync(t.ctx.mqtt.url, { clientId: `test-registry-${target}` });
   });
   afterAll(async () => {
     await sim?.stop();
@@ -124,13 +125,13 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
     const ts = Date.now();
     await publish(sc, `${sc}-PCS-01`, ts, 1, { activePower: 42.5 });
     const latest = await eventually(async () => {
-      await t.ctx.telemetry.ingest!.flush();
+      await ingestOf(t.ctx)!.flush();
       const l = await post<DeviceLatestRecord>('/template/product/data/query/latest/one', { deviceCode: `${sc}-PCS-01` });
       return l.body.data.ts ? l.body.data : undefined;
     });
     expect(latest.values.activePower).toBe(42.5);
     expect(latest.status).toBe('online');
-    expect(t.ctx.telemetry.ingest!.counters.unknownDevice).toBe(0);
+    expect(ingestOf(t.ctx)!.counters.unknownDevice).toBe(0);
   });
 
   it('refuses files that are not xlsx, with wrong columns or bad rows — naming row and column — and writes nothing', async () => {
@@ -237,7 +238,7 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
     expect(edited.body.data).toMatchObject({ code: 'SH01-AC-01X', name: '空调一号', barcode: 'AC-SN-9', firmwareVersion: '2.0.1', parentName: cur.parentName, siteId: cur.siteId });
     await publish('SH01', 'SH01-AC-01X', Date.now(), 1, { cabinetTemperature: 24.5 });
     await eventually(async () => {
-      await t.ctx.telemetry.ingest!.flush();
+      await ingestOf(t.ctx)!.flush();
       const l = await post<DeviceLatestRecord>('/template/product/data/query/latest/one', { deviceId: id });
       return l.body.data.ts ? true : undefined;
     });
@@ -250,7 +251,7 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
     const t1 = Date.now() - 20_000;
     await publish('SH01', 'SH01-PCS-01', t1, 1, { activePower: 11 });
     await eventually(async () => {
-      await t.ctx.telemetry.ingest!.flush();
+      await ingestOf(t.ctx)!.flush();
       const n = (await t.ctx.database.sql.query<{ n: number }>(`select count(*)::int as n from telemetry where device_id = ${id}`)).rows[0]!.n;
       return n >= 1 ? true : undefined;
     });
@@ -280,7 +281,7 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
     const t2 = Date.now() - 5_000;
     await publish('SH01', 'SH01-PCS-01B', t2, 1, { activePower: 22 });
     const history = await eventually(async () => {
-      await t.ctx.telemetry.ingest!.flush();
+      await ingestOf(t.ctx)!.flush();
       const h = await post<DeviceHistory>('/monitor/device/one/history', {
         deviceId: id, identifiers: ['activePower'], start: new Date(t1 - 1000).toISOString(), end: new Date().toISOString(), interval: 'raw',
       });
@@ -288,9 +289,9 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
     });
     expect(history.series[0]!.points.filter(([ts]) => ts === t1 || ts === t2)).toEqual([[t1, 11], [t2, 22]]);
     // The removed hardware's code is no longer accepted.
-    const unknownBefore = t.ctx.telemetry.ingest!.counters.unknownDevice;
+    const unknownBefore = ingestOf(t.ctx)!.counters.unknownDevice;
     await publish('SH01', 'SH01-PCS-01', Date.now(), 2, { activePower: 33 });
-    await eventually(() => Promise.resolve(t.ctx.telemetry.ingest!.counters.unknownDevice > unknownBefore ? true : undefined));
+    await eventually(() => Promise.resolve(ingestOf(t.ctx)!.counters.unknownDevice > unknownBefore ? true : undefined));
 
     const page = await post<Page<DeviceChangeRecord>>('/configure/device/change/query/page', { siteId: before.siteId, keyword: 'PCS-01B' }, replaceUser.token);
     expect(page.body.data.records.map((r) => r.id)).toEqual([changed.body.data.id]);
@@ -305,7 +306,7 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
   it('checks a station\'s EMS: answered over MQTT while the simulator runs, not when it is silent', async () => {
     const fleet = demoFleet();
     fleet.stations = fleet.stations.filter((s) => s.code === 'BE01');
-    sim = await runSimulator({ mqttUrl: t.ctx.telemetry.brokerUrl, fleet, intervalMs: 0, clock: manualClock(Date.now()) });
+    sim = await runSimulator({ mqttUrl: t.ctx.mqtt.url, fleet, intervalMs: 0, clock: manualClock(Date.now()) });
     const be01 = await siteId('BE01');
     const ok = await post<EmsCheckResult>('/configure/device/check/ems', { siteId: be01 });
     expect(ok.body.errorCode).toBe('00000');

@@ -18,7 +18,8 @@ import { assertSites, inSiteScope, siteIdsInScope } from '../../platform/http/sc
 import { sendXlsx, type XlsxColumn, type XlsxSheet } from '../../platform/xlsx/xlsx.ts';
 import { deviceWhere, statusExpr } from './device.repository.ts';
 import { deviceOne } from './device.service.ts';
-import { readUploadedSheet } from './upload.ts';
+import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
+import { ingestOf } from '../telemetry/index.ts';
 
 const parentDevice = alias(device, 'parent_device');
 
@@ -29,7 +30,7 @@ const parentDevice = alias(device, 'parent_device');
  * instances pick the change up on their periodic reload or on the first unknown code.
  */
 export async function refreshRegistry(ctx: AppContext): Promise<void> {
-  const registry = ctx.telemetry.ingest?.registry;
+  const registry = ingestOf(ctx)?.registry;
   if (!registry) return;
   await registry.load().catch(() => undefined);
   await registry.load();

@@ -10,7 +10,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope } from '../../platform/http/scope.ts';
-import { loadProductSlots, valuesOf, type ProductSlots } from '../telemetry/registry.ts';
+import { loadProductSlots, valuesOf, type ProductSlots } from '../telemetry/index.ts';
 import { countDevices, deviceOrder, deviceWhere, selectDevices, selectLatest, statusExpr, toRecord } from './device.repository.ts';
 
 const statusNow = (ctx: AppContext) => statusExpr(Date.now(), ctx.config.deviceOfflineTimeoutMs);

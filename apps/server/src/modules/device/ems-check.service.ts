@@ -48,10 +48,10 @@ interface Probe {
 }
 
 async function probeDevice(ctx: AppContext, siteCode: string, deviceCode: string, timeoutMs: number): Promise<Probe> {
-  if (!ctx.telemetry.brokerUrl) return { answered: false, latencyMs: null, reason: '未配置MQTT服务' };
+  if (!ctx.mqtt.url) return { answered: false, latencyMs: null, reason: '未配置MQTT服务' };
   let client;
   try {
-    client = await connectAsync(ctx.telemetry.brokerUrl, {
+    client = await connectAsync(ctx.mqtt.url, {
       clientId: `ess-check-${randomUUID()}`.slice(0, 64),
       username: ctx.config.mqttUsername,
       password: ctx.config.mqttPassword,

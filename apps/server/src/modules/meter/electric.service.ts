@@ -9,10 +9,10 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { latestOne } from '../device/device.service.ts';
-import { assertType, assertWithinDay } from '../monitor/monitor.service.ts';
-import { ROLLUP_TABLES } from '../telemetry/rollup.ts';
-import { localMonth, zoneOffsetMs } from '../telemetry/zone.ts';
+import { latestOne } from '../device/index.ts';
+import { assertType, assertWithinDay } from '../monitor/index.ts';
+import { ROLLUP_TABLES } from '../telemetry/index.ts';
+import { localMonth, zoneOffsetMs } from '../../platform/time/zone.ts';
 
 /** forwardActiveEnergy, …Tip … …DeepValley, then the same for reverse. */
 export const METER_REGISTERS = (['forward', 'reverse'] as const).flatMap((dir) => [

@@ -7,8 +7,8 @@ import { productProperty } from '../../db/schema/device.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { deviceOne, latestList } from '../device/device.service.ts';
-import { ROLLUP_TABLES } from '../telemetry/rollup.ts';
+import { deviceOne, latestList } from '../device/index.ts';
+import { ROLLUP_TABLES } from '../telemetry/index.ts';
 import { assertType, assertWithinDay, cellsOf } from './monitor.service.ts';
 
 const round = (x: number, digits = 6) => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -157,8 +157,8 @@ const channels = new WeakMap<AppContext, CommandChannel>();
 export function commandChannel(ctx: AppContext): CommandChannel | null {
   let ch = channels.get(ctx);
   if (!ch) {
-    if (!ctx.telemetry.brokerUrl) return null;
-    ch = new CommandChannel(ctx.telemetry.brokerUrl, ctx.log.child({ part: 'commands' }), {
+    if (!ctx.mqtt.url) return null;
+    ch = new CommandChannel(ctx.mqtt.url, ctx.log.child({ part: 'commands' }), {
       username: ctx.config.mqttUsername, password: ctx.config.mqttPassword,
     });
     channels.set(ctx, ch);

@@ -8,8 +8,8 @@ import { appUser } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { deviceOne } from '../device/device.service.ts';
-import { verifyPassword } from '../system/auth.service.ts';
+import { deviceOne } from '../device/index.ts';
+import { verifyPassword } from '../../platform/password.ts';
 import { commandChannel } from './command.channel.ts';
 import { assertType } from './monitor.service.ts';
 

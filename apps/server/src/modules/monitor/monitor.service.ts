@@ -10,8 +10,8 @@ import { productProperty } from '../../db/schema/device.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { deviceOne, deviceProperties, latestList } from '../device/device.service.ts';
-import { deviceHistory } from '../telemetry/history.service.ts';
+import { deviceOne, deviceProperties, latestList } from '../device/index.ts';
+import { deviceHistory } from '../telemetry/index.ts';
 
 type PropRow = typeof productProperty.$inferSelect;
 

@@ -9,7 +9,8 @@ import { deviceValues, demoFleet, manualClock, runSimulator, type ManualClock, t
 import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
 import { deviceOperation } from '../../db/schema/monitor.ts';
-import { hashPassword } from '../system/auth.service.ts';
+import { hashPassword } from '../../platform/password.ts';
+import { ingestOf } from '../telemetry/index.ts';
 
 const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
   const end = Date.now() + timeoutMs;
@@ -38,7 +39,7 @@ describe.each(DB_TARGETS)('device monitoring on %s', (target) => {
   /** What the simulator published for the watched devices, per tick. */
   const published = new Map<string, { ts: number; values: Record<string, TelemetryValue> }[]>();
 
-  const ingest = () => t.ctx.telemetry.ingest!;
+  const ingest = () => ingestOf(t.ctx)!;
   const tick = async (stepMs = 60_000) => {
     const before = ingest().counters.storedReports;
     const expected = DEVICES - silenced.size;
@@ -63,7 +64,7 @@ describe.each(DB_TARGETS)('device monitoring on %s', (target) => {
     for (const d of all.body.data) ids.set(d.code, d.id);
     for (const code of WATCHED) published.set(code, []);
     clock = manualClock(start);
-    sim = await runSimulator({ mqttUrl: t.ctx.telemetry.brokerUrl, fleet: FLEET, intervalMs: 0, clock, rebootMs: 50 });
+    sim = await runSimulator({ mqttUrl: t.ctx.mqtt.url, fleet: FLEET, intervalMs: 0, clock, rebootMs: 50 });
     for (let i = 0; i < 6; i++) await tick();
   });
   afterAll(async () => {
@@ -402,7 +403,7 @@ describe.each(DB_TARGETS)('device monitoring on %s', (target) => {
   });
 
   it.runIf(target === 'postgres')('brings the reply to the instance that sent the command when two instances share the broker', async () => {
-    const other = await startTestApp(target, { MQTT_URL: t.ctx.telemetry.brokerUrl, ROLES: 'api', COMMAND_TIMEOUT_MS: '3000' }, { databaseUrl: t.ctx.config.databaseUrl! });
+    const other = await startTestApp(target, { MQTT_URL: t.ctx.mqtt.url, ROLES: 'api', COMMAND_TIMEOUT_MS: '3000' }, { databaseUrl: t.ctx.config.databaseUrl! });
     try {
       const r = await other.api.post<ControlResult>('/monitor/air-conditioner/one/temperature', other.adminToken, { deviceId: id('SH01-AC-02'), setpoint: 24 });
       expect(r.body.errorCode).toBe('00000');

@@ -5,8 +5,8 @@ import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { deviceOne } from '../device/device.service.ts';
-import { localMonth, localStart, zoneOffsetMs } from '../telemetry/zone.ts';
+import { deviceOne } from '../device/index.ts';
+import { localMonth, localStart, zoneOffsetMs } from '../../platform/time/zone.ts';
 import { assertType } from './monitor.service.ts';
 
 const DAY = 86_400_000;

@@ -4,14 +4,16 @@ import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../.
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
+import { emit } from '../../platform/events/outbox.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
+import './pricing.events.ts';
 import { resolveTariffs, type DayTariff, type TariffConfig } from './tariff.ts';
 import { toCycleRecord } from './pricing.records.ts';
 
 /**
  * What other modules use of pricing: the prices of a station's days, and a notice when prices
  * change. Both are in-process and small on purpose; revenue (later) builds its daily figures on
- * `tariffsForSite` and recomputes them from `onPriceChange`.
+ * `tariffsForSite` and recomputes them on `price.changed` events.
  */
 
 export type { DayTariff, TariffBand } from './tariff.ts';
@@ -83,40 +85,14 @@ export interface PriceChange {
   siteIds: number[];
   fromDate: string;
 }
-export type PriceChangeListener = (change: PriceChange) => void | Promise<void>;
 
 /**
- * Listeners per server instance (AppContext): tests run several servers in one process, and a
- * listener acts on its own instance's database. Only the instance that made the change hears of
- * it; a module that must react on every instance publishes on the event bus from its listener.
+ * Writes the `price.changed` events of these changes in the caller's transaction (the change and
+ * its event commit together); the caller nudges the outbox after the commit. The revenue module
+ * subscribes and recomputes the stations' days from the date on.
  */
-const listeners = new WeakMap<AppContext, Set<PriceChangeListener>>();
-
-/** Registers a listener, called after the commit of any price change; returns its removal. */
-export function onPriceChange(ctx: AppContext, listener: PriceChangeListener): () => void {
-  let set = listeners.get(ctx);
-  if (!set) listeners.set(ctx, (set = new Set()));
-  set.add(listener);
-  return () => set.delete(listener);
-}
-
-/**
- * Tells the listeners (call after the transaction committed). A listener's failure is logged and
- * never fails the request that changed the prices.
- */
-export function notifyPriceChange(ctx: AppContext, changes: PriceChange[]): void {
-  const set = listeners.get(ctx);
-  if (!set?.size) return;
-  for (const change of changes.filter((c) => c.siteIds.length)) {
-    for (const listener of set) {
-      try {
-        const done = listener(change);
-        if (done instanceof Promise) done.catch((err: unknown) => ctx.log.error({ err, change }, 'price change listener failed'));
-      } catch (err) {
-        ctx.log.error({ err, change }, 'price change listener failed');
-      }
-    }
-  }
+export async function emitPriceChanges(tx: DbOrTx, changes: PriceChange[]): Promise<void> {
+  await emit(tx, 'price.changed', changes.filter((c) => c.siteIds.length));
 }
 
 /** The stations that use a template, grouped by the first date they use it. */

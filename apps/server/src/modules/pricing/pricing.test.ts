@@ -4,13 +4,13 @@ import type {
   Page, PriceBand, PriceCycleRecord, PriceTemplateDetail, PriceTemplateRecord, PriceTemplateWithCycles, SitePriceCycleRecord, SolarPriceCycleRecord,
 } from '@ess/contract';
 import { demoFleet } from '@ess/simulator';
-import { seedDemoOnce } from '../../db/demo-seed.ts';
+import { seedDemoOnce } from '../../demo/demo-seed.ts';
 import { priceCycle, priceTemplate } from '../../db/schema/pricing.ts';
 import { site } from '../../db/schema/site.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { makeSite, makeUser, seededCompanies } from '../system/system.test-helpers.ts';
-import { onPriceChange, tariffsForSite, type PriceChange } from './pricing.service.ts';
-import { bandsOfSchedule } from './pricing.seed.ts';
+import { tariffsForSite, type PriceChange } from './pricing.service.ts';
+import { bandsOfSchedule } from '../../demo/demo-prices.ts';
 
 const band = (start: string, end: string, period: PriceBand['period']): PriceBand => ({ start, end, period });
 const DAY = [band('00:00', '08:00', 'valley'), band('08:00', '11:00', 'peak'), band('11:00', '13:00', 'flat'), band('13:00', '19:00', 'peak'), band('19:00', '21:00', 'tip'), band('21:00', '24:00', 'valley')];
@@ -324,14 +324,15 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
   });
 
   describe('station price configuration', () => {
-    let changes: PriceChange[] = [];
-    let stop: () => void;
-    beforeAll(() => {
-      stop = onPriceChange(t.ctx, (c) => {
-        changes.push(c);
-      });
-    });
-    afterAll(() => stop());
+    /** The price.changed events written since the last mark (with their change, in one transaction). */
+    let mark = 0;
+    const changesSince = async (): Promise<PriceChange[]> =>
+      (
+        await t.ctx.database.sql.query<{ payload: PriceChange }>("select payload from domain_event where type = 'price.changed' and id > $1 order by id", [mark])
+      ).rows.map((r) => r.payload);
+    const markChanges = async () => {
+      mark = (await t.ctx.database.sql.query<{ id: string | null }>('select max(id) as id from domain_event')).rows.map((r) => Number(r.id ?? 0))[0]!;
+    };
     const config = (over: Record<string, unknown>) => ({ siteId: sh01, templateId: 0, startDate: '2025-01-01', serviceFee: 0.5, remark: null, ...over });
 
     it('lists a station\'s configuration; refuses an overlapping date range (406) and a range ending before it starts (400)', async () => {
@@ -350,13 +351,13 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
       expect(badDate.body.tipMsg).toMatch(/^startDate: /);
 
       // End the demo configuration, then the new template follows it.
-      changes = [];
+      await markChanges();
       const edit = await t.api.post('/configure/price/cycle/edit', eastUser, { id: demo!.id, siteId: sh01, templateId: demo!.templateId, startDate: demo!.startDate, endDate: '2024-12-31', serviceFee: null });
       expect(edit.body.errorCode, edit.body.tipMsg).toBe('00000');
-      expect(changes).toEqual([{ siteIds: [sh01], fromDate: '2023-06-18' }]);
+      expect(await changesSince()).toEqual([{ siteIds: [sh01], fromDate: '2023-06-18' }]);
       const add = await t.api.post<{ id: number }>('/configure/price/cycle/add', eastUser, config({ templateId: tpl }));
       expect(add.body.errorCode, add.body.tipMsg).toBe('00000');
-      expect(changes[1]).toEqual({ siteIds: [sh01], fromDate: '2025-01-01' });
+      expect((await changesSince())[1]).toEqual({ siteIds: [sh01], fromDate: '2025-01-01' });
       const days = await tariffsForSite(t.ctx, sh01, '2024-12-31', '2025-01-01');
       expect(days.map((d) => [d.date, d.template?.id, d.serviceFee])).toEqual([['2024-12-31', demo!.templateId, null], ['2025-01-01', tpl, 0.5]]);
       expect(days[1]!.prices!.peak).toBe(1.5);
@@ -370,14 +371,14 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
     it('tells the listeners about cycle edits of a template in use, for every station using it', async () => {
       const tpl = await demoTemplateOf(sh01);
       const [c] = (await t.api.post<PriceCycleRecord[]>('/operation/price/cycle/query/list', admin, { templateId: tpl })).body.data;
-      changes = [];
+      await markChanges();
       const r = await t.api.post('/operation/price/cycle/edit', admin, { ...c, tipPrice: 1.4 });
       expect(r.body.errorCode, r.body.tipMsg).toBe('00000');
-      expect(changes).toEqual([{ siteIds: [sh01], fromDate: '2023-06-18' }]);
+      expect(await changesSince()).toEqual([{ siteIds: [sh01], fromDate: '2023-06-18' }]);
       // A refused change tells nobody.
-      changes = [];
+      await markChanges();
       await t.api.post('/operation/price/cycle/edit', admin, { ...c, periods: [band('00:00', '12:00', 'flat')] });
-      expect(changes).toEqual([]);
+      expect(await changesSince()).toEqual([]);
     });
 
     it('refuses a template of another currency or of a company not above the station (406)', async () => {
@@ -420,9 +421,9 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
     it('deletes a configuration and tells the listeners', async () => {
       const rows = (await t.api.post<SitePriceCycleRecord[]>('/configure/price/cycle/query/list', eastUser, { siteId: sh01 })).body.data;
       const latest = rows.find((r) => r.startDate === '2025-01-01')!;
-      changes = [];
+      await markChanges();
       expect((await t.api.get('/configure/price/cycle/delete', eastUser, { id: latest.id })).body.errorCode).toBe('00000');
-      expect(changes).toEqual([{ siteIds: [sh01], fromDate: '2025-01-01' }]);
+      expect(await changesSince()).toEqual([{ siteIds: [sh01], fromDate: '2025-01-01' }]);
       const [day] = await tariffsForSite(t.ctx, sh01, '2025-01-01', '2025-01-01');
       expect(day!.template).toBeNull();
     });

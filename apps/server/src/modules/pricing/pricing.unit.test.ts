@@ -3,7 +3,7 @@ import {
   cycleIssues, issueMessage, monthIssues, normalizeBands, partitionIssues, priceCycleInput, priceIssues, type PriceBand,
 } from '@ess/contract';
 import { demoFleet } from '@ess/simulator';
-import { bandsOfSchedule } from './pricing.seed.ts';
+import { bandsOfSchedule } from '../../demo/demo-prices.ts';
 import { bandAt, localInstant, nextDate, resolveTariffs, type TariffConfig, type TariffCycle } from './tariff.ts';
 
 const band = (start: string, end: string, period: PriceBand['period']): PriceBand => ({ start, end, period });

@@ -11,9 +11,9 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, assertSites, inSiteScope } from '../../platform/http/scope.ts';
-import { underCompany } from '../site/site.service.ts';
+import { underCompany } from '../site/index.ts';
 import { money, moneyIn } from './pricing.records.ts';
-import { notifyPriceChange, type PriceChange } from './pricing.service.ts';
+import { emitPriceChanges, type PriceChange } from './pricing.service.ts';
 import { templateInScope } from './template.service.ts';
 
 /** A station's price configuration over time: configure price cycles and solar (feed-in) price cycles. */
@@ -160,32 +160,35 @@ export async function addConfig(ctx: AppContext, user: AuthUser, body: SitePrice
     await assertTemplateFits(tx, user, body.templateId, station);
     await assertNoConfigOverlap(tx, body);
     const [created] = await tx.insert(sitePriceCycle).values(configValues(body)).returning({ id: sitePriceCycle.id });
+    await emitPriceChanges(tx, [{ siteIds: [body.siteId], fromDate: body.startDate }]);
     return created!.id;
   });
-  notifyPriceChange(ctx, [{ siteIds: [body.siteId], fromDate: body.startDate }]);
+  ctx.outbox.nudge();
   return { id };
 }
 
 export async function editConfig(ctx: AppContext, user: AuthUser, body: SitePriceCycleEdit): Promise<void> {
-  const cur = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const before = await configInScope(tx, user, body.id);
     const stations = await lockSites(tx, user, [before.siteId, body.siteId]);
     await assertTemplateFits(tx, user, body.templateId, stations.get(body.siteId)!);
     await assertNoConfigOverlap(tx, body, before.id);
     await tx.update(sitePriceCycle).set({ ...configValues(body), updatedAt: new Date() }).where(eq(sitePriceCycle.id, before.id));
+    await emitPriceChanges(tx, changesOfEdit(before, body));
     return before;
   });
-  notifyPriceChange(ctx, changesOfEdit(cur, body));
+  ctx.outbox.nudge();
 }
 
 export async function deleteConfig(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
-  const cur = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const before = await configInScope(tx, user, id);
     await lockSites(tx, user, [before.siteId]);
     await tx.delete(sitePriceCycle).where(eq(sitePriceCycle.id, before.id));
+    await emitPriceChanges(tx, [{ siteIds: [before.siteId], fromDate: before.startDate }]);
     return before;
   });
-  notifyPriceChange(ctx, [{ siteIds: [cur.siteId], fromDate: cur.startDate }]);
+  ctx.outbox.nudge();
 }
 
 // Solar price cycles
@@ -269,29 +272,32 @@ export async function addSolar(ctx: AppContext, user: AuthUser, body: SolarPrice
     await lockSites(tx, user, [body.siteId]);
     await assertNoSolarOverlap(tx, body);
     const [created] = await tx.insert(solarPriceCycle).values(solarValues(body)).returning({ id: solarPriceCycle.id });
+    await emitPriceChanges(tx, [{ siteIds: [body.siteId], fromDate: body.startDate }]);
     return created!.id;
   });
-  notifyPriceChange(ctx, [{ siteIds: [body.siteId], fromDate: body.startDate }]);
+  ctx.outbox.nudge();
   return { id };
 }
 
 export async function editSolar(ctx: AppContext, user: AuthUser, body: SolarPriceCycleEdit): Promise<void> {
-  const cur = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const before = await solarInScope(tx, user, body.id);
     await lockSites(tx, user, [before.siteId, body.siteId]);
     await assertNoSolarOverlap(tx, body, before.id);
     await tx.update(solarPriceCycle).set({ ...solarValues(body), updatedAt: new Date() }).where(eq(solarPriceCycle.id, before.id));
+    await emitPriceChanges(tx, changesOfEdit(before, body));
     return before;
   });
-  notifyPriceChange(ctx, changesOfEdit(cur, body));
+  ctx.outbox.nudge();
 }
 
 export async function deleteSolar(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
-  const cur = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const before = await solarInScope(tx, user, id);
     await lockSites(tx, user, [before.siteId]);
     await tx.delete(solarPriceCycle).where(eq(solarPriceCycle.id, before.id));
+    await emitPriceChanges(tx, [{ siteIds: [before.siteId], fromDate: before.startDate }]);
     return before;
   });
-  notifyPriceChange(ctx, [{ siteIds: [cur.siteId], fromDate: cur.startDate }]);
+  ctx.outbox.nudge();
 }

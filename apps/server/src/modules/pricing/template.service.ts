@@ -12,10 +12,10 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
-import { siteInScope } from '../site/site.service.ts';
-import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+import { siteInScope } from '../site/index.ts';
+import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { byFirstMonth, moneyIn, toCycleRecord } from './pricing.records.ts';
-import { changesOfTemplate, notifyPriceChange } from './pricing.service.ts';
+import { changesOfTemplate, emitPriceChanges } from './pricing.service.ts';
 
 /** Price templates and their operation price cycles (/operation/price/...). */
 
@@ -158,7 +158,7 @@ async function assertStillUsable(tx: DbOrTx, cur: PriceTemplateRecord, next: Pri
 }
 
 export async function editTemplate(ctx: AppContext, user: AuthUser, body: PriceTemplateEdit): Promise<void> {
-  const changes = await ctx.db
+  await ctx.db
     .transaction(async (tx) => {
       const cur = await templateInScope(tx, user, body.id, true);
       if (body.companyId !== cur.companyId) await assertCompany(tx, user, body.companyId);
@@ -166,10 +166,10 @@ export async function editTemplate(ctx: AppContext, user: AuthUser, body: PriceT
       const { id: _id, ...fields } = body;
       await tx.update(priceTemplate).set({ ...fields, updatedAt: new Date() }).where(eq(priceTemplate.id, cur.id));
       // Only the currency changes what the stations' days cost (the cycles carry the prices).
-      return body.currency !== cur.currency ? changesOfTemplate(tx, cur.id) : [];
+      if (body.currency !== cur.currency) await emitPriceChanges(tx, await changesOfTemplate(tx, cur.id));
     })
     .catch(onDuplicateName);
-  notifyPriceChange(ctx, changes);
+  ctx.outbox.nudge();
 }
 
 /** Deletes a template and its cycles; refused while a station's price configuration names it. */
@@ -240,7 +240,7 @@ export const cycleOne = (ctx: AppContext, user: AuthUser, id: number) => cycleIn
 
 /** Adds several cycles of one template at once: all of them, or none. */
 export async function addCycles(ctx: AppContext, user: AuthUser, body: PriceCycleAddBatch): Promise<{ ids: number[] }> {
-  const { ids, changes } = await ctx.db.transaction(async (tx) => {
+  const ids = await ctx.db.transaction(async (tx) => {
     const t = await templateInScope(tx, user, body.templateId, true);
     const existing = await cyclesOf(tx, [t.id]);
     assertUniqueNames([...existing.map((c) => c.name), ...body.cycles.map((c) => c.name)]);
@@ -249,33 +249,34 @@ export async function addCycles(ctx: AppContext, user: AuthUser, body: PriceCycl
       .insert(priceCycle)
       .values(body.cycles.map((c) => ({ templateId: t.id, ...cycleValues(c) })))
       .returning({ id: priceCycle.id });
-    return { ids: rows.map((r) => r.id), changes: await changesOfTemplate(tx, t.id) };
+    await emitPriceChanges(tx, await changesOfTemplate(tx, t.id));
+    return rows.map((r) => r.id);
   });
-  notifyPriceChange(ctx, changes);
+  ctx.outbox.nudge();
   return { ids };
 }
 
 export async function editCycle(ctx: AppContext, user: AuthUser, body: PriceCycleEdit): Promise<void> {
-  const changes = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const cur = await cycleInScope(tx, user, body.id);
     const t = await templateInScope(tx, user, cur.templateId, true);
     const others = (await cyclesOf(tx, [t.id])).filter((c) => c.id !== cur.id);
     assertUniqueNames([...others.map((c) => c.name), body.name]);
     assertCycles([{ name: body.name, issues: cycleIssues(body, t.billingSystem, others) }]);
     await tx.update(priceCycle).set({ ...cycleValues(body), updatedAt: new Date() }).where(eq(priceCycle.id, cur.id));
-    return changesOfTemplate(tx, t.id);
+    await emitPriceChanges(tx, await changesOfTemplate(tx, t.id));
   });
-  notifyPriceChange(ctx, changes);
+  ctx.outbox.nudge();
 }
 
 export async function deleteCycle(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
-  const changes = await ctx.db.transaction(async (tx) => {
+  await ctx.db.transaction(async (tx) => {
     const cur = await cycleInScope(tx, user, id);
     await templateInScope(tx, user, cur.templateId, true);
     await tx.delete(priceCycle).where(eq(priceCycle.id, cur.id));
-    return changesOfTemplate(tx, cur.templateId);
+    await emitPriceChanges(tx, await changesOfTemplate(tx, cur.templateId));
   });
-  notifyPriceChange(ctx, changes);
+  ctx.outbox.nudge();
 }
 
 /**

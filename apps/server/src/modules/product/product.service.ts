@@ -6,7 +6,8 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
-import { pgErrorCode, UNIQUE_VIOLATION } from '../system/pg-error.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
+import { ingestOf } from '../telemetry/index.ts';
 
 /**
  * Products (thing models) are shared by every company: any user granted the product menu sees
@@ -130,5 +131,5 @@ export async function deleteProduct(ctx: AppContext, id: number): Promise<void> 
 
 /** Makes the ingest of this instance see model changes at once (other instances reload within 30 s). */
 export async function refreshIngest(ctx: AppContext): Promise<void> {
-  await ctx.telemetry.ingest?.registry.refresh();
+  await ingestOf(ctx)?.registry.refresh();
 }

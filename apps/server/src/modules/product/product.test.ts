@@ -11,6 +11,7 @@ import { device, product } from '../../db/schema/device.ts';
 import { site } from '../../db/schema/site.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { makeUser, seededCompanies } from '../system/system.test-helpers.ts';
+import { ingestOf } from '../telemetry/index.ts';
 
 const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
   const end = Date.now() + timeoutMs;
@@ -47,10 +48,10 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
     const code = `D${tag()}`;
     const [d] = await t.ctx.db.insert(device).values({ code, name: `设备${code}`, siteId, productId, type }).returning({ id: device.id });
     devices.set(code, d!.id);
-    await t.ctx.telemetry.ingest!.registry.refresh();
+    await ingestOf(t.ctx)!.registry.refresh();
     return { id: d!.id, code };
   };
-  const ingest = () => t.ctx.telemetry.ingest!;
+  const ingest = () => ingestOf(t.ctx)!;
   let seq = 0;
   const publish = async (siteCode: string, deviceCode: string, values: Record<string, number | string | boolean>, ts = Date.now()) => {
     const before = ingest().counters.storedReports;
@@ -61,7 +62,7 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
 
   beforeAll(async () => {
     t = await startTestApp(target, { INGEST_BATCH_MS: '20', LATEST_FLUSH_MS: '50', ROLLUP_FLUSH_MS: '100' });
-    mqtt = await connectAsync(t.ctx.telemetry.brokerUrl, { clientId: `product-test-${target}-${tag()}` });
+    mqtt = await connectAsync(t.ctx.mqtt.url, { clientId: `product-test-${target}-${tag()}` });
     const [pcs] = await t.ctx.db.select({ id: product.id }).from(product).where(eq(product.code, 'ESS-PCS'));
     pcsId = pcs!.id;
     const { east, south } = await seededCompanies(t);

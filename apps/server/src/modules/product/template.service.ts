@@ -12,8 +12,8 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { streamXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { latestList, latestPage } from '../device/device.service.ts';
-import { deviceHistory } from '../telemetry/history.service.ts';
+import { latestList, latestPage } from '../device/index.ts';
+import { deviceHistory } from '../telemetry/index.ts';
 import { uniqueOr } from './product.service.ts';
 
 /**

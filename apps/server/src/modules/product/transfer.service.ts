@@ -11,7 +11,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { readXlsx, sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { latestList } from '../device/device.service.ts';
+import { latestList } from '../device/index.ts';
 import { lockProduct, refreshIngest, uniqueOr } from './product.service.ts';
 
 /**

@@ -3,8 +3,8 @@ import type { EarningsChartQuery, EarningsQuery, SiteEarnings, SiteEarningsChart
 import { revenueDaily } from '../../db/schema/revenue.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
-import { resolveDate } from '../comprehensive/local-time.ts';
-import { siteInScope } from '../site/site.service.ts';
+import { resolveDate } from '../../platform/time/local-time.ts';
+import { siteInScope } from '../site/index.ts';
 import { bucketSums, dateLabels, monthLabels, sumColumns, sumsOf, type Sums } from './revenue.repository.ts';
 
 /**

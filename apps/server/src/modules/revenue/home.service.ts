@@ -7,9 +7,9 @@ import { device } from '../../db/schema/device.ts';
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
-import { daysSince } from '../comprehensive/local-time.ts';
-import { stateCounts } from '../comprehensive/solar.service.ts';
-import { emptyCounts, productSlots, stationDevices, statusCounts, addCounts } from '../comprehensive/station.ts';
+import { daysSince } from '../../platform/time/local-time.ts';
+import { stateCounts } from '../comprehensive/index.ts';
+import { emptyCounts, productSlots, stationDevices, statusCounts, addCounts } from '../comprehensive/index.ts';
 import { addDays, addMonths, bucketSums, companyStations, dateLabels, periodTotals, type ScopedStation, type Sums } from './revenue.repository.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { PRICE_PERIODS, type PeriodValues, type PricePeriod } from '@ess/contract';
-import type { DayTariff } from '../pricing/pricing.service.ts';
+import type { DayTariff } from '../pricing/index.ts';
 
 /**
  * The money of one station-day from its energy per price period and the day's prices

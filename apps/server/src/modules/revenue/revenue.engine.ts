@@ -3,11 +3,11 @@ import { PRICE_PERIODS, meterRegisterIdentifier, todayIn, type PeriodValues, typ
 import { revenueDaily } from '../../db/schema/revenue.ts';
 import { site, siteKeyValue } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { growthByBucket } from '../comprehensive/energy.ts';
-import { POWER_TYPES, productSlots, rolesOf, stationDevices, subsystemsOf, type Slots, type StationDevice } from '../comprehensive/station.ts';
-import { bandAt, tariffsForSite, type DayTariff } from '../pricing/pricing.service.ts';
-import type { Granularity } from '../telemetry/rollup.ts';
-import { localStart } from '../telemetry/zone.ts';
+import { growthByBucket } from '../comprehensive/index.ts';
+import { POWER_TYPES, productSlots, rolesOf, stationDevices, subsystemsOf, type Slots, type StationDevice } from '../comprehensive/index.ts';
+import { bandAt, tariffsForSite, type DayTariff } from '../pricing/index.ts';
+import type { Granularity } from '../telemetry/index.ts';
+import { localStart } from '../../platform/time/zone.ts';
 import { dayFigures, zeroPeriods, type DayEnergy, type DayFigures } from './revenue.calc.ts';
 
 /**

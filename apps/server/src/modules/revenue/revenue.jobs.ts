@@ -3,9 +3,10 @@ import { todayIn } from '@ess/contract';
 import { revenueDaily } from '../../db/schema/revenue.ts';
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { localDayStart } from '../comprehensive/local-time.ts';
-import { productSlots } from '../comprehensive/station.ts';
-import { onPriceChange, type PriceChange } from '../pricing/pricing.service.ts';
+import { localDayStart } from '../../platform/time/local-time.ts';
+import { productSlots } from '../comprehensive/index.ts';
+import type { PriceChange } from '../pricing/index.ts';
+import { subscriber } from '../../platform/events/outbox.ts';
 import { computeSiteDays } from './revenue.engine.ts';
 
 const MINUTE = 60_000;
@@ -57,13 +58,25 @@ export async function recompute(ctx: AppContext, change: PriceChange, now = Date
   return n;
 }
 
+/**
+ * Price changes (`price.changed`, written with the change) queue the recompute of the stations'
+ * days. Queued at least once; a repeated recompute writes the same figures.
+ */
+export const priceChangeSubscriber = subscriber({
+  name: 'revenue.recompute',
+  events: ['price.changed'],
+  // Queues pg-boss jobs (their own statements), so not inside the delivery's transaction.
+  transactional: false,
+  handle: async (events, _tx, ctx) => {
+    for (const e of events) await ctx.jobs.send(RECOMPUTE_JOB, e.payload);
+  },
+});
+
 export function registerRevenueJobs(ctx: AppContext): void {
   ctx.jobs.handle<PriceChange>(RECOMPUTE_JOB, async (change) => {
     const n = await recompute(ctx, change);
     ctx.log.info({ siteIds: change.siteIds, fromDate: change.fromDate, days: n }, 'revenue recomputed after a price change');
   });
-  // The request that changed prices only queues the work.
-  onPriceChange(ctx, (change) => ctx.jobs.send(RECOMPUTE_JOB, change));
   ctx.jobs.every(REFRESH_MS, async () => {
     await refreshAll(ctx);
   });

@@ -11,8 +11,9 @@ import { site, siteKeyValue, userSite } from '../../db/schema/site.ts';
 import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
 import { tariffsForSite } from '../pricing/pricing.service.ts';
 import { localInstant } from '../pricing/tariff.ts';
-import { hashPassword } from '../system/auth.service.ts';
+import { hashPassword } from '../../platform/password.ts';
 import { computeSiteDays } from './revenue.engine.ts';
+import { ingestOf } from '../telemetry/index.ts';
 
 const MIN = 60_000;
 const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
@@ -29,7 +30,7 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
   const now = Date.now();
 
   const report = (code: string, ts: number, values: Record<string, TelemetryValue>) => {
-    t.ctx.telemetry.ingest!.handle(deviceTopic(code.slice(0, 4), code, 'telemetry'), Buffer.from(JSON.stringify({ ts: Math.round(ts), seq: ++seq, values })), false);
+    ingestOf(t.ctx)!.handle(deviceTopic(code.slice(0, 4), code, 'telemetry'), Buffer.from(JSON.stringify({ ts: Math.round(ts), seq: ++seq, values })), false);
   };
   const ok = async <T>(path: string, query: Record<string, string | number>, token = t.adminToken): Promise<T> => {
     const r = await t.api.get<T>(path, token, query);
@@ -81,7 +82,7 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       report('SH01-MT-ESS', at('14:00'), regs({ Valley: 1000.5, DeepValley: 400.25 }, { Flat: 80 }));
       report('SH01-MT-ESS', at('18:55'), regs({ Valley: 1000.5, DeepValley: 400.25 }, { Flat: 80, Peak: 600.125 }));
       report('SH01-MT-ESS', at('23:50'), regs({ Valley: 1000.5, DeepValley: 400.25 }, { Flat: 80, Peak: 600.125, Tip: 350.4 }));
-      await t.ctx.telemetry.ingest!.flush();
+      await ingestOf(t.ctx)!.flush();
       expect(await computeSiteDays(t.ctx, sh, day, day)).toBe(1);
     });
 
@@ -185,7 +186,7 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       });
       report('BE01-MT-MAIN', before, main(0));
       report('BE01-MT-MAIN', at('15:00'), main(30));
-      await t.ctx.telemetry.ingest!.flush();
+      await ingestOf(t.ctx)!.flush();
       expect(await computeSiteDays(t.ctx, be, day, day)).toBe(1);
     });
 

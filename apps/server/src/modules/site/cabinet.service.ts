@@ -7,7 +7,7 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+import { UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { siteInScope } from './site.service.ts';
 
 /** Energy cabinets: a station's enclosures that clusters, packs and air conditioners stand in. */

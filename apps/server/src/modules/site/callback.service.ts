@@ -8,7 +8,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { inCompanyScope, inSiteScope } from '../../platform/http/scope.ts';
-import { latestList } from '../device/device.service.ts';
+import { latestList } from '../device/index.ts';
 import { pruneBindings } from './diagram.service.ts';
 import { siteInScope } from './site.service.ts';
 

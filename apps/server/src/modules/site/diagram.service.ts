@@ -10,7 +10,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { inSiteScope } from '../../platform/http/scope.ts';
 import { validationTip } from '../../platform/http/server.ts';
-import { isSvg } from '../files/files.service.ts';
+import { isSvg } from '../files/index.ts';
 import { siteInScope } from './site.service.ts';
 import { sanitiseSvg, svgElementIds } from './svg-sanitize.ts';
 

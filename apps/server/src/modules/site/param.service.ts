@@ -5,7 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
-import { latestOne } from '../device/device.service.ts';
+import { latestOne } from '../device/index.ts';
 
 /**
  * Parameters: the settable values of a product's devices — the writable properties of its

@@ -9,9 +9,11 @@ import { appUser, company } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
+import { emit } from '../../platform/events/outbox.ts';
+import './site.events.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../system/pg-error.ts';
+import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 
 const deviceCount = sql<number>`(select count(*) from ${device} where ${device.siteId} = ${site.id})::int`;
 
@@ -165,16 +167,19 @@ const fieldsOf = (b: SiteAdd) => ({
 });
 
 export async function addSite(ctx: AppContext, user: AuthUser, body: SiteAdd): Promise<{ id: number }> {
-  return ctx.db
+  const added = await ctx.db
     .transaction(async (tx) => {
       await assertCompany(tx, user, body.companyId);
       await assertUniqueCode(tx, body.code);
       const [created] = await tx.insert(site).values(fieldsOf(body)).returning({ id: site.id });
       // A user who is not the built-in administrator sees only granted stations: grant the new one.
       if (!user.buildIn) await tx.insert(userSite).values({ userId: user.id, siteId: created!.id });
+      await emit(tx, 'site.changed', [{ siteId: created!.id, companyId: body.companyId, change: 'added' }]);
       return { id: created!.id };
     })
     .catch(onUniqueCode);
+  ctx.outbox.nudge();
+  return added;
 }
 
 /**
@@ -193,8 +198,10 @@ export async function editSite(ctx: AppContext, user: AuthUser, body: SiteEdit):
       if (body.serviceEndDate !== cur.serviceEndDate && !serviceEndNotPast(body)) throw new AppError('INVALID_PARAM', `serviceEndDate: ${SERVICE_END_PAST}`);
       const { id: _id, ...rest } = body;
       await tx.update(site).set({ ...fieldsOf({ ...rest }), updatedAt: new Date() }).where(eq(site.id, cur.id));
+      await emit(tx, 'site.changed', [{ siteId: cur.id, companyId: body.companyId, change: 'edited' }]);
     })
     .catch(onUniqueCode);
+  ctx.outbox.nudge();
 }
 
 /**
@@ -208,7 +215,9 @@ export async function deleteSite(ctx: AppContext, user: AuthUser, id: number): P
       const cur = await siteInScope(tx, user, id);
       if (cur.deviceCount > 0) throw new AppError('RULE_VIOLATION', `站点下还有${cur.deviceCount}台设备，请先删除或迁移设备`);
       await tx.delete(site).where(eq(site.id, cur.id));
+      await emit(tx, 'site.changed', [{ siteId: cur.id, companyId: cur.companyId, change: 'deleted' }]);
     });
+    ctx.outbox.nudge();
   } catch (err) {
     if (pgErrorCode(err) === FOREIGN_KEY_VIOLATION) throw new AppError('RULE_VIOLATION', '站点仍有关联数据，不能删除');
     throw err;

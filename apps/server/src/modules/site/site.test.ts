@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CabinetRecord, CallbackDef, CallbackExecRecord, DiagramRecord, Page, ParamRecord, SiteKeyValueRecord, SiteRecord, SiteTreeNode } from '@ess/contract';
 import { device } from '../../db/schema/device.ts';
 import { site, userSite } from '../../db/schema/site.ts';
-import { seedDemoOnce } from '../../db/demo-seed.ts';
+import { seedDemoOnce } from '../../demo/demo-seed.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { makeSite, makeUser, seededCompanies } from '../system/system.test-helpers.ts';
 

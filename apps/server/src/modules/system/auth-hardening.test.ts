@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUser, captcha, company, loginLog, session } from '../../db/schema/system.ts';
 import { DB_TARGETS, REDIS_TEST_URL, solveCaptcha, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { hashPassword } from './auth.service.ts';
+import { hashPassword } from '../../platform/password.ts';
 
 async function redisReachable(): Promise<boolean> {
   const r = new Redis(REDIS_TEST_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });

@@ -1,23 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import argon2 from 'argon2';
 import { and, eq, lt, sql } from 'drizzle-orm';
 import svgCaptcha from 'svg-captcha';
 import { appUser, captcha, loginLog, session } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { hashToken, newToken } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { hashPassword, verifyPassword } from '../../platform/password.ts';
 
 const CAPTCHA_TTL_MS = 5 * 60_000;
 export const CAPTCHA_COOKIE = 'ess_captcha';
 
-/** argon2id, by default with the library's defaults (64 MiB, t=3); the cost is set once at start. */
-let hashCost = { memoryCost: 65_536, timeCost: 3 };
-export function configurePasswordHashing(cost: { memoryCost: number; timeCost: number }): void {
-  hashCost = cost;
-}
-/** A hash carries its own parameters, so hashes made at another cost still verify. */
-export const hashPassword = (plain: string) => argon2.hash(plain, { type: argon2.argon2id, ...hashCost });
-export const verifyPassword = (hash: string, plain: string) => argon2.verify(hash, plain).catch(() => false);
 
 /** Spends the same time on unknown usernames as on wrong passwords. */
 let dummyHash: Promise<string> | null = null;

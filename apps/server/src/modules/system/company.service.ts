@@ -9,7 +9,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { pageOf } from '../../platform/http/paging.ts';
 import { assertCompany, likeEscaped } from '../../platform/http/scope.ts';
-import { FOREIGN_KEY_VIOLATION, pgErrorCode } from './pg-error.ts';
+import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 
 export interface CompanyFields {
   name: string;

@@ -9,6 +9,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { pageOf } from '../../platform/http/paging.ts';
 import { inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
+import { formatInZone, zoneOf } from '../../platform/time/client-zone.ts';
 import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 
 type LoginLogFilter = z.infer<typeof loginLogFilter>;
@@ -157,17 +158,4 @@ export async function accessLogExport(ctx: AppContext, user: AuthUser, f: Access
     { header: '时间', width: 22, value: (r) => formatInZone(r.createdAt, zone) },
   ];
   return sendXlsx(reply, '接口日志', '接口日志', columns, rows);
-}
-
-// Time zone of the caller (UTC-Zone header: minutes east of UTC), for exported times.
-
-export function zoneOf(req: FastifyRequest): number {
-  const h = req.headers['utc-zone'];
-  const n = typeof h === 'string' && /^-?\d{1,4}$/.test(h.trim()) ? Number(h.trim()) : 0;
-  return Math.abs(n) <= 14 * 60 ? n : 0;
-}
-
-/** "YYYY-MM-DD HH:mm:ss" at the given offset from UTC (minutes). */
-export function formatInZone(d: Date, offsetMinutes: number): string {
-  return new Date(d.getTime() + offsetMinutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
 }

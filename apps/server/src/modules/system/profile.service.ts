@@ -3,7 +3,8 @@ import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schem
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { hashPassword, revokeUserSessions, verifyPassword } from './auth.service.ts';
+import { revokeUserSessions } from './auth.service.ts';
+import { hashPassword, verifyPassword } from '../../platform/password.ts';
 
 /** What the console's navigation guard and user store need (product-spec §2, §3). */
 export async function profileInfo(ctx: AppContext, user: AuthUser) {

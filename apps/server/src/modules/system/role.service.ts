@@ -8,7 +8,7 @@ import { AppError, found } from '../../platform/http/errors.ts';
 import { pageOf } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { assertCallerHolds, assertGrantableInterfaces, assertMenusExist } from './grants.ts';
-import { pgErrorCode, UNIQUE_VIOLATION } from './pg-error.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
 
 const columns = {
   id: role.id,

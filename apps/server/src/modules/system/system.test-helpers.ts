@@ -3,7 +3,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
 import { site, userSite } from '../../db/schema/site.ts';
 import type { TestApp } from '../../../test/harness.ts';
-import { hashPassword } from './auth.service.ts';
+import { hashPassword } from '../../platform/password.ts';
 
 /** Test fixtures for the system-administration tests, written straight into the database. */
 export const TEST_PASSWORD = 'Passw0rd1';

@@ -8,8 +8,9 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { pageOf } from '../../platform/http/paging.ts';
 import { assertCompany, assertSites, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
-import { hashPassword, revokeUserSessions } from './auth.service.ts';
-import { pgErrorCode, UNIQUE_VIOLATION } from './pg-error.ts';
+import { revokeUserSessions } from './auth.service.ts';
+import { hashPassword } from '../../platform/password.ts';
+import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
 
 /**
  * Stations a user may see: those granted to them, or for a built-in user every station of

@@ -5,9 +5,9 @@ import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { deviceOne } from '../device/device.service.ts';
+import { deviceOne } from '../device/index.ts';
 import { ROLLUP_TABLES } from './rollup.ts';
-import { localMonth } from './zone.ts';
+import { localMonth } from '../../platform/time/zone.ts';
 
 type Interval = Exclude<HistoryInterval, 'auto'>;
 

@@ -7,10 +7,11 @@ import { connectAsync } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoFleet, manualClock, runSimulator, type Fleet } from '@ess/simulator';
 import { startApp, type RunningApp } from '../../app.ts';
-import { registerFleet } from '../../db/demo-seed.ts';
+import { registerFleet } from '../../demo/demo-seed.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logging.ts';
 import { ADMIN_PASSWORD, DB_TARGETS, freshPostgres, type DbTarget } from '../../../test/harness.ts';
+import { ingestOf } from './index.ts';
 
 const MOSQUITTO_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
@@ -123,7 +124,7 @@ describe.skipIf(!mosquitto).each(DB_TARGETS)('QoS 1 persistence through a server
     const b: Boot = { target, dataDir: mkdtempSync(join(tmpdir(), 'ess-qos-')), databaseUrl: pg?.url, clientId, group: `g${tag}` };
     let app = await boot(b);
     await registerFleet(app.ctx.db, fleet);
-    await app.ctx.telemetry.ingest!.registry.load();
+    await ingestOf(app.ctx)!.registry.load();
     const devices = fleet.stations[0]!.devices.length;
     const clock = manualClock(Date.now());
     const sim = await runSimulator({ mqttUrl: MOSQUITTO_URL, fleet, intervalMs: 0, clock });
@@ -171,8 +172,8 @@ describe.skipIf(!mosquitto || !hasPostgres)('two ingest instances on Mosquitto a
     const a = await boot({ ...common, dataDir: mkdtempSync(join(tmpdir(), 'ess-a-')), clientId: clientIds[0]! });
     const b = await boot({ ...common, dataDir: mkdtempSync(join(tmpdir(), 'ess-b-')), clientId: clientIds[1]! });
     await registerFleet(a.ctx.db, fleet);
-    await a.ctx.telemetry.ingest!.registry.load();
-    await b.ctx.telemetry.ingest!.registry.load();
+    await ingestOf(a.ctx)!.registry.load();
+    await ingestOf(b.ctx)!.registry.load();
     const devices = fleet.stations[0]!.devices.length;
     const clock = manualClock(Date.now());
     const sim = await runSimulator({ mqttUrl: MOSQUITTO_URL, fleet, intervalMs: 0, clock });
@@ -185,15 +186,15 @@ describe.skipIf(!mosquitto || !hasPostgres)('two ingest instances on Mosquitto a
       await until('every report stored', async () => (await storedSeqs(a, tag)).length === reports * devices);
       const rows = await storedSeqs(a, tag);
       expect(rows.every((r) => r.n === 1)).toBe(true);
-      const ia = a.ctx.telemetry.ingest!.counters;
-      const ib = b.ctx.telemetry.ingest!.counters;
+      const ia = ingestOf(a.ctx)!.counters;
+      const ib = ingestOf(b.ctx)!.counters;
       expect(ia.storedReports).toBeGreaterThan(0);
       expect(ib.storedReports).toBeGreaterThan(0);
       expect(ia.storedReports + ib.storedReports).toBe(reports * devices);
 
       // Rollups merged from both instances count every report once.
-      await a.ctx.telemetry.ingest!.flush();
-      await b.ctx.telemetry.ingest!.flush();
+      await ingestOf(a.ctx)!.flush();
+      await ingestOf(b.ctx)!.flush();
       const { rows: counts } = await a.ctx.database.sql.query<{ code: string; n: number }>(
         `select d.code, sum(r.cnt[1])::int as n from telemetry_1h r join device d on d.id = r.device_id join site s on s.id = d.site_id
          where s.code = $1 group by d.code`,

@@ -7,7 +7,8 @@ import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts
 import { purgeTelemetry } from './telemetry.jobs.ts';
 import { site, userSite } from '../../db/schema/site.ts';
 import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
-import { hashPassword } from '../system/auth.service.ts';
+import { hashPassword } from '../../platform/password.ts';
+import { ingestOf } from './index.ts';
 
 const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
   const end = Date.now() + timeoutMs;
@@ -33,7 +34,7 @@ describe.each(DB_TARGETS)('telemetry ingest on %s', (target) => {
   const start = Date.now() - 60_000;
   const ids = new Map<string, number>();
 
-  const ingest = () => t.ctx.telemetry.ingest!;
+  const ingest = () => ingestOf(t.ctx)!;
   const tick = async () => {
     const before = ingest().counters.storedReports;
     const expected = sim.state.stations.reduce((a, s) => a + s.def.devices.length, 0) - silenced.size;
@@ -52,7 +53,7 @@ describe.each(DB_TARGETS)('telemetry ingest on %s', (target) => {
     const all = await post<DeviceRecord[]>('/configure/device/query/list', {});
     for (const d of all.body.data) ids.set(d.code, d.id);
     clock = manualClock(start);
-    raw = await connectAsync(t.ctx.telemetry.brokerUrl, { clientId: `test-raw-${target}` });
+    raw = await connectAsync(t.ctx.mqtt.url, { clientId: `test-raw-${target}` });
   });
   afterAll(async () => {
     await sim?.stop();
@@ -70,7 +71,7 @@ describe.each(DB_TARGETS)('telemetry ingest on %s', (target) => {
   });
 
   it('stores what the simulator publishes and serves it as latest values with online status', async () => {
-    sim = await runSimulator({ mqttUrl: t.ctx.telemetry.brokerUrl, fleet: FLEET, intervalMs: 0, clock });
+    sim = await runSimulator({ mqttUrl: t.ctx.mqtt.url, fleet: FLEET, intervalMs: 0, clock });
     for (let i = 0; i < 3; i++) await tick();
     expect(ingest().counters).toMatchObject({ telemetry: 3 * DEVICES, storedReports: 3 * DEVICES, invalid: 0, unknownDevice: 0, duplicates: 0 });
     const rows = await t.ctx.database.sql.query<{ n: number }>('select count(*)::int as n from telemetry');

@@ -22,9 +22,9 @@ export interface IngestSettings {
 }
 
 /**
- * Rules watching the stream (the alarm engine, modules/alarm): told of every newest report and
- * every fault event in memory, and asked to write what they concluded after each latest-values
- * flush (so the events it came from are stored first).
+ * A rule sink watching the stream (the alarm engine of modules/alarm; later others): told of every
+ * newest report and every fault event in memory, and asked to write what it concluded after each
+ * latest-values flush (so the events it came from are stored first). The ingest holds a list.
  */
 export interface IngestRules {
   report(device: RegisteredDevice, ts: number, values: Float64Array): void;
@@ -150,7 +150,7 @@ export class Ingest {
     readonly registry: DeviceRegistry,
     private readonly settings: IngestSettings,
     private readonly log: Logger,
-    readonly rules: IngestRules | null = null,
+    readonly rules: readonly IngestRules[] = [],
   ) {
     const driver = copyDriver(database);
     this.copy = driver.copy;
@@ -159,10 +159,15 @@ export class Ingest {
     this.maxInFlight = database.kind === 'postgres' ? 2 : 1;
   }
 
+  /** Each sink writes what is pending (a sink's flush never throws). */
+  private async flushRules(): Promise<void> {
+    for (const r of this.rules) await r.flush();
+  }
+
   /** Loads the registry, the last stored state and the rules, and starts the flush timers. */
   async start(): Promise<void> {
     await this.registry.load();
-    await this.rules?.start();
+    for (const r of this.rules) await r.start();
     const rows = await this.database.sql.query<{ device_id: number; ts: Date | null; seq: number | null; last_seen_at: Date | null; offline_at: Date | null; interval_ms: number | null }>(
       'select device_id, ts, seq, last_seen_at, offline_at, interval_ms from device_latest',
     );
@@ -224,7 +229,7 @@ export class Ingest {
         if (!known) return this.unknown();
         this.counters.events++;
         this.events.push({ deviceId: known.id, code: r.data.code, active: r.data.active, message: r.data.message, ts: r.data.ts, receivedAt: Date.now() });
-        this.rules?.event(known, r.data.code, r.data.active, r.data.message, r.data.ts);
+        for (const rule of this.rules) rule.event(known, r.data.code, r.data.active, r.data.message, r.data.ts);
         return;
       }
       case 'status': {
@@ -321,7 +326,7 @@ export class Ingest {
       st.row = row;
       st.text = text;
       // Only the newest report is judged: a late one must not reopen what a newer one cleared.
-      this.rules?.report(device, ts, row);
+      for (const rule of this.rules) rule.report(device, ts, row);
     }
     st.dirty = true;
     if (this.points >= this.settings.batchPoints) void this.flushBatch();
@@ -422,7 +427,7 @@ export class Ingest {
     }
     const events = this.events;
     this.events = [];
-    if (dirty.length === 0 && events.length === 0) return this.rules?.flush();
+    if (dirty.length === 0 && events.length === 0) return this.flushRules();
     const { sql } = this.database;
     const t0 = performance.now();
     try {
@@ -450,7 +455,7 @@ export class Ingest {
       this.events.unshift(...events);
       throw err;
     }
-    await this.rules?.flush();
+    await this.flushRules();
   }
 
   /**
@@ -549,6 +554,6 @@ export class Ingest {
     for (const t of this.timers) clearInterval(t);
     this.timers.length = 0;
     await this.flush();
-    await this.rules?.stop();
+    for (const r of this.rules) await r.stop();
   }
 }

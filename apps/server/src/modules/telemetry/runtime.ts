@@ -1,24 +1,13 @@
 import { hostname } from 'node:os';
-import type { Config } from '../../platform/config.ts';
-import type { Database } from '../../platform/db/database.ts';
-import type { EventBus } from '../../platform/events/bus.ts';
-import type { Logger } from '../../platform/logging.ts';
-import type { SseHub } from '../../platform/sse/hub.ts';
-import { AlarmEngine } from '../alarm/alarm.engine.ts';
-import { alarmNotifier } from '../alarm/alarm.live.ts';
-import { startEmbeddedBroker, type EmbeddedBroker } from '../../platform/mqtt/broker.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { perApp } from '../../platform/module.ts';
 import { startConsumer, type Consumer } from '../../platform/mqtt/consumer.ts';
-import { Ingest } from './ingest.ts';
+import { Ingest, type IngestRules } from './ingest.ts';
 import { DeviceRegistry } from './registry.ts';
 
-/** The device side of one server instance: the broker it uses and, with the ingest role, the pipeline. */
+/** The ingest pipeline of one server instance with the ingest role. */
 export interface TelemetryRuntime {
-  /** The broker devices and the simulator publish to (embedded, or MQTT_URL). */
-  brokerUrl: string;
-  embedded: boolean;
-  ingest: Ingest | null;
-  /** With the ingest role: the alarm rules evaluated on the stream. */
-  alarms: AlarmEngine | null;
+  ingest: Ingest;
   close(): Promise<void>;
 }
 
@@ -29,31 +18,13 @@ export interface TelemetryRuntime {
 const ALL_DEVICE_TOPICS = 'ess/+/+/#';
 
 /**
- * Starts the embedded broker when MQTT_URL is unset, and with the ingest role the pipeline
- * subscribed to every device topic: inside the embedded broker (same process, no network hop),
- * or on an external broker as a persistent QoS 1 session through the shared subscription
- * `$share/<group>/…`, so several ingest instances split the stream.
+ * The ingest, subscribed to every device topic: inside the embedded broker (same process, no
+ * network hop), or on an external broker as a persistent QoS 1 session through the shared
+ * subscription `$share/<group>/…`, so several ingest instances split the stream. The rule sinks
+ * (the alarm engine, …) are those the modules added before the telemetry module started.
  */
-export async function startTelemetry(config: Config, database: Database, log: Logger, live: { bus: EventBus; sse: SseHub }): Promise<TelemetryRuntime> {
-  const ingestRole = config.roles.has('ingest');
-  let broker: EmbeddedBroker | null = null;
-  if (!config.mqttUrl && ingestRole) {
-    broker = await startEmbeddedBroker(config.mqttPort, config.host);
-    log.info({ url: broker.url }, 'embedded MQTT broker started');
-  }
-  const brokerUrl = config.mqttUrl ?? broker?.url ?? '';
-  if (!ingestRole) {
-    return { brokerUrl, embedded: false, ingest: null, alarms: null, close: () => Promise.resolve() };
-  }
-  const registry = new DeviceRegistry(database.db);
-  const alarms = new AlarmEngine(
-    database,
-    registry,
-    { syncMs: config.alarmSyncMs },
-    alarmNotifier(database.sql, live.sse, config.alarmPopupLevel, log),
-    log.child({ part: 'alarms' }),
-    live.bus,
-  );
+export async function startTelemetry(ctx: AppContext, registry: DeviceRegistry, rules: readonly IngestRules[]): Promise<TelemetryRuntime> {
+  const { config, database, log, mqtt } = ctx;
   const ingest = new Ingest(
     database,
     registry,
@@ -62,17 +33,17 @@ export async function startTelemetry(config: Config, database: Database, log: Lo
       rollupFlushMs: config.rollupFlushMs, rollupSnapshotMs: config.rollupSnapshotMs,
     },
     log.child({ part: 'ingest' }),
-    alarms,
+    rules,
   );
   let consumer: Consumer | null = null;
   try {
     await ingest.start();
-    if (broker) {
+    if (mqtt.embedded) {
       // The embedded broker lives and dies with this process: subscribe inside it.
-      await broker.subscribe(ALL_DEVICE_TOPICS, (t, payload) => ingest.handle(t, payload, false));
+      await mqtt.embedded.subscribe(ALL_DEVICE_TOPICS, (t, payload) => ingest.handle(t, payload, false));
     } else {
       consumer = await startConsumer({
-        url: brokerUrl,
+        url: mqtt.url,
         clientId: config.mqttClientId ?? `ess-ingest-${hostname()}`.slice(0, 64),
         topics: [`$share/${config.mqttShareGroup}/${ALL_DEVICE_TOPICS}`],
         username: config.mqttUsername,
@@ -83,20 +54,49 @@ export async function startTelemetry(config: Config, database: Database, log: Lo
     }
   } catch (err) {
     await ingest.stop().catch(() => undefined);
-    await broker?.close();
     throw err;
   }
-  log.info({ broker: brokerUrl }, 'telemetry ingest started');
+  log.info({ broker: mqtt.url }, 'telemetry ingest started');
   return {
-    brokerUrl,
-    embedded: broker !== null,
     ingest,
-    alarms,
     close: async () => {
       // Stop receiving first; everything received (and acknowledged) is then written.
       await consumer?.close();
       await ingest.stop();
-      await broker?.close();
     },
   };
+}
+
+const runtimes = perApp<TelemetryRuntime>('telemetry ingest');
+const registries = perApp<DeviceRegistry>('device registry');
+const sinks = perApp<IngestRules[]>('ingest rule sinks');
+
+/** The device registry the ingest and the rule sinks share (made on first use). */
+export function deviceRegistryOf(ctx: AppContext): DeviceRegistry {
+  let r = registries.get(ctx);
+  if (!r) {
+    r = new DeviceRegistry(ctx.db);
+    registries.set(ctx, r);
+  }
+  return r;
+}
+
+/** Adds a rule sink to the ingest; modules add theirs in their `start`, before the telemetry module's. */
+export function addIngestRules(ctx: AppContext, rules: IngestRules): void {
+  if (runtimes.get(ctx)) throw new Error('ingest rules must be added before the telemetry module starts (module list order)');
+  sinks.set(ctx, [...(sinks.get(ctx) ?? []), rules]);
+}
+
+/** The running ingest of this instance, or null without the ingest role. */
+export const ingestOf = (ctx: AppContext): Ingest | null => runtimes.get(ctx)?.ingest ?? null;
+
+/** Starts the ingest with the ingest role (the telemetry module's `start`). */
+export async function startIngestRole(ctx: AppContext): Promise<void> {
+  if (!ctx.config.roles.has('ingest')) return;
+  runtimes.set(ctx, await startTelemetry(ctx, deviceRegistryOf(ctx), sinks.get(ctx) ?? []));
+}
+
+export async function stopIngestRole(ctx: AppContext): Promise<void> {
+  await runtimes.get(ctx)?.close();
+  runtimes.delete(ctx);
 }

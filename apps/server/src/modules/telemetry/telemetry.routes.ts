@@ -1,6 +1,6 @@
 import { monitorEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
-import { deviceFaultWarning, deviceProperties } from '../device/device.service.ts';
+import { deviceFaultWarning, deviceProperties } from '../device/index.ts';
 import { deviceHistory } from './history.service.ts';
 
 const area = 'Device monitoring';

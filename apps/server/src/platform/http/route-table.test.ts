@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MENUS, patternCovers } from '@ess/contract';
 import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
-import { hashPassword } from '../../modules/system/auth.service.ts';
+import { hashPassword } from '../password.ts';
 import { allRoutes } from '../../modules/index.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { scopeFixtures } from '../../../test/scope-fixtures.ts';

@@ -1,7 +1,7 @@
 import { PRICE_PERIODS, normalizeBands, type BillingSystem, type ElectricityType, type PriceBand, type PricePeriod } from '@ess/contract';
 import type { StationDef } from '@ess/simulator';
-import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../../db/schema/pricing.ts';
-import type { DbOrTx } from '../../platform/db/database.ts';
+import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../db/schema/pricing.ts';
+import type { DbOrTx } from '../platform/db/database.ts';
 
 /**
  * Tariff terms of the demo's places that the simulator does not carry (it has the day's

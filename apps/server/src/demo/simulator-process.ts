@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../../platform/config.ts';
-import type { Logger } from '../../platform/logging.ts';
-import type { TelemetryRuntime } from './runtime.ts';
+import type { Config } from '../platform/config.ts';
+import type { Logger } from '../platform/logging.ts';
+import type { DeviceBroker } from '../platform/context.ts';
 
 export interface SimulatorProcess {
   stop(): Promise<void>;
@@ -14,19 +14,19 @@ export interface SimulatorProcess {
  * when the demo is seeded and the broker is the embedded one, so a production deployment with
  * its own broker never gets simulated data.
  */
-export function wantsSimulator(config: Config, telemetry: TelemetryRuntime): boolean {
-  if (config.simulator === 'on') return telemetry.brokerUrl !== '';
-  return config.simulator === 'auto' && config.seedDemo && telemetry.embedded;
+export function wantsSimulator(config: Config, broker: DeviceBroker): boolean {
+  if (config.simulator === 'on') return broker.url !== '';
+  return config.simulator === 'auto' && config.seedDemo && broker.embedded !== null;
 }
 
 /**
  * Runs apps/simulator's CLI as a child process against the server's broker, with its state
  * file in the data directory (registers keep counting across restarts). It stops with the server.
  */
-export function startSimulatorProcess(config: Config, telemetry: TelemetryRuntime, log: Logger): SimulatorProcess {
+export function startSimulatorProcess(config: Config, broker: DeviceBroker, log: Logger): SimulatorProcess {
   const main = fileURLToPath(new URL('./main.ts', import.meta.resolve('@ess/simulator')));
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { ...process.env, MQTT_URL: telemetry.brokerUrl, SIM_STATE_FILE: process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json') },
+    env: { ...process.env, MQTT_URL: broker.url, SIM_STATE_FILE: process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json') },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   let exited = false;
@@ -37,7 +37,7 @@ export function startSimulatorProcess(config: Config, telemetry: TelemetryRuntim
       resolve();
     });
   });
-  log.info({ broker: telemetry.brokerUrl, pid: child.pid }, 'station simulator started');
+  log.info({ broker: broker.url, pid: child.pid }, 'station simulator started');
   return {
     stop: async () => {
       if (exited) return;

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../platform/context.ts';
-import { AppError } from '../../platform/http/errors.ts';
-import { readXlsxSheet, type XlsxSheet } from '../../platform/xlsx/xlsx.ts';
+import type { AppContext } from '../context.ts';
+import { AppError } from '../http/errors.ts';
+import { readXlsxSheet, type XlsxSheet } from './xlsx.ts';
 
 /**
  * Reads the multipart field `file` of an import and parses it as xlsx (product-spec §5: upload

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { inArray } from 'drizzle-orm';
 import { createState, saveState, stationDeviceValues, step, type DeviceDef, type Fleet } from '@ess/simulator';
-import { device } from '../../db/schema/device.ts';
-import { site } from '../../db/schema/site.ts';
-import type { AppContext } from '../../platform/context.ts';
-import { copyDriver } from './copy-writer.ts';
-import { loadProductSlots } from './registry.ts';
-import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from './rollup.ts';
+import { device } from '../db/schema/device.ts';
+import { site } from '../db/schema/site.ts';
+import type { AppContext } from '../platform/context.ts';
+import { copyDriver } from '../modules/telemetry/index.ts';
+import { loadProductSlots } from '../modules/telemetry/index.ts';
+import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from '../modules/telemetry/index.ts';
 
 /**
  * The demo's past, so that a first start shows history (earnings, energy per day) and not only

@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/http/errors.ts';
+import { AppError } from '../http/errors.ts';
 
 /**
  * The PostgreSQL error code (SQLSTATE) of a failed statement; drizzle wraps driver errors, so

@@ -1,6 +1,6 @@
 import { todayIn } from '@ess/contract';
-import { AppError } from '../../platform/http/errors.ts';
-import { localMonth, localStart, zoneOffsetMs } from '../telemetry/zone.ts';
+import { AppError } from '../http/errors.ts';
+import { localMonth, localStart, zoneOffsetMs } from './zone.ts';
 
 /**
  * Station-local calendar periods as instants (DOMAIN.md §7): a day is 23 or 25 hours on a DST

@@ -1,12 +1,12 @@
 import { count, eq, inArray } from 'drizzle-orm';
 import { demoFleet, type Fleet, type StationDef } from '@ess/simulator';
 import type { DbOrTx } from '../platform/db/database.ts';
-import { standardProducts } from '../modules/device/thing-model.ts';
-import { seedStationPrices } from '../modules/pricing/pricing.seed.ts';
-import { cabinet, device } from './schema/device.ts';
-import { site, siteKeyValue } from './schema/site.ts';
+import { standardProducts } from '../modules/device/index.ts';
+import { seedStationPrices } from './demo-prices.ts';
+import { cabinet, device } from '../db/schema/device.ts';
+import { site, siteKeyValue } from '../db/schema/site.ts';
 import { demoKeyValues } from './demo-key-values.ts';
-import { company } from './schema/system.ts';
+import { company } from '../db/schema/system.ts';
 
 /** Which seeded subsidiary owns each demo station (by company code). */
 const OWNER: Record<string, string> = { SH01: 'EAST', BE01: 'SOUTH', LA01: 'SOUTH' };

@@ -1,5 +1,5 @@
 import type { StationDef } from '@ess/simulator';
-import type { siteKeyValue } from './schema/site.ts';
+import type { siteKeyValue } from '../db/schema/site.ts';
 
 type KeyValues = Omit<typeof siteKeyValue.$inferInsert, 'siteId' | 'updatedAt'>;
 

@@ -1,0 +1,38 @@
+import { join } from 'node:path';
+import { demoFleet } from '@ess/simulator';
+import type { RunningApp } from '../app.ts';
+import { defineModule } from '../platform/module.ts';
+import { refreshRevenue } from '../modules/revenue/index.ts';
+import { demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
+import { seedDemoOnce } from './demo-seed.ts';
+import { startSimulatorProcess, wantsSimulator, type SimulatorProcess } from './simulator-process.ts';
+
+/**
+ * The demo world of `npm start` (SEED_DEMO): the simulator's stations registered at the first
+ * start. The only part of the server that imports the station simulator; app.ts loads it only
+ * when the demo is wanted.
+ */
+export const demoModule = defineModule({
+  name: 'demo',
+  seeds: [({ db }) => seedDemoOnce(db).then(() => undefined)],
+});
+
+/**
+ * Plays the demo stations (SIMULATOR=auto|on|off) over MQTT against the server's broker; at the
+ * first start, first writes the demo's past (the simulator's physics into the rollups) and the
+ * revenue it earned. Returns the simulator process, or null when the demo is not played.
+ */
+export async function playDemo(running: RunningApp): Promise<SimulatorProcess | null> {
+  const { config, log, mqtt } = running.ctx;
+  if (!wantsSimulator(config, mqtt)) return null;
+  if (config.demoHistoryDays > 0) {
+    const fleet = demoFleet();
+    const stateFile = process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json');
+    if (await demoHistoryWanted(running.ctx, fleet, stateFile)) {
+      process.stdout.write(`  Writing ${config.demoHistoryDays} days of demo history…\n`);
+      await seedDemoHistory(running.ctx, fleet, config.demoHistoryDays, stateFile);
+      await refreshRevenue(running.ctx);
+    }
+  }
+  return startSimulatorProcess(config, mqtt, log);
+}

@@ -1,0 +1,58 @@
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Database, Db } from './db/database.ts';
+import type { Subscriber } from './events/outbox.ts';
+import type { AnyRoute } from './http/route.ts';
+import type { Logger } from './logging.ts';
+
+/** What a seed gets: the database before the rest of the platform is up. */
+export interface SeedContext {
+  config: Config;
+  database: Database;
+  db: Db;
+  log: Logger;
+}
+
+/**
+ * A server module (one domain) as the application sees it: its routes, its seeds, its background
+ * jobs, the domain events it subscribes to, and what it starts and stops. `modules/index.ts` lists
+ * the modules; app.ts, OpenAPI and the interface table are built from that list alone, so a new
+ * domain adds its folder and one line there.
+ */
+export interface ServerModule {
+  name: string;
+  routes?: readonly AnyRoute[];
+  /** Run at every start in module-list order, before anything else of the module: idempotent. */
+  seeds?: readonly ((s: SeedContext) => Promise<void>)[];
+  /** Registers job handlers and periodic work (on every instance; they run where the jobs role is). */
+  jobs?: (ctx: AppContext) => void;
+  /** Domain-event subscribers (dispatched from the outbox on the jobs role). */
+  subscribers?: readonly Subscriber[];
+  /** Started in module-list order once the platform is up, before the server takes requests. */
+  start?: (ctx: AppContext) => Promise<void>;
+  /** Stopped in reverse order when the server closes. */
+  stop?: (ctx: AppContext) => Promise<void>;
+}
+
+/** Declares a module's manifest (exported by its index.ts). */
+export function defineModule(m: ServerModule): ServerModule {
+  return m;
+}
+
+/**
+ * State a module keeps per running application (several run in one process in tests): set by
+ * its `start`, read by its services and its public functions.
+ */
+export function perApp<T>(what: string) {
+  const values = new WeakMap<AppContext, T>();
+  return {
+    get: (ctx: AppContext): T | undefined => values.get(ctx),
+    require: (ctx: AppContext): T => {
+      const v = values.get(ctx);
+      if (v === undefined) throw new Error(`${what} is not started on this instance`);
+      return v;
+    },
+    set: (ctx: AppContext, v: T) => void values.set(ctx, v),
+    delete: (ctx: AppContext) => void values.delete(ctx),
+  };
+}
