@@ -7,7 +7,7 @@ import { diagramEndpoints, type DiagramBinding, type DiagramRecord } from '@ess/
 import { formatDateTime } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
-import { applyBindings, cleanSvg, elementIdAt, formatValue, propertiesOf, propertyOf, type DeviceRef, type LatestRef } from './circuit.model.ts';
+import { applyBindings, cleanSvg, elementIdAt, formatValue, propertiesOf, propertyOf } from './circuit.model.ts';
 import { StationSelect } from './SitePicker.tsx';
 
 /** How often the bound values are refreshed. */
