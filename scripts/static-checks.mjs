@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The static half of `npm test`: the TypeScript check of every project and the type-aware lint,
+// The static half of `npm test`: the TypeScript check of every project, the type-aware lint and the
+// copy-paste check (scripts/copy-paste.mjs),
 // two at a time (CI machines have two cores), lint first as it is the longest. Each check's output
 // is printed when it ends; the script fails when any check fails.
 import { spawn } from 'node:child_process';
@@ -11,6 +12,7 @@ const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.me
 const projects = [...scripts.typecheck.matchAll(/tsc -p (\S+)/g)].map((m) => m[1]);
 const checks = [
   { name: 'lint', cmd: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
+  { name: 'copy-paste', cmd: 'node', args: ['scripts/copy-paste.mjs'] },
   ...projects.map((p) => ({ name: `typecheck ${p}`, cmd: 'npx', args: ['tsc', '-p', p] })),
 ];
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { defineStateMachine } from './state-machine.ts';
 import { id, optionalText, pageRequest } from './common.ts';
 import { deviceStatusSchema } from './device.ts';
 import { endpoint, isoTime, pageOf } from './endpoint.ts';
@@ -86,6 +87,21 @@ export const SITE_HANDLE_ACTION_LABELS: Record<SiteHandleAction, string> = {
   maintenanceStart: '开始检修',
   maintenanceEnd: '结束检修',
 };
+/** A station is in maintenance or not; acknowledging keeps its state. */
+export const SITE_HANDLE_STATES = ['normal', 'maintenance'] as const;
+export type SiteHandleState = (typeof SITE_HANDLE_STATES)[number];
+export const siteHandleMachine = defineStateMachine<SiteHandleState, SiteHandleAction>({
+  name: 'site.handle',
+  states: SITE_HANDLE_STATES,
+  stateLabels: { normal: '正常', maintenance: '检修中' },
+  actionLabels: SITE_HANDLE_ACTION_LABELS,
+  transitions: {
+    acknowledge: { from: ['normal', 'maintenance'], to: 'same' },
+    maintenanceStart: { from: ['normal'], to: 'maintenance' },
+    maintenanceEnd: { from: ['maintenance'], to: 'normal' },
+  },
+  refusal: (state) => (state === 'maintenance' ? '站点已在检修中' : '站点不在检修中'),
+});
 export const SITE_HANDLE_NOTE_MAX = 200;
 export const siteHandleBody = z
   .object({

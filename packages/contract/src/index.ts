@@ -20,3 +20,4 @@ export * from './comprehensive.ts';
 export * from './alarm.ts';
 export * from './revenue.ts';
 export * from './endpoint.ts';
+export * from './state-machine.ts';

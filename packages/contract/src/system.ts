@@ -4,6 +4,7 @@ import {
   dateRange, id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, password, trimmed,
 } from './common.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
+import { profileInfo } from './auth.ts';
 
 /**
  * System administration (api-catalogue "System administration"): companies, menus and
@@ -189,16 +190,9 @@ export const userFilter = z.object({
 export const userPage = pageRequest.extend(userFilter.shape);
 
 /** The picker list (work orders, notifications): the users of the caller's companies. */
-export const userRef = z.object({
-  id: z.number(),
-  username: z.string(),
-  name: z.string(),
-  phone: z.string().nullable(),
-  email: z.string().nullable(),
-  companyId: z.number(),
-  companyName: z.string(),
-  status: userStatus,
-});
+export const userRef = profileInfo
+  .pick({ id: true, username: true, name: true, phone: true, email: true, companyId: true, companyName: true })
+  .extend({ status: userStatus });
 export type UserRef = z.infer<typeof userRef>;
 /** Never the password hash. */
 export const userRow = userRef.extend({

@@ -13,7 +13,7 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
 import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
+import { readUploadedSheet, sheetHeaderErrors, type SheetError } from '../../platform/xlsx/upload.ts';
 import { UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { endOrphanAlarms } from './alarm.repository.ts';
 import { alarmEngines } from './alarm.runtime.ts';
@@ -273,12 +273,6 @@ export async function exportDict(ctx: AppContext, f: AlarmDictFilter, reply: Fas
   return sendXlsx(reply, '告警字典', '告警字典', EXPORT_COLUMNS, rows);
 }
 
-interface CellError {
-  row: number;
-  column: string;
-  message: string;
-}
-
 /** A label or a code of an enumeration (设备类型 储能变流器 or pcs). */
 function fromLabel<K extends string>(text: string, labels: Record<K, string>): K | undefined {
   if (text === '') return undefined;
@@ -296,17 +290,11 @@ const LEVEL_BY_LABEL = Object.fromEntries(Object.entries(ALARM_LEVEL_LABELS).map
  */
 export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<AlarmDictImportResult> {
   const { sheet } = await readUploadedSheet(ctx, req);
-  const errors: CellError[] = [];
-  const seen = new Set<string>();
-  sheet.headers.forEach((h) => {
-    if (!h) return;
-    if (seen.has(h)) errors.push({ row: 1, column: h, message: '列名重复' });
-    seen.add(h);
-    if (!ALARM_DICT_SHEET_COLUMNS.some((c) => c.header === h)) errors.push({ row: 1, column: h, message: '不是可导入的列' });
+  const errors: SheetError[] = sheetHeaderErrors(sheet, {
+    required: ALARM_DICT_SHEET_COLUMNS.filter((c) => c.key !== 'enabled').map((c) => c.header),
+    known: (h) => ALARM_DICT_SHEET_COLUMNS.some((c) => c.header === h),
+    maxRows: ALARM_DICT_IMPORT_MAX_ROWS,
   });
-  for (const c of ALARM_DICT_SHEET_COLUMNS) if (c.key !== 'enabled' && !seen.has(c.header)) errors.push({ row: 1, column: c.header, message: '缺少此列' });
-  if (errors.length === 0 && sheet.rows.length === 0) errors.push({ row: 0, column: '', message: '文件中没有数据行' });
-  if (sheet.rows.length > ALARM_DICT_IMPORT_MAX_ROWS) errors.push({ row: 0, column: '', message: `一次最多导入${ALARM_DICT_IMPORT_MAX_ROWS}行` });
   if (errors.length) refuse(errors);
 
   const catalogue = await ModelCatalogue.load(ctx.db);
@@ -397,7 +385,7 @@ export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<
   return result;
 }
 
-function refuse(errors: CellError[]): never {
+function refuse(errors: SheetError[]): never {
   const sorted = errors.sort((a, b) => a.row - b.row);
   const first = sorted[0]!;
   const where = first.row > 0 ? `第${first.row}行${first.column ? `「${first.column}」` : ''}` : first.column ? `「${first.column}」` : '';

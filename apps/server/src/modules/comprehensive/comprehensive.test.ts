@@ -385,17 +385,38 @@ describe.each(DB_TARGETS)('site monitoring on %s', (target) => {
       const start = await post({ siteId, action: 'maintenanceStart', note: '更换2#簇接触器' });
       expect(start.status).toBe(200);
       expect(start.body.data.maintenance).toMatchObject({ note: '更换2#簇接触器', username: `watcher-${target}` });
-      expect((await post({ siteId, action: 'maintenanceStart', note: '再来一次' })).status).toBe(406);
+      const again = await post({ siteId, action: 'maintenanceStart', note: '再来一次' });
+      expect([again.status, again.body.tipMsg]).toEqual([406, '站点已在检修中']);
       const listed = await ok<Page<LiveSite>>('/comprehensive/site/list', {}, operator);
       expect(listed.records[0]!.maintenance?.note).toBe('更换2#簇接触器');
       expect((await post({ siteId, action: 'acknowledge' })).status).toBe(200);
       const end = await post({ siteId, action: 'maintenanceEnd', note: '已完成' });
       expect(end.body.data.maintenance).toBeNull();
-      expect((await post({ siteId, action: 'maintenanceEnd' })).status).toBe(406);
+      const notIn = await post({ siteId, action: 'maintenanceEnd' });
+      expect([notIn.status, notIn.body.tipMsg]).toEqual([406, '站点不在检修中']);
       const journal = await t.ctx.db.select().from(siteHandle).where(eq(siteHandle.siteId, siteId)).orderBy(siteHandle.id);
       expect(journal.map((j) => [j.action, j.userId])).toEqual([['maintenanceStart', operatorId], ['acknowledge', operatorId], ['maintenanceEnd', operatorId]]);
       const info = await ok<SiteInfo>('/comprehensive/site/info', { siteId }, operator);
       expect(info.handles.map((h) => h.action)).toEqual(['maintenanceEnd', 'acknowledge', 'maintenanceStart']);
+      // Each handling wrote its state.changed event with it (the state-machine helper); refusals none.
+      const { rows: events } = await t.ctx.database.sql.query<{ payload: { action: string; from: string; to: string; userId: number } }>(
+        "select payload from domain_event where type = 'state.changed' and payload->>'machine' = 'site.handle' and (payload->>'entityId')::int = $1 order by id",
+        [siteId],
+      );
+      expect(events.map((e) => [e.payload.action, e.payload.from, e.payload.to, e.payload.userId])).toEqual([
+        ['maintenanceStart', 'normal', 'maintenance', operatorId],
+        ['acknowledge', 'maintenance', 'maintenance', operatorId],
+        ['maintenanceEnd', 'maintenance', 'normal', operatorId],
+      ]);
+    });
+
+    it('two maintenance starts at once: the station row is locked, one starts and the other is refused naming the state', async () => {
+      const siteId = siteIds.get('SH01')!;
+      const post = (body: object) => t.api.post<SiteHandleResult>('/comprehensive/site/handle', operator, body);
+      const both = await Promise.all([post({ siteId, action: 'maintenanceStart', note: 'A' }), post({ siteId, action: 'maintenanceStart', note: 'B' })]);
+      expect(both.map((r) => r.status).sort()).toEqual([200, 406]);
+      expect(both.find((r) => r.status === 406)!.body.tipMsg).toBe('站点已在检修中');
+      expect((await post({ siteId, action: 'maintenanceEnd', note: '结束' })).status).toBe(200);
     });
 
     it('lets a role with only the operations board read the live station list and alarm counts, and nothing else of the site calls', async () => {

@@ -15,10 +15,10 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope, siteIdsInScope } from '../../platform/http/scope.ts';
-import { sendXlsx, type XlsxColumn, type XlsxSheet } from '../../platform/xlsx/xlsx.ts';
+import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { deviceWhere, statusExpr } from './device.repository.ts';
 import { deviceOne } from './device.service.ts';
-import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
+import { readUploadedSheet, sheetHeaderErrors } from '../../platform/xlsx/upload.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
 const parentDevice = alias(device, 'parent_device');
@@ -175,21 +175,6 @@ async function runImport(
   }
 }
 
-/** Header checks shared by both sheets: the required columns present, no unknown or repeated ones. */
-function headerErrors(sheet: XlsxSheet, required: string[], known: (h: string) => boolean): ImportRowError[] {
-  const errors: ImportRowError[] = [];
-  const seen = new Set<string>();
-  sheet.headers.forEach((h) => {
-    if (!h) return;
-    if (seen.has(h)) errors.push({ row: 1, column: h, message: '列名重复' });
-    seen.add(h);
-    if (!known(h)) errors.push({ row: 1, column: h, message: '不是可导入的列' });
-  });
-  for (const h of required) if (!seen.has(h)) errors.push({ row: 1, column: h, message: '缺少此列' });
-  if (errors.length === 0 && sheet.rows.length === 0) errors.push({ row: 0, column: '', message: '文件中没有数据行' });
-  if (sheet.rows.length > DEVICE_IMPORT_MAX_ROWS) errors.push({ row: 0, column: '', message: `一次最多导入${DEVICE_IMPORT_MAX_ROWS}行` });
-  return errors;
-}
 
 // ── Device sheet: import ──────────────────────────────────────────────────────────────
 
@@ -277,7 +262,7 @@ export async function deviceImportFile(ctx: AppContext, user: AuthUser, req: Fas
   const headers = new Set<string>(Object.values(HEADER));
   const required = DEVICE_SHEET_COLUMNS.filter((c) => c.required).map((c) => c.header);
   const result = await runImport(ctx, user, 'device', fileName, sheet.rows.length, async () => {
-    const pre = headerErrors(sheet, required, (h) => headers.has(h));
+    const pre = sheetHeaderErrors(sheet, { required, known: (h) => headers.has(h), maxRows: DEVICE_IMPORT_MAX_ROWS });
     if (pre.length) throw new ImportRefused(pre);
     const errors: ImportRowError[] = [];
     const rows = sheet.rows.map((r) => parseDeviceRow(r.row, r.cells, errors));
@@ -463,7 +448,7 @@ export async function deviceProductImportFile(ctx: AppContext, user: AuthUser, r
   const fixed = new Set<string>(PRODUCT_SHEET_COLUMNS.map((c) => c.header));
   const codeHeader = PRODUCT_SHEET_COLUMNS[0].header;
   const result = await runImport(ctx, user, 'product', fileName, sheet.rows.length, async () => {
-    const pre = headerErrors(sheet, [codeHeader], (h) => fixed.has(h) || identifierOfHeader(h) !== null);
+    const pre = sheetHeaderErrors(sheet, { required: [codeHeader], known: (h) => fixed.has(h) || identifierOfHeader(h) !== null, maxRows: DEVICE_IMPORT_MAX_ROWS });
     if (pre.length) throw new ImportRefused(pre);
     const errors: ImportRowError[] = [];
     const propHeaders = sheet.headers.filter((h) => h && !fixed.has(h));

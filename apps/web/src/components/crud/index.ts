@@ -1,4 +1,4 @@
-export { defineResource } from './crud.define.ts';
+export { bodyOfFields, defineResource } from './crud.define.ts';
 export { enumOption, formatDateTime, optionLabel, renderCell, StatusBadge, DATETIME_FORMAT } from './crud.cells.tsx';
 export { filtersToBody, toMillis } from './crud.filters.ts';
 export {

@@ -1,5 +1,5 @@
 import { siteAdd, siteEdit, siteEndpoints, type SiteRecord, type SiteType } from '@ess/contract/site';
-import { defineResource } from '../../components/crud/index.ts';
+import { bodyOfFields, defineResource } from '../../components/crud/index.ts';
 import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
 import { companyTreeSource } from '../system/system.options.ts';
 import { DateField } from './DateField.tsx';
@@ -39,12 +39,8 @@ const FORM_KEYS = [
   'reconciliationPhone', 'investorShareRatio', 'remark',
 ] as const satisfies readonly (keyof SiteForm)[];
 
-/** The request body of the site form: every field, empty ones as null. */
-export function siteBody(v: SiteForm, mode: 'add' | 'edit', id?: number): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const k of FORM_KEYS) body[k] = v[k] === undefined || v[k] === '' ? null : v[k];
-  return mode === 'edit' ? { id, ...body } : body;
-}
+/** The request body of the form: every field, empty ones as null. */
+export const siteBody = bodyOfFields<SiteForm>(FORM_KEYS);
 
 /** Stations (product-spec §3): identity, location, dates, contacts, investor and settlement fields. */
 export const siteResource = defineResource<SiteRow, SiteForm>({

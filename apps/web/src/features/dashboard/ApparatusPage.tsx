@@ -9,7 +9,7 @@ import { EChart } from '../monitor/EChart.tsx';
 import { StationSelect } from '../monitor/SitePicker.tsx';
 import { statusBarsOption } from './charts.ts';
 import { useDeviceStatus } from './dashboard.api.ts';
-import { Figure } from './parts.tsx';
+import { StatusFigures } from './parts.tsx';
 
 /**
  * /overview/apparatus: the devices of every station the user sees (or one), by type and live
@@ -42,14 +42,7 @@ export function ApparatusPage() {
         </Space>
       </Card>
       <Card size="small">
-        <Row gutter={[16, 16]}>
-          <Col xs={12} md={4}><Figure title="设备总数" value={total?.total} testId="apparatus-total" /></Col>
-          <Col xs={12} md={4}><Figure title="在线" value={total?.online} /></Col>
-          <Col xs={12} md={4}><Figure title="离线" value={total?.offline} /></Col>
-          <Col xs={12} md={4}><Figure title="禁用" value={total?.disabled} /></Col>
-          <Col xs={12} md={4}><Figure title="未激活" value={total?.inactive} /></Col>
-          <Col xs={12} md={4}><Figure title="故障" value={total?.fault} /></Col>
-        </Row>
+        <StatusFigures counts={total} testId="apparatus-total" />
       </Card>
       <Row gutter={[16, 16]}>
         <Col xs={24} xl={12}>

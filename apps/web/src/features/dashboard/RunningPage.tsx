@@ -5,7 +5,7 @@ import { useT } from '../../platform/i18n/useT.ts';
 import { formatTime } from '../monitor/format.ts';
 import { StatusBadge } from '../monitor/StatusBadge.tsx';
 import { DASHBOARD_CHART_MS, useDeviceStatus, useSiteOptions, useSitePart } from './dashboard.api.ts';
-import { fmt, Figure, SiteSelect, StateLabel, StateTags } from './parts.tsx';
+import { fmt, Figure, SiteSelect, StateLabel, StateTags, StatusFigures } from './parts.tsx';
 
 /** Devices by type and live status, with the faulted ones. */
 function DeviceStatusTable({ types, loading }: { types: readonly DeviceTypeStatus[]; loading: boolean }) {
@@ -72,14 +72,7 @@ export function RunningPage() {
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="running-page">
       <Card title={t('全部站点设备状态')} size="small">
-        <Row gutter={[16, 16]}>
-          <Col xs={12} md={4}><Figure title="设备总数" value={all?.total} /></Col>
-          <Col xs={12} md={4}><Figure title="在线" value={all?.online} /></Col>
-          <Col xs={12} md={4}><Figure title="离线" value={all?.offline} /></Col>
-          <Col xs={12} md={4}><Figure title="禁用" value={all?.disabled} /></Col>
-          <Col xs={12} md={4}><Figure title="未激活" value={all?.inactive} /></Col>
-          <Col xs={12} md={4}><Figure title="故障" value={all?.fault} /></Col>
-        </Row>
+        <StatusFigures counts={all} />
       </Card>
       <Card size="small">
         <Space wrap>

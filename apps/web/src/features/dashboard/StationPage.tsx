@@ -1,5 +1,6 @@
 import type { ChargingSummary, GenerationType, SiteHandleAction, SiteInfo, SiteOverview, SitePerformance, SolarSummary } from '@ess/contract/comprehensive';
-import { SITE_HANDLE_ACTION_LABELS, SITE_HANDLE_NOTE_MAX } from '@ess/contract/comprehensive';
+import { SITE_HANDLE_ACTION_LABELS, SITE_HANDLE_NOTE_MAX, siteHandleMachine } from '@ess/contract/comprehensive';
+import { allowedActions } from '@ess/contract/state-machine';
 import { SITE_TYPE_LABELS } from '@ess/contract/site';
 import { Alert, App, Button, Card, Col, Descriptions, Empty, Input, Modal, Result, Row, Segmented, Space, Spin, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
@@ -214,10 +215,12 @@ function HandleActions({ info }: { info: SiteInfo }) {
   return (
     <>
       <Space wrap>
-        <Button onClick={() => open('acknowledge')} data-testid="handle-acknowledge">{t(SITE_HANDLE_ACTION_LABELS.acknowledge)}</Button>
-        {info.maintenance
-          ? <Button onClick={() => open('maintenanceEnd')} data-testid="handle-maintenance-end">{t(SITE_HANDLE_ACTION_LABELS.maintenanceEnd)}</Button>
-          : <Button onClick={() => open('maintenanceStart')} data-testid="handle-maintenance-start">{t(SITE_HANDLE_ACTION_LABELS.maintenanceStart)}</Button>}
+        {/* Only the actions the contract's transition table allows from the station's state. */}
+        {allowedActions(siteHandleMachine, info.maintenance ? 'maintenance' : 'normal').map((a) => (
+          <Button key={a} onClick={() => open(a)} data-testid={`handle-${a.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`}>
+            {t(SITE_HANDLE_ACTION_LABELS[a])}
+          </Button>
+        ))}
       </Space>
       <Modal
         open={action !== null}

@@ -1,31 +1,18 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
 import { GUN_STATES, RUN_STATES } from '@ess/contract/telemetry';
 import { describe, expect, it } from 'vitest';
+import { chineseLiterals, REPO } from '../../test/i18n-coverage.ts';
 import { readPack } from '../../test/packs.ts';
 import { directionText } from './power-flow.ts';
-
-const REPO = join(import.meta.dirname, '../../../../..');
 
 /**
  * Every quoted literal with Chinese in it: in these screens and in what the site-monitoring calls
  * answer (series and node names, refusals), all of it is source text a person reads. Comments and
  * the route names (the interface list's own texts) are left out.
  */
-function chineseLiterals(dir: string, skip: (name: string) => boolean): string[] {
-  const out = new Set<string>();
-  for (const name of readdirSync(dir).filter((n) => /\.tsx?$/.test(n) && !n.includes('.test.') && !skip(n))) {
-    const src = readFileSync(join(dir, name), 'utf8')
-      .replace(/\/\*[\s\S]*?\*\//g, '')
-      .replace(/^\s*\/\/.*$/gm, '');
-    for (const m of src.matchAll(/(['"])([^'"\n]*[\u3400-\u9fff][^'"\n]*)\1/g)) out.add(m[2]!);
-  }
-  return [...out];
-}
-
 function texts(): string[] {
-  const screens = chineseLiterals(import.meta.dirname, () => false);
+  const screens = chineseLiterals(import.meta.dirname);
   const server = chineseLiterals(join(REPO, 'apps/server/src/modules/comprehensive'), (n) => n.endsWith('.routes.ts'));
   const contract = chineseLiterals(join(REPO, 'packages/contract/src'), (n) => n !== 'comprehensive.ts');
   const directions = (['forward', 'reverse', 'idle', 'unknown'] as const).map((direction) => directionText({ from: 'grid', to: 'bus', power: null, direction }));

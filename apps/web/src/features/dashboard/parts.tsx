@@ -1,5 +1,5 @@
-import type { LiveSite, SiteMaintenance, StateCount } from '@ess/contract/comprehensive';
-import { Badge, Select, Space, Statistic, Tag, Tooltip } from 'antd';
+import type { DeviceStatusOverview, LiveSite, SiteMaintenance, StateCount } from '@ess/contract/comprehensive';
+import { Badge, Col, Row, Select, Space, Statistic, Tag, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { formatNumber } from '../monitor/chart-options.ts';
@@ -17,6 +17,20 @@ export function Figure({ title, value, unit, testId, extra }: { title: string; v
       <Statistic title={t(title)} value={value === null || value === undefined ? '-' : formatNumber(value)} suffix={value === null || value === undefined ? undefined : unit} />
       {extra}
     </div>
+  );
+}
+
+/** Device counts by status, as a row of key figures (device overview, running monitoring). */
+export function StatusFigures({ counts, testId }: { counts: DeviceStatusOverview['total'] | undefined; testId?: string }) {
+  const figures = [
+    ['设备总数', counts?.total], ['在线', counts?.online], ['离线', counts?.offline], ['禁用', counts?.disabled], ['未激活', counts?.inactive], ['故障', counts?.fault],
+  ] as const;
+  return (
+    <Row gutter={[16, 16]}>
+      {figures.map(([title, value], i) => (
+        <Col key={title} xs={12} md={4}><Figure title={title} value={value} testId={i === 0 ? testId : undefined} /></Col>
+      ))}
+    </Row>
   );
 }
 

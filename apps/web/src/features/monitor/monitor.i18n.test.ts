@@ -1,26 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { DEVICE_STATUS_LABELS } from '@ess/contract/device';
 import { DEVICE_TYPE_LABELS, METER_PURPOSE_LABELS, THING_MODEL } from '@ess/contract/telemetry';
 import { describe, expect, it } from 'vitest';
+import { APP_ERROR, isSource, screenTexts, serverTexts, T_CALL } from '../../test/i18n-coverage.ts';
 import { readPack } from '../../test/packs.ts';
 import { controlsFor } from './controls.ts';
 import { RANGE_PRESETS, INTERVAL_LABELS } from './HistoryPanel.tsx';
 
-const REPO = join(import.meta.dirname, '../../../../..');
-const literals = (src: string, re: RegExp) => [...src.matchAll(re)].map((m) => m[1]!).filter((s) => !s.includes('${'));
-
 /** Source texts the monitoring screens pass to t(): calls with a literal, and the labels they declare. */
-function screenTexts(): string[] {
-  const dir = import.meta.dirname;
-  const out = new Set<string>();
-  for (const f of readdirSync(dir).filter((n) => /\.tsx?$/.test(n) && !n.includes('.test.'))) {
-    const src = readFileSync(join(dir, f), 'utf8');
-    for (const s of literals(src, /\bt\('([^']+)'/g)) out.add(s);
-    for (const s of literals(src, /title="([^"]+)"/g)) out.add(s);
-    for (const s of literals(src, /(?:positive|negative)="([^"]+)"/g)) out.add(s);
-    for (const s of literals(src, /<ChildrenPanel title="([^"]+)"/g)) out.add(s);
-  }
+function monitorScreenTexts(): string[] {
+  const out = new Set(screenTexts(import.meta.dirname, [
+    T_CALL, /title="([^"]+)"/g, /(?:positive|negative)="([^"]+)"/g, /<ChildrenPanel title="([^"]+)"/g,
+  ]));
   for (const type of Object.keys(THING_MODEL)) {
     for (const a of controlsFor({ type }, {})) {
       out.add(a.label);
@@ -53,20 +43,15 @@ function thingModelTexts(): string[] {
 }
 
 /** Refusals of the monitoring calls these screens make (shown through the pack by the request layer). */
-function serverTexts(): string[] {
-  const dir = join(REPO, 'apps/server/src/modules/monitor');
-  const out: string[] = [];
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.includes('.test.'))) {
-    out.push(...literals(readFileSync(join(dir, name), 'utf8'), /AppError\('\w+', '([^'`]+)'\)/g));
-  }
-  return out;
+function refusalTexts(): string[] {
+  return serverTexts('monitor', { files: isSource, patterns: [APP_ERROR] });
 }
 
 describe.each(['en-US', 'ar-EG'])('%s pack for the monitoring screens', (locale) => {
   const pack = readPack(locale);
 
   it('translates every text the screens show', () => {
-    const texts = screenTexts();
+    const texts = monitorScreenTexts();
     expect(texts.length).toBeGreaterThan(100);
     expect(texts.filter((s) => !pack[s])).toEqual([]);
   });
@@ -78,7 +63,7 @@ describe.each(['en-US', 'ar-EG'])('%s pack for the monitoring screens', (locale)
   });
 
   it('translates the monitoring refusals', () => {
-    const texts = serverTexts();
+    const texts = refusalTexts();
     expect(texts.length).toBeGreaterThan(3);
     expect(texts.filter((s) => !pack[s])).toEqual([]);
   });

@@ -1,7 +1,7 @@
 import {
   priceTemplateAdd, priceTemplateEdit, priceTemplateEndpoints, type BillingSystem, type ElectricityType, type PriceTemplateDetail, type PriceTemplateRecord,
 } from '@ess/contract/pricing';
-import { defineResource } from '../../components/crud/index.ts';
+import { bodyOfFields, defineResource } from '../../components/crud/index.ts';
 import { CURRENCY_OPTIONS } from '../config/config.options.ts';
 import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
 import { companyTreeSource } from '../system/system.options.ts';
@@ -20,12 +20,8 @@ export interface TemplateForm {
 
 const FORM_KEYS = ['companyId', 'name', 'type', 'billingSystem', 'voltageLevel', 'currency', 'regionCode', 'remark'] as const satisfies readonly (keyof TemplateForm)[];
 
-/** The request body of the template form: every field, empty ones as null. */
-export function templateBody(v: TemplateForm, mode: 'add' | 'edit', id?: number): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const k of FORM_KEYS) body[k] = v[k] === undefined || v[k] === '' ? null : v[k];
-  return mode === 'edit' ? { id, ...body } : body;
-}
+/** The request body of the form: every field, empty ones as null. */
+export const templateBody = bodyOfFields<TemplateForm>(FORM_KEYS);
 
 /** Price templates (product-spec §3): name, category, billing system, voltage level, company, currency; cycles on the detail page. */
 export const priceTemplateResource = defineResource<PriceTemplateRecord, TemplateForm, PriceTemplateDetail>({
