@@ -9,7 +9,7 @@ import type { EnumOption, FormMode } from '../components/crud/index.ts';
 /** The repository root. */
 export const REPO = join(import.meta.dirname, '../../../..');
 
-/** `t('…')` calls with a literal source text. */
+/** Calls of t() with a literal source text. */
 export const T_CALL = /\bt\('([^']+)'/g;
 /** `text: '…'` properties (issue texts shown through the pack). */
 export const TEXT_PROP = /text: '([^']+)'/g;
@@ -101,7 +101,7 @@ export function resourceTexts(resources: readonly DeclaredTexts[], extraOptions:
 
 /**
  * The literal texts the hand-written screens of a feature folder pass to the pack: the captures of
- * `patterns` (default the `t('…')` calls) in its source files, without repeats.
+ * `patterns` (default the calls of t() with a literal) in its source files, without repeats.
  */
 export function screenTexts(dir: string, patterns: readonly RegExp[] = [T_CALL]): string[] {
   const out = new Set<string>();
