@@ -4,7 +4,7 @@ import {
   dateRange, id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, password, trimmed,
 } from './common.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
-import { profileInfo } from './auth.ts';
+import { menuProfile, profileInfo } from './auth.ts';
 
 /**
  * System administration (api-catalogue "System administration"): companies, menus and
@@ -93,15 +93,8 @@ export const interfaceRow = z.object({
 });
 export type InterfaceRow = z.infer<typeof interfaceRow>;
 
-export const menuRow = z.object({
-  id: z.number(),
-  path: z.string(),
-  parentPath: z.string().nullable(),
-  /** Source text, shown through the language pack. */
-  name: z.string(),
-  icon: z.string().nullable(),
-  sort: z.number(),
-  hidden: z.boolean(),
+/** A menu entry as administrators see it: what a user's profile has of it, and more. */
+export const menuRow = menuProfile.extend({
   /** Edited by an administrator (a refresh keeps the edit). */
   edited: z.boolean(),
   updatedAt: isoTime,
