@@ -464,19 +464,23 @@ export const solarSummary = siteSolar.extend({
 });
 export type SolarSummary = z.infer<typeof solarSummary>;
 
-export const inverterStatus = z.object({
+/** What the PV and charging lists show of every device: identity, status, running state, power. */
+const liveDevice = z.object({
   id: z.number(),
   code: z.string(),
   name: z.string(),
-  type: deviceTypeSchema,
   status: deviceStatusSchema,
-  ts: maybeTime,
-  ratedPower: measured,
   state: measured,
   stateLabel: z.string().nullable(),
   colour: z.string().nullable(),
-  /** kW AC (DC/DC: output to the DC bus). */
+  /** kW (an inverter: AC; a DC/DC: output to the DC bus). */
   power: measured,
+});
+
+export const inverterStatus = liveDevice.extend({
+  type: deviceTypeSchema,
+  ts: maybeTime,
+  ratedPower: measured,
   /** kW from the modules. */
   dcPower: measured,
   /** % */
@@ -509,34 +513,18 @@ export const generationChart = z.object({
 });
 export type GenerationChart = z.infer<typeof generationChart>;
 
-export const gunStatus = z.object({
-  id: z.number(),
-  code: z.string(),
-  name: z.string(),
-  status: deviceStatusSchema,
+export const gunStatus = liveDevice.extend({
   subNo: measured,
-  state: measured,
-  stateLabel: z.string().nullable(),
-  colour: z.string().nullable(),
-  power: measured,
   vehicleSoc: measured,
   sessionEnergy: measured,
   sessionDuration: measured,
 });
 export type GunStatus = z.infer<typeof gunStatus>;
 
-export const pileStatus = z.object({
-  id: z.number(),
-  code: z.string(),
-  name: z.string(),
-  status: deviceStatusSchema,
+export const pileStatus = liveDevice.extend({
   no: measured,
   ts: maybeTime,
   ratedPower: measured,
-  state: measured,
-  stateLabel: z.string().nullable(),
-  colour: z.string().nullable(),
-  power: measured,
   todayEnergy: measured,
   totalEnergy: measured,
   todaySessions: measured,
