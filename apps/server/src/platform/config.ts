@@ -22,6 +22,14 @@ const envSchema = z.object({
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   UPLOAD_MAX_MB: z.coerce.number().positive().default(20),
   SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Live-event streams one session (one browser's tabs) may hold on an instance; a new one closes the oldest. */
+  SSE_MAX_STREAMS_PER_SESSION: z.coerce.number().int().positive().default(10),
+  /** Live-event streams one user may hold on an instance (all sessions); a new one closes the oldest. */
+  SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().positive().default(20),
+  /** Live-event streams of one instance in all; 0 = the open-file limit less SSE_FD_RESERVE. */
+  SSE_MAX_STREAMS: z.coerce.number().int().min(0).default(0),
+  /** File descriptors kept for API calls, the database and files when streams are counted against the open-file limit. */
+  SSE_FD_RESERVE: z.coerce.number().int().min(0).default(1024),
   ACCESS_LOG_FLUSH_MS: z.coerce.number().int().positive().default(1000),
   /** false (default), true, or comma-separated addresses/CIDRs of trusted proxies (Fastify trustProxy). */
   TRUST_PROXY: z.string().default('false'),
@@ -87,6 +95,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginRateLimitPerMinute: raw.LOGIN_RATE_LIMIT_PER_MINUTE,
     uploadMaxBytes: Math.round(raw.UPLOAD_MAX_MB * 1024 * 1024),
     sseHeartbeatMs: raw.SSE_HEARTBEAT_MS,
+    sseMaxStreamsPerSession: raw.SSE_MAX_STREAMS_PER_SESSION,
+    sseMaxStreamsPerUser: raw.SSE_MAX_STREAMS_PER_USER,
+    sseMaxStreams: raw.SSE_MAX_STREAMS,
+    sseFdReserve: raw.SSE_FD_RESERVE,
     accessLogFlushMs: raw.ACCESS_LOG_FLUSH_MS,
     trustProxy: parseTrustProxy(raw.TRUST_PROXY),
     roles: new Set(raw.ROLES.split(',').map((r) => r.trim())),
