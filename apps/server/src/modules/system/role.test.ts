@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import { role, roleMenu, userRole } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { interfaceIdOf, makeUser, menuIdsOf, roleIdByName, seededCompanies } from './system.test-helpers.ts';
+import { interfaceIdOf, menuIdsOf, newUser, roleIdByName, seededCompanies } from '../../../test/factory.ts';
 
 interface RoleRecord {
   id: number;
@@ -40,8 +40,8 @@ describe.each(DB_TARGETS)('role administration on %s', (target) => {
     homeMenuId = (await menuIdsOf(t, ['/home/index']))[0]!;
     companyMenuId = (await menuIdsOf(t, ['/system/company']))[0]!;
     // An EAST role administrator holding the role and home pages only.
-    east = await makeUser(t, c.east.id, ['/system/role', '/home/index']);
-    groupOperator = await makeUser(t, c.group.id, 'all');
+    east = await newUser(t, c.east.id, { menus: ['/system/role', '/home/index'] });
+    groupOperator = await newUser(t, c.group.id, { menus: 'all' });
   });
   afterAll(async () => t?.stop());
 
@@ -146,7 +146,7 @@ describe.each(DB_TARGETS)('role administration on %s', (target) => {
   });
 
   it('takes effect at once: a granted menu opens its calls', async () => {
-    const u = await makeUser(t, c.east.id, ['/home/index']);
+    const u = await newUser(t, c.east.id, { menus: ['/home/index'] });
     expect((await t.api.post('/system/company/query/list', u.token, {})).status).toBe(403);
     const r = await t.api.post('/system/role/edit', t.adminToken, { id: u.roleId, name: `role-${u.username}`, menuIds: [homeMenuId, companyMenuId] });
     expect(r.body.errorCode).toBe('00000');
