@@ -21,6 +21,13 @@ const envSchema = z.object({
   LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   UPLOAD_MAX_MB: z.coerce.number().positive().default(20),
+  /** What one user may upload in any 24 hours: megabytes and files. */
+  UPLOAD_USER_DAILY_MB: z.coerce.number().positive().default(200),
+  UPLOAD_USER_DAILY_FILES: z.coerce.number().int().positive().default(200),
+  /** All stored uploads together, gigabytes. */
+  UPLOAD_TOTAL_GB: z.coerce.number().positive().default(10),
+  /** An upload no record references is removed (hourly) once it is this old. */
+  UPLOAD_ORPHAN_GRACE_HOURS: z.coerce.number().positive().default(24),
   SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
   /** Live-event streams one session (one browser's tabs) may hold on an instance; a new one closes the oldest. */
   SSE_MAX_STREAMS_PER_SESSION: z.coerce.number().int().positive().default(10),
@@ -94,6 +101,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginLockMs: raw.LOGIN_LOCK_MINUTES * 60_000,
     loginRateLimitPerMinute: raw.LOGIN_RATE_LIMIT_PER_MINUTE,
     uploadMaxBytes: Math.round(raw.UPLOAD_MAX_MB * 1024 * 1024),
+    uploadUserDailyBytes: Math.round(raw.UPLOAD_USER_DAILY_MB * 1024 * 1024),
+    uploadUserDailyFiles: raw.UPLOAD_USER_DAILY_FILES,
+    uploadTotalBytes: Math.round(raw.UPLOAD_TOTAL_GB * 1024 * 1024 * 1024),
+    uploadOrphanGraceMs: Math.round(raw.UPLOAD_ORPHAN_GRACE_HOURS * 3_600_000),
     sseHeartbeatMs: raw.SSE_HEARTBEAT_MS,
     sseMaxStreamsPerSession: raw.SSE_MAX_STREAMS_PER_SESSION,
     sseMaxStreamsPerUser: raw.SSE_MAX_STREAMS_PER_USER,
