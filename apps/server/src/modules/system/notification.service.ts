@@ -270,11 +270,14 @@ async function pushInTx(tx: Tx, setting: Setting): Promise<PushOutcome> {
   return { ok: true, deliveries };
 }
 
-/** After commit: a PopupWindow to each recipient, then their new unread counts. */
-async function deliver(ctx: AppContext, deliveries: Delivery[]): Promise<void> {
+/**
+ * After commit: a PopupWindow to each recipient, then their new unread counts (read with `db`; a
+ * domain-event subscriber sends from its delivery's transaction, which holds the new rows).
+ */
+export async function deliver(ctx: AppContext, deliveries: Delivery[], db: DbOrTx = ctx.db): Promise<void> {
   if (deliveries.length === 0) return;
   await sendLive(ctx, async () => {
-    const counts = await unreadCounts(ctx.db, [...new Set(deliveries.map((d) => d.userId))]);
+    const counts = await unreadCounts(db, [...new Set(deliveries.map((d) => d.userId))]);
     // Issued in order (popups before counts) on one bus connection; awaited together.
     const sends: Promise<void>[] = deliveries.map((d) =>
       ctx.sse.send([d.userId], 'PopupWindow', {
