@@ -91,7 +91,7 @@ export class SseHub {
     // A write racing a client that went away must not become an unhandled 'error' event.
     res.on('error', () => res.destroy());
     res.on('close', () => this.remove(own, stream));
-    this.write(stream, 'heartbeat', { time: Date.now() });
+    this.write(stream, 'heartbeat', JSON.stringify({ time: Date.now() }));
     this.enforceCaps(own, sessionId);
   }
 
@@ -133,7 +133,7 @@ export class SseHub {
   }
 
   private supersede(set: Set<Stream>, s: Stream): void {
-    this.write(s, 'close', { reason: 'superseded' });
+    this.write(s, 'close', JSON.stringify({ reason: 'superseded' }));
     this.remove(set, s);
     s.res.end();
   }
@@ -146,26 +146,29 @@ export class SseHub {
 
   private deliver(m: BusMessage): void {
     if (m.type === 'reload') return;
+    // Serialised once for every stream it goes to.
+    let json: string | undefined;
     for (const uid of m.userIds) {
       const set = this.byUser.get(uid);
       if (!set) continue;
       for (const s of [...set]) {
-        if (m.type === 'live') this.write(s, m.event, m.data);
+        if (m.type === 'live') this.write(s, m.event, (json ??= JSON.stringify(m.data)));
         else if (s.sessionId !== m.exceptSessionId) s.res.end();
       }
     }
   }
 
   private heartbeat(): void {
-    const data = { time: Date.now() };
+    const data = JSON.stringify({ time: Date.now() });
     for (const set of this.byUser.values()) for (const s of set) this.write(s, 'heartbeat', data);
   }
 
-  private write(s: Stream, event: string, data: unknown): void {
+  /** Writes one event; `json` is its data, already serialised. */
+  private write(s: Stream, event: string, json: string): void {
     if (s.res.writableEnded || s.res.destroyed) return;
     this.seq += 1;
     try {
-      s.res.write(`id: ${this.seq}\nevent: ${event}\nretry: ${SSE_RETRY_MS}\ndata: ${JSON.stringify(data)}\n\n`);
+      s.res.write(`id: ${this.seq}\nevent: ${event}\nretry: ${SSE_RETRY_MS}\ndata: ${json}\n\n`);
     } catch {
       s.res.destroy();
     }
