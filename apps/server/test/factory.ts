@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { alarm, alarmDict } from '../src/db/schema/alarm.ts';
 import { device, product } from '../src/db/schema/device.ts';
 import { site, userSite } from '../src/db/schema/site.ts';
 import { appUser, company, menu, role, roleMenu, userRole } from '../src/db/schema/system.ts';
 import { hashPassword } from '../src/platform/password.ts';
-import type { TestApp } from './harness.ts';
+import type { ApiResponse, TestApp } from './harness.ts';
 
 /**
  * Test factories: companies, stations, devices, alarms, roles and users of a test app, written
@@ -157,6 +158,13 @@ export async function interfaceIdOf(t: TestApp, path: string): Promise<number> {
 export async function roleIdByName(t: TestApp, name: string, companyId: number): Promise<number> {
   const [r] = await t.ctx.db.select({ id: role.id }).from(role).where(and(eq(role.name, name), eq(role.companyId, companyId)));
   return r!.id;
+}
+
+/** The data of a call that must succeed; fails the test with the answer's tipMsg otherwise. */
+export async function okData<T>(call: Promise<ApiResponse<T>>): Promise<T> {
+  const r = await call;
+  expect(r.body.errorCode, r.body.tipMsg).toBe('00000');
+  return r.body.data;
 }
 
 /** Polls until `check` returns a value (not undefined), or fails after `timeoutMs`. */

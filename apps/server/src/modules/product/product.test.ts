@@ -9,7 +9,7 @@ import {
 } from '@ess/contract';
 import { product } from '../../db/schema/device.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { newDevice, newSite, newUser, seededCompanies, until } from '../../../test/factory.ts';
+import { newDevice, newSite, newUser, okData, seededCompanies, until } from '../../../test/factory.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
 const tag = () => randomBytes(3).toString('hex');
@@ -26,11 +26,6 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
 
   const post = <T>(path: string, body: unknown, token: string | null = t.adminToken) => t.api.post<T>(path, token, body);
   const get = <T>(path: string, query: Record<string, string | number>, token: string | null = t.adminToken) => t.api.get<T>(path, token, query);
-  const okData = async <T>(p: Promise<{ status: number; body: { errorCode: string; tipMsg: string; data: T } }>) => {
-    const r = await p;
-    expect(r.body.errorCode, r.body.tipMsg).toBe('00000');
-    return r.body.data;
-  };
   const newProduct = async (type = 'pcs') => {
     const code = `T-${tag()}`;
     const { id } = await okData(post<{ id: number }>('/configure/product/add', { code, name: `测试产品${code}`, type }));

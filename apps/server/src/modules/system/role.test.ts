@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import { role, roleMenu, userRole } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { interfaceIdOf, menuIdsOf, newUser, roleIdByName, seededCompanies } from '../../../test/factory.ts';
+import { interfaceIdOf, menuIdsOf, newUser, okData, roleIdByName, seededCompanies } from '../../../test/factory.ts';
 
 interface RoleRecord {
   id: number;
@@ -27,11 +27,7 @@ describe.each(DB_TARGETS)('role administration on %s', (target) => {
 
   const add = (token: string, body: Record<string, unknown>) => t.api.post<{ id: number }>('/system/role/add', token, body);
   const one = (token: string, id: number) => t.api.post<RoleRecord>('/system/role/query/one', token, { id });
-  const addOk = async (token: string, body: Record<string, unknown>) => {
-    const r = await add(token, body);
-    expect(r.body.errorCode, r.body.tipMsg).toBe('00000');
-    return r.body.data.id;
-  };
+  const addOk = async (token: string, body: Record<string, unknown>) => (await okData(add(token, body))).id;
 
   beforeAll(async () => {
     t = await startTestApp(target);

@@ -4,7 +4,7 @@ import type { Page } from '@ess/contract';
 import { appUser, session } from '../../db/schema/system.ts';
 import { site } from '../../db/schema/site.ts';
 import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { menuIdsOf, newSite, newUser, roleIdByName, seededCompanies } from '../../../test/factory.ts';
+import { menuIdsOf, newSite, newUser, okData, roleIdByName, seededCompanies } from '../../../test/factory.ts';
 
 interface UserRecord {
   id: number;
@@ -32,11 +32,7 @@ describe.each(DB_TARGETS)('user administration on %s', (target) => {
   const add = (token: string, body: Record<string, unknown>) => t.api.post<{ id: number }>('/system/user/add', token, body);
   const edit = (token: string, body: Record<string, unknown>) => t.api.post('/system/user/edit', token, body);
   const one = (token: string, id: number) => t.api.post<UserRecord>('/system/user/query/one', token, { id });
-  const addOk = async (token: string, body: Record<string, unknown>) => {
-    const r = await add(token, body);
-    expect(r.body.errorCode, r.body.tipMsg).toBe('00000');
-    return r.body.data.id;
-  };
+  const addOk = async (token: string, body: Record<string, unknown>) => (await okData(add(token, body))).id;
   /** The edit body that keeps everything of a user as it is. */
   const asIs = async (id: number) => {
     const u = (await one(t.adminToken, id)).body.data;
