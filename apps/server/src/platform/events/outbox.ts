@@ -275,12 +275,7 @@ export class Outbox {
     }
   }
 
-  /**
-   * Counts a failed attempt of each delivery. Those out of attempts are dead: an `outbox.dead`
-   * event naming them is written in the same transaction (so whoever subscribes to it, the system
-   * module's notice to administrators, hears of every dead batch once), except for dead
-   * `outbox.dead` events themselves, which are only logged (no notice about a notice, no loop).
-   */
+  /** Whether the database answers now (a connection error with it up is the subscriber's own). */
   private async databaseAnswers(): Promise<boolean> {
     try {
       await this.database.sql.query('select 1');
@@ -290,6 +285,12 @@ export class Outbox {
     }
   }
 
+  /**
+   * Counts a failed attempt of each delivery. Those out of attempts are dead: an `outbox.dead`
+   * event naming them is written in the same transaction (so whoever subscribes to it, the system
+   * module's notice to administrators, hears of every dead batch once), except for dead
+   * `outbox.dead` events themselves, which are only logged (no notice about a notice, no loop).
+   */
   private async failed(s: Subscriber, batch: DueRow[], err: unknown): Promise<void> {
     const ids = batch.map((r) => Number(r.event_id));
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
