@@ -54,6 +54,8 @@ const envSchema = z.object({
   MQTT_PASSWORD: z.string().optional(),
   /** Shared-subscription group of the ingest instances (used with MQTT_URL). */
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]+$/).default('ess-ingest'),
+  /** Messages the broker may send the ingest before their acknowledgements (sent once stored) come back (MQTT 5 Receive Maximum). */
+  MQTT_RECEIVE_MAXIMUM: z.coerce.number().int().min(100).max(65535).default(20_000),
   INGEST_BATCH_POINTS: z.coerce.number().int().positive().default(5000),
   INGEST_BATCH_MS: z.coerce.number().int().positive().default(200),
   LATEST_FLUSH_MS: z.coerce.number().int().positive().default(1000),
@@ -121,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mqttUsername: raw.MQTT_USERNAME,
     mqttPassword: raw.MQTT_PASSWORD,
     mqttShareGroup: raw.MQTT_SHARE_GROUP,
+    mqttReceiveMaximum: raw.MQTT_RECEIVE_MAXIMUM,
     ingestBatchPoints: raw.INGEST_BATCH_POINTS,
     ingestBatchMs: raw.INGEST_BATCH_MS,
     latestFlushMs: raw.LATEST_FLUSH_MS,
