@@ -15,6 +15,7 @@ export const LOGIN_FAILURE: Record<string, string> = {
   'wrong password': '密码错误',
   'wrong password, locked': '密码错误，账号已锁定',
   disabled: '账号已停用',
+  'rate limited': '登录过于频繁',
 };
 
 /** Sign-in attempts (/log/login): who, from where, with what result; xlsx export of a search. */
