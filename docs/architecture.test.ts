@@ -49,7 +49,7 @@ describe('import boundaries (ARCHITECTURE.md §3–§4)', () => {
     ['the server imports the simulator outside the demo', `${S}/main.ts`, "import { demoFleet } from '@ess/simulator';"],
     ['a module loads the simulator lazily', `${S}/modules/telemetry/runtime.ts`, "const sim = await import('@ess/simulator');"],
     ['web platform imports a feature', 'apps/web/src/platform/user-store.ts', "import { x } from '../features/system/user.model.ts';"],
-    ['web components import a feature', 'apps/web/src/components/crud/ResourceTable.tsx', "import { siteSource } from '../../features/config/config.options.ts';"],
+    ['web components import a feature', 'apps/web/src/components/crud/ResourceTable.tsx', "import { siteSource } from '../../features/site/site.options.ts';"],
   ])('fails when %s', (_what, path, source) => {
     expect(check(path, source)).toHaveLength(1);
   });

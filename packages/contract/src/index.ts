@@ -18,6 +18,6 @@ export * from './equipment.ts';
 export * from './pricing.ts';
 export * from './comprehensive.ts';
 export * from './alarm.ts';
-export * from './revenue.ts';
+export * from './dashboard.ts';
 export * from './endpoint.ts';
 export * from './state-machine.ts';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
-import { siteListQuery } from '../config/config.options.ts';
+import { siteListQuery } from '../site/site.options.ts';
 
 /** One of the stations in scope, or all of them (cleared). */
 export function AlarmSiteSelect({ value, onChange, width = 240 }: { value: number | undefined; onChange: (id: number | undefined) => void; width?: number }) {

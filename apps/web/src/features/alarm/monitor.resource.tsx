@@ -1,7 +1,7 @@
 import { alarmEndpoints, type AlarmRecord } from '@ess/contract/alarm';
 import { Typography } from 'antd';
 import { defineResource, formatDateTime } from '../../components/crud/index.ts';
-import { siteSource } from '../config/config.options.ts';
+import { siteSource } from '../site/site.options.ts';
 import { deviceSource, formatDuration, LEVEL_OPTIONS, STATUS_OPTIONS, TYPE_OPTIONS } from './alarm.options.ts';
 import { LevelTag } from './LevelTag.tsx';
 

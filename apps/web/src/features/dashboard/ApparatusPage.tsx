@@ -8,7 +8,7 @@ import { useUserStore } from '../../platform/user-store.ts';
 import { EChart } from '../monitor/EChart.tsx';
 import { StationSelect } from '../monitor/SitePicker.tsx';
 import { statusBarsOption } from './charts.ts';
-import { useDeviceStatus } from './dashboard.api.ts';
+import { useDeviceStatus } from './comprehensive.api.ts';
 import { StatusFigures } from './parts.tsx';
 
 /**

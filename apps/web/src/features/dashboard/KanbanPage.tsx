@@ -10,7 +10,7 @@ import { alarmApi, alarmKeys, useAlarmLiveRefresh } from '../alarm/alarm.api.ts'
 import { levelColour } from '../alarm/alarm.options.ts';
 import { formatNumber } from '../monitor/chart-options.ts';
 import { formatTime } from '../monitor/format.ts';
-import { DASHBOARD_LIVE_MS, stationHref, useBoardSites } from './dashboard.api.ts';
+import { DASHBOARD_LIVE_MS, stationHref, useBoardSites } from './comprehensive.api.ts';
 import { boardTotals, buildBoard, KANBAN_LANE_INFO, KANBAN_LANES, type KanbanLane, type KanbanStation } from './kanban.ts';
 import { fmt, MaintenanceTag, SiteStatusBadge } from './parts.tsx';
 

@@ -9,7 +9,7 @@ import { useUserStore } from '../../platform/user-store.ts';
 import { formatNumber } from '../monitor/chart-options.ts';
 import { formatTime } from '../monitor/format.ts';
 import { SERIES_COLOURS } from './charts.ts';
-import { stationHref, useLiveSites } from './dashboard.api.ts';
+import { stationHref, useLiveSites } from './comprehensive.api.ts';
 import { fmt, MaintenanceTag, SiteStatusBadge } from './parts.tsx';
 
 const PAGE_SIZE = 12;

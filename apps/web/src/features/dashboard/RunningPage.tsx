@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { formatTime } from '../monitor/format.ts';
 import { StatusBadge } from '../monitor/StatusBadge.tsx';
-import { DASHBOARD_CHART_MS, useDeviceStatus, useSiteOptions, useSitePart } from './dashboard.api.ts';
+import { DASHBOARD_CHART_MS, useDeviceStatus, useSiteOptions, useSitePart } from './comprehensive.api.ts';
 import { fmt, Figure, SiteSelect, StateLabel, StateTags, StatusFigures } from './parts.tsx';
 
 /** Devices by type and live status, with the faulted ones. */

@@ -9,7 +9,7 @@ import { useT } from '../../platform/i18n/useT.ts';
 import { EChart } from '../monitor/EChart.tsx';
 import { formatTime } from '../monitor/format.ts';
 import { curvesOption, generationOption, SERIES_COLOURS } from './charts.ts';
-import { DASHBOARD_CHART_MS, siteIdParam, useGeneration, useHandleSite, useSiteOptions, useSitePart, type GenerationKind } from './dashboard.api.ts';
+import { DASHBOARD_CHART_MS, siteIdParam, useGeneration, useHandleSite, useSiteOptions, useSitePart, type GenerationKind } from './comprehensive.api.ts';
 import { fmt, Figure, MaintenanceTag, SiteSelect, StateTags } from './parts.tsx';
 import { EarningsCard } from './EarningsCard.tsx';
 import { PowerFlow } from './PowerFlow.tsx';

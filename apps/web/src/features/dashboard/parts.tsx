@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { formatNumber } from '../monitor/chart-options.ts';
 import { formatTime } from '../monitor/format.ts';
-import { useSiteOptions } from './dashboard.api.ts';
+import { useSiteOptions } from './comprehensive.api.ts';
 
 /** A number with its unit, or '-' when not known. */
 export const fmt = (v: number | null | undefined, unit = '') => (v === null || v === undefined ? '-' : unit ? `${formatNumber(v)} ${unit}` : formatNumber(v));

@@ -3,8 +3,8 @@ import { Card, Empty, Space, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { ResourceTable } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { siteListQuery, type SiteRef } from '../config/config.options.ts';
-import { StationSelect } from '../config/SitePicker.tsx';
+import { siteListQuery, type SiteRef } from '../site/site.options.ts';
+import { StationSelect } from '../site/SitePicker.tsx';
 import { usableTemplatesQuery } from './pricing.options.ts';
 import { sitePriceResource, solarPriceResource } from './site-price.resource.tsx';
 

@@ -5,7 +5,7 @@ import { siteEndpoints, siteKeyValueBody, type SiteKeyValue, type SiteKeyValueRe
 import { formatDateTime, validateWith } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
-import { PV_MODE_OPTIONS } from './config.options.ts';
+import { PV_MODE_OPTIONS } from './site.options.ts';
 import { StationSelect } from './SitePicker.tsx';
 
 type KeyValueForm = Omit<SiteKeyValueRecord, 'siteId' | 'siteName' | 'saved' | 'updatedAt'>;

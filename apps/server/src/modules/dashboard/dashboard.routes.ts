@@ -16,7 +16,7 @@ const companyProbe = { entity: 'company', input: (id: number) => ({ companyId: i
 const siteProbe = { entity: 'site', input: (id: number) => ({ siteId: id }) };
 const arbitrageProbe = { entity: 'site', input: (id: number) => ({ siteIds: [id], start: '2026-01-01', end: '2026-01-31' }) };
 
-export const revenueRoutes = [
+export const dashboardRoutes = [
   route(home.top, {
     access: 'menu', name: '首页概况', area: homeArea, kind: 'other', scope: companyProbe,
     handler: ({ ctx, user, query }) => homePage.homeTop(ctx, user, query.companyId),

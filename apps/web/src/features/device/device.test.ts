@@ -4,8 +4,8 @@ import { equipmentEndpoints } from '@ess/contract/equipment';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { envelope, json, mockFetch, recordUi } from '../../test/http.ts';
 import { readPack } from '../../test/packs.ts';
-import { importSheet } from './equipment.api.ts';
-import { changeResource, deviceResource, importHistoryResource } from './equipment.resource.tsx';
+import { importSheet } from './device.api.ts';
+import { changeResource, deviceResource, importHistoryResource } from './device.resource.tsx';
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,7 +1,7 @@
 import { PRICE_PERIODS } from '@ess/contract/constants';
 import { PRICE_PERIOD_LABELS, type PricePeriod } from '@ess/contract/pricing';
 import { PERIOD_COLORS } from '../pricing/pricing.options.ts';
-import type { ArbitrageFeeCurve, ArbitrageQuantityCurve, CurrencyAmount, EnergyDay } from '@ess/contract/revenue';
+import type { ArbitrageFeeCurve, ArbitrageQuantityCurve, CurrencyAmount, EnergyDay } from '@ess/contract/dashboard';
 import type { ChartOption } from '../monitor/EChart.tsx';
 import { emptyNote, formatNumber } from '../monitor/chart-options.ts';
 import { SERIES_COLOURS } from './charts.ts';

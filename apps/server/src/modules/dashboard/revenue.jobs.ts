@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { todayIn } from '@ess/contract';
-import { revenueDaily } from '../../db/schema/revenue.ts';
+import { revenueDaily } from '../../db/schema/dashboard.ts';
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { localDayStart } from '../../platform/time/local-time.ts';

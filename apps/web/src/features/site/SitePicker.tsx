@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Select } from 'antd';
 import { useEffect, useMemo } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { siteListQuery, type SiteRef } from './config.options.ts';
+import { siteListQuery, type SiteRef } from './site.options.ts';
 
 /** One station of the caller's; picks the first when none is chosen yet. */
 export function StationSelect({ value, onChange, id }: { value: number | null; onChange: (id: number, site: SiteRef) => void; id?: string }) {

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { PRICE_PERIODS, meterRegisterIdentifier, todayIn, type PeriodValues, type PricePeriod } from '@ess/contract';
-import { revenueDaily } from '../../db/schema/revenue.ts';
+import { revenueDaily } from '../../db/schema/dashboard.ts';
 import { site, siteKeyValue } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { growthByBucket } from '../comprehensive/index.ts';

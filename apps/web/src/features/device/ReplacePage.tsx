@@ -7,8 +7,8 @@ import { useState } from 'react';
 import { ResourceTable, useOptionSource, validateWith } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { typeLabel } from '../monitor/device-types.ts';
-import { equipmentApi, siteSource } from './equipment.api.ts';
-import { changeResource } from './equipment.resource.tsx';
+import { equipmentApi, siteSource } from './device.api.ts';
+import { changeResource } from './device.resource.tsx';
 
 interface ChangeForm {
   newCode?: string;

@@ -3,7 +3,7 @@ import { productEndpoints } from '@ess/contract/product';
 import { Typography } from 'antd';
 import { defineResource, type OptionSource } from '../../components/crud/index.ts';
 import { call } from '../../platform/request.ts';
-import { siteSource } from './config.options.ts';
+import { siteSource } from './site.options.ts';
 
 /** Source-text names of the registered callbacks (the server's registry names them the same). */
 export const CALLBACK_NAMES: Record<(typeof CALLBACK_CODES)[number], string> = {

@@ -1,6 +1,6 @@
-import type { ArbitrageFeeCurve, ArbitrageQuantityCurve } from '@ess/contract/revenue';
+import type { ArbitrageFeeCurve, ArbitrageQuantityCurve } from '@ess/contract/dashboard';
 import { describe, expect, it } from 'vitest';
-import { feeCurveOption, formatAmounts, formatMoney, quantityCurveOption } from './revenue.charts.ts';
+import { feeCurveOption, formatAmounts, formatMoney, quantityCurveOption } from './dashboard.charts.ts';
 
 const t = (s: string, ...a: unknown[]) => a.reduce<string>((out, v, i) => out.replace(`$${i + 1}`, String(v)), s);
 type Series = { id: string; data: (number | null)[]; stack?: string; yAxisIndex?: number };

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { defineResource, type EnumOption } from '../../components/crud/index.ts';
 import { typeLabel } from '../monitor/device-types.ts';
 import { LiveStatus } from './LiveStatus.tsx';
-import { productSource, siteSource, stationDeviceSource } from './equipment.api.ts';
+import { productSource, siteSource, stationDeviceSource } from './device.api.ts';
 
 export const DETAIL_PATH = '/product/equipmentDetail';
 export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;

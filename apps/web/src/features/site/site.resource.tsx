@@ -3,7 +3,7 @@ import { bodyOfFields, defineResource } from '../../components/crud/index.ts';
 import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
 import { companyTreeSource } from '../system/system.options.ts';
 import { DateField } from './DateField.tsx';
-import { CURRENCY_OPTIONS, SITE_TYPE_OPTIONS, timeZoneOptions } from './config.options.ts';
+import { CURRENCY_OPTIONS, SITE_TYPE_OPTIONS, timeZoneOptions } from './site.options.ts';
 
 export type SiteRow = SiteRecord;
 

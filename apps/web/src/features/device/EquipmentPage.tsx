@@ -7,8 +7,8 @@ import { formatDateTime, ResourceTable, useOptionSource } from '../../components
 import { useT } from '../../platform/i18n/useT.ts';
 import { StatusBadge } from '../monitor/StatusBadge.tsx';
 import { ImportReport } from './ImportReport.tsx';
-import { equipmentApi, importSheet, productSource, siteSource, type ImportEndpoint } from './equipment.api.ts';
-import { deviceResource, importHistoryResource } from './equipment.resource.tsx';
+import { equipmentApi, importSheet, productSource, siteSource, type ImportEndpoint } from './device.api.ts';
+import { deviceResource, importHistoryResource } from './device.resource.tsx';
 
 type Report = { tip: string; errors: ImportRowError[] } | null;
 

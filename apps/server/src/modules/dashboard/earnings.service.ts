@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { EarningsChartQuery, EarningsQuery, SiteEarnings, SiteEarningsChart } from '@ess/contract';
-import { revenueDaily } from '../../db/schema/revenue.ts';
+import { revenueDaily } from '../../db/schema/dashboard.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { resolveDate } from '../../platform/time/local-time.ts';
