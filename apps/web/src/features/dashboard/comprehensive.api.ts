@@ -6,6 +6,7 @@ import { MAX_PAGE_SIZE } from '@ess/contract/constants';
 import type { DeviceType } from '@ess/contract/telemetry';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../platform/request.ts';
+import { dashboardKeys } from './dashboard.keys.ts';
 
 /** How often live figures are read again (the stations report every 5 s). */
 export const DASHBOARD_LIVE_MS = 5000;
@@ -15,14 +16,6 @@ export const DASHBOARD_CHART_MS = 60_000;
 /** Polling calls stay out of the full-screen spinner. */
 const quiet = { loading: false } as const;
 
-export const dashboardKeys = {
-  all: ['dashboard'] as const,
-  list: (q: object) => ['dashboard', 'list', q] as const,
-  down: () => ['dashboard', 'down'] as const,
-  site: (siteId: number, part: string, extra: object = {}) => ['dashboard', 'site', siteId, part, extra] as const,
-  deviceStatus: (q: object) => ['dashboard', 'device-status', q] as const,
-};
-
 export interface LiveSiteQuery {
   current: number;
   pageSize: number;
@@ -31,7 +24,6 @@ export interface LiveSiteQuery {
 
 export const dashboardApi = {
   list: (q: LiveSiteQuery) => call(api.list, q, quiet),
-  down: () => call(api.down, {}, quiet),
   info: (siteId: number) => call(api.info, { siteId }, quiet),
   overview: (siteId: number) => call(api.overview, { siteId }, quiet),
   topology: (siteId: number) => call(api.topology, { siteId }, quiet),
@@ -68,11 +60,6 @@ export function useLiveSites(q: LiveSiteQuery) {
 export function useBoardSites() {
   const q = { current: 1, pageSize: MAX_PAGE_SIZE };
   return useQuery({ queryKey: dashboardKeys.list(q), queryFn: () => dashboardApi.list(q), refetchInterval: DASHBOARD_LIVE_MS, placeholderData: keepPreviousData });
-}
-
-/** The stations the user sees, for pickers. */
-export function useSiteOptions() {
-  return useQuery({ queryKey: dashboardKeys.down(), queryFn: dashboardApi.down, staleTime: 60_000 });
 }
 
 /** What each per-station part answers. */

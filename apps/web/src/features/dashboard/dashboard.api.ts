@@ -5,6 +5,7 @@ import {
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { call, callFile } from '../../platform/request.ts';
 import { DASHBOARD_CHART_MS } from './comprehensive.api.ts';
+import { revenueKeys } from './dashboard.keys.ts';
 
 /**
  * The money calls (contract revenue.ts): the home page per company, a station's earnings, and the
@@ -15,14 +16,6 @@ import { DASHBOARD_CHART_MS } from './comprehensive.api.ts';
 export const HOME_LIVE_MS = 15_000;
 
 const quiet = { loading: false } as const;
-
-export const revenueKeys = {
-  all: ['revenue'] as const,
-  home: (part: HomePart, companyId: number) => ['revenue', 'home', part, companyId] as const,
-  earnings: (siteId: number, date: string | undefined) => ['revenue', 'earnings', siteId, date ?? null] as const,
-  earningsChart: (siteId: number, type: EarningsChartType, date: string | undefined) => ['revenue', 'earnings-chart', siteId, type, date ?? null] as const,
-  arbitrage: (part: string, body: object) => ['revenue', 'arbitrage', part, body] as const,
-};
 
 interface HomeParts {
   top: HomeTop;

@@ -1,9 +1,9 @@
 import { PRICE_PERIODS } from '@ess/contract/constants';
 import { PRICE_PERIOD_LABELS, type PricePeriod } from '@ess/contract/pricing';
-import { PERIOD_COLORS } from '../pricing/pricing.options.ts';
+import { PERIOD_COLORS } from '../../components/options/levels.ts';
 import type { ArbitrageFeeCurve, ArbitrageQuantityCurve, CurrencyAmount, EnergyDay } from '@ess/contract/dashboard';
-import type { ChartOption } from '../monitor/EChart.tsx';
-import { emptyNote, formatNumber } from '../monitor/chart-options.ts';
+import type { ChartOption } from '../../components/chart/EChart.tsx';
+import { emptyNote, formatNumber } from '../../components/chart/chart-options.ts';
 import { SERIES_COLOURS } from './charts.ts';
 
 type Translate = (source: string, ...args: unknown[]) => string;

@@ -5,10 +5,13 @@ import { App, Button, Descriptions, Drawer, Form, Modal, Result, Select, Upload 
 import { useState } from 'react';
 import { formatDateTime, ResourceTable, useOptionSource } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { StatusBadge } from '../monitor/StatusBadge.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { ImportReport } from './ImportReport.tsx';
-import { equipmentApi, importSheet, productSource, siteSource, type ImportEndpoint } from './device.api.ts';
+import { equipmentApi, importSheet, type ImportEndpoint } from './device.api.ts';
+import { siteSource } from '../../components/options/sites.ts';
+import { productSource } from '../../components/options/products.ts';
 import { deviceResource, importHistoryResource } from './device.resource.tsx';
+import { deviceKeys } from './device.keys.ts';
 
 type Report = { tip: string; errors: ImportRowError[] } | null;
 
@@ -33,7 +36,7 @@ function ImportButton({ endpoint, label, testId, onReport }: { endpoint: ImportE
             if (r.ok) {
               void message.success(t('导入成功：新增 $1 条，更新 $2 条', r.result.created, r.result.updated));
               // Every list of this screen (devices, their live states, import history, pickers).
-              void client.invalidateQueries({ queryKey: ['equipment'] });
+              void client.invalidateQueries({ queryKey: deviceKeys.all });
             } else onReport({ tip: r.tip, errors: r.errors });
           })
           .finally(() => setBusy(false));

@@ -2,7 +2,8 @@ import { deviceEndpoints, type DeviceRecord, type DeviceStatus } from '@ess/cont
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { call } from '../../platform/request.ts';
-import { StatusBadge } from '../monitor/StatusBadge.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { deviceKeys } from './device.keys.ts';
 
 /** How often the state column is read again (the simulator reports every 5 s). */
 export const LIVE_STATUS_MS = 5000;
@@ -28,6 +29,6 @@ export function LiveStatus({ row }: { row: Pick<DeviceRecord, 'id' | 'status'> }
       else shown.set(row.id, n);
     };
   }, [row.id]);
-  const live = useQuery({ queryKey: ['equipment', 'live-status'], queryFn: readStates, refetchInterval: LIVE_STATUS_MS, staleTime: LIVE_STATUS_MS / 2 });
+  const live = useQuery({ queryKey: deviceKeys.liveStatus(), queryFn: readStates, refetchInterval: LIVE_STATUS_MS, staleTime: LIVE_STATUS_MS / 2 });
   return <StatusBadge status={live.data?.get(row.id) ?? row.status} />;
 }

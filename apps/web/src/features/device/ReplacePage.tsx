@@ -6,9 +6,11 @@ import { App, Button, Card, Col, Descriptions, Form, Input, Popconfirm, Row, Sel
 import { useState } from 'react';
 import { ResourceTable, useOptionSource, validateWith } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { typeLabel } from '../monitor/device-types.ts';
-import { equipmentApi, siteSource } from './device.api.ts';
+import { typeLabel } from '../../components/device-types.ts';
+import { equipmentApi } from './device.api.ts';
+import { siteSource } from '../../components/options/sites.ts';
 import { changeResource } from './device.resource.tsx';
+import { deviceKeys } from './device.keys.ts';
 
 interface ChangeForm {
   newCode?: string;
@@ -38,12 +40,12 @@ export function ReplacePage() {
   const [busy, setBusy] = useState(false);
   const sites = useOptionSource(siteSource);
   const products = useQuery({
-    queryKey: ['equipment', 'change-products', siteId],
+    queryKey: deviceKeys.changeProducts(siteId),
     queryFn: () => equipmentApi.changeProducts(siteId!),
     enabled: !!siteId,
   });
   const devices = useQuery({
-    queryKey: ['equipment', 'change-devices', siteId, productId],
+    queryKey: deviceKeys.changeDevices(siteId, productId),
     queryFn: () => equipmentApi.devices({ siteId: siteId!, ...(productId ? { productId } : {}) }),
     enabled: !!siteId,
   });
@@ -63,7 +65,7 @@ export function ReplacePage() {
       await equipmentApi.change(checked.data);
       void message.success(t('更换成功'));
       form.resetFields();
-      await client.invalidateQueries({ queryKey: ['equipment'] });
+      await client.invalidateQueries({ queryKey: deviceKeys.all });
     } catch {
       // The request layer has shown the reason.
     } finally {

@@ -1,19 +1,12 @@
 import { deviceEndpoints } from '@ess/contract/device';
 import type { EndpointInput } from '@ess/contract/endpoint';
-import { productEndpoints } from '@ess/contract/product';
 import { equipmentEndpoints, type ImportRefusal, type ImportResult, type ImportRowError } from '@ess/contract/equipment';
-import type { DataOption, OptionSource } from '../../components/crud/index.ts';
+import type { OptionSource } from '../../components/crud/index.ts';
 import { call, callFile, RequestError } from '../../platform/request.ts';
+import { deviceKeys } from './device.keys.ts';
 
 /** The calls of /product/equipment and /product/replace beyond the resource layer. */
 export const equipmentApi = {
-  sites: async (): Promise<DataOption[]> =>
-    (await call(deviceEndpoints.tree, {}, { loading: false }))
-      .filter((n) => n.kind === 'site')
-      .map((n) => ({ value: n.id, label: n.name })),
-  products: async (): Promise<DataOption[]> =>
-    (await call(productEndpoints.list, {}, { loading: false, noMessage: true }))
-      .map((p) => ({ value: p.id, label: `${p.name} (${p.code})` })),
   devices: (body: { siteId: number; productId?: number }) => call(deviceEndpoints.list, body, { loading: false }),
   checkEms: (siteId: number) => call(equipmentEndpoints.checkEms, { siteId }),
   changeProducts: (siteId: number) => call(equipmentEndpoints.changeProducts, { siteId }, { loading: false }),
@@ -48,13 +41,11 @@ export async function importSheet(ep: ImportEndpoint, file: File): Promise<Impor
   }
 }
 
-export const siteSource: OptionSource = { queryKey: ['equipment', 'sites'], load: equipmentApi.sites };
-export const productSource: OptionSource = { queryKey: ['equipment', 'products'], load: equipmentApi.products };
 /** Devices of one station (parent picker of the edit form). */
 export const stationDeviceSource = (siteId: number | undefined): OptionSource | null =>
   siteId
     ? {
-        queryKey: ['equipment', 'station-devices', siteId],
+        queryKey: deviceKeys.stationDevices(siteId),
         load: async () => (await equipmentApi.devices({ siteId })).map((d) => ({ value: d.id, label: `${d.name} (${d.code})` })),
       }
     : null;

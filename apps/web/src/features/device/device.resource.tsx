@@ -3,9 +3,11 @@ import { deviceEditBody, equipmentEndpoints, type DeviceChangeRecord, type Devic
 import { DEVICE_TYPES, METER_PURPOSE_LABELS, METER_PURPOSES } from '@ess/contract/telemetry';
 import { Link } from 'react-router';
 import { defineResource, type EnumOption } from '../../components/crud/index.ts';
-import { typeLabel } from '../monitor/device-types.ts';
+import { typeLabel } from '../../components/device-types.ts';
 import { LiveStatus } from './LiveStatus.tsx';
-import { productSource, siteSource, stationDeviceSource } from './device.api.ts';
+import { stationDeviceSource } from './device.api.ts';
+import { siteSource } from '../../components/options/sites.ts';
+import { productSource } from '../../components/options/products.ts';
 
 export const DETAIL_PATH = '/product/equipmentDetail';
 export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;

@@ -6,10 +6,11 @@ import { callbackEndpoints, type CallbackCode, type CallbackDef, type CallbackEx
 import { formatDateTime, ResourceTable } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
-import { StationSelect } from './SitePicker.tsx';
+import { StationPicker } from '../../components/StationPicker.tsx';
 import { callbackExecResource, CALLBACK_NAMES } from './product-config.resource.tsx';
+import { siteKeys } from './site.keys.ts';
 
-const listQuery = { queryKey: ['configure', 'callback', 'list'] as const, queryFn: () => call(callbackEndpoints.list, {}) };
+const listQuery = { queryKey: siteKeys.callback.lists(), queryFn: () => call(callbackEndpoints.list, {}) };
 
 /** /product/callback: the registered callbacks, run one for a station, and the execution records. */
 export function CallbackPage() {
@@ -26,7 +27,7 @@ export function CallbackPage() {
       setLast(r);
       if (r.success) void message.success(t('执行成功'));
       else void message.error(t('执行失败：$1', t(r.error ?? '')));
-      await client.invalidateQueries({ queryKey: ['configure', 'callback'] });
+      await client.invalidateQueries({ queryKey: siteKeys.callback.all });
     },
   });
   const onSite = useCallback((id: number) => setSiteId(id), []);
@@ -83,7 +84,7 @@ export function CallbackPage() {
       >
         <Form layout="vertical">
           <Form.Item label={t('站点')} htmlFor="callback-site" required>
-            <StationSelect id="callback-site" value={siteId} onChange={onSite} />
+            <StationPicker autoSelectFirst id="callback-site" value={siteId} onChange={onSite} />
           </Form.Item>
         </Form>
         {last && (

@@ -8,7 +8,8 @@ import { formatDateTime } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
 import { applyBindings, cleanSvg, elementIdAt, formatValue, propertiesOf, propertyOf } from './circuit.model.ts';
-import { StationSelect } from './SitePicker.tsx';
+import { StationPicker } from '../../components/StationPicker.tsx';
+import { siteKeys } from './site.keys.ts';
 
 /** How often the bound values are refreshed. */
 export const LIVE_REFRESH_MS = 5000;
@@ -65,7 +66,7 @@ export function CircuitPage() {
     queryFn: siteId === null ? skipToken : () => call(diagramEndpoints.load, { siteId }),
   });
   const devicesQuery = useQuery({
-    queryKey: ['configure', 'diagram', 'devices', siteId],
+    queryKey: siteKeys.diagramDevices(siteId),
     queryFn: siteId === null ? skipToken : () => call(deviceEndpoints.list, { siteId }, { loading: false }),
   });
   const devices = useMemo(() => new Map((devicesQuery.data ?? []).map((d) => [d.id, d])), [devicesQuery.data]);
@@ -74,7 +75,7 @@ export function CircuitPage() {
   const deviceIds = useMemo(() => [...new Set(bindings.map((b) => b.deviceId))].sort((a, b) => a - b), [bindings]);
   const identifiers = useMemo(() => [...new Set(bindings.map((b) => b.identifier))].sort(), [bindings]);
   const latestQuery = useQuery({
-    queryKey: ['configure', 'diagram', 'latest', siteId, deviceIds, identifiers],
+    queryKey: siteKeys.diagramLatest(siteId, deviceIds, identifiers),
     queryFn:
       siteId === null || deviceIds.length === 0
         ? skipToken
@@ -97,7 +98,7 @@ export function CircuitPage() {
   const afterSave = async (r: DiagramRecord) => {
     client.setQueryData(diagramKey(siteId), r);
     reset();
-    await client.invalidateQueries({ queryKey: ['configure', 'callback'] });
+    await client.invalidateQueries({ queryKey: siteKeys.callback.all });
   };
   /** Sends the upload form for the chosen station (the buttons that send it are off until one is chosen). */
   const sendDiagram = (fields: { bindings?: string; file?: File }) =>
@@ -140,7 +141,7 @@ export function CircuitPage() {
       extra={
         <Space wrap>
           <Typography.Text>{t('站点')}</Typography.Text>
-          <StationSelect value={siteId} onChange={onSite} id="circuit-site" />
+          <StationPicker autoSelectFirst value={siteId} onChange={onSite} id="circuit-site" />
           <Upload
             accept=".svg,image/svg+xml"
             showUploadList={false}

@@ -6,7 +6,8 @@ import { formatDateTime, validateWith } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
 import { PV_MODE_OPTIONS } from './site.options.ts';
-import { StationSelect } from './SitePicker.tsx';
+import { StationPicker } from '../../components/StationPicker.tsx';
+import { siteKeys } from './site.keys.ts';
 
 type KeyValueForm = Omit<SiteKeyValueRecord, 'siteId' | 'siteName' | 'saved' | 'updatedAt'>;
 
@@ -38,7 +39,7 @@ export function SiteSetPage() {
   const [siteId, setSiteId] = useState<number | null>(null);
   const [form] = Form.useForm<KeyValueForm>();
   const one = useQuery({
-    queryKey: ['configure', 'site', 'keyValue', siteId],
+    queryKey: siteKeys.keyValue(siteId),
     queryFn: siteId === null ? skipToken : () => call(siteEndpoints.keyValueOne, { siteId }),
   });
   useEffect(() => {
@@ -51,7 +52,7 @@ export function SiteSetPage() {
     mutationFn: (body: SiteKeyValue) => call(one.data?.saved ? siteEndpoints.keyValueEdit : siteEndpoints.keyValueAdd, body),
     onSuccess: async () => {
       void message.success(t('保存成功'));
-      await client.invalidateQueries({ queryKey: ['configure', 'site', 'keyValue', siteId] });
+      await client.invalidateQueries({ queryKey: siteKeys.keyValue(siteId) });
     },
   });
   const onSite = useCallback((id: number) => setSiteId(id), []);
@@ -72,7 +73,7 @@ export function SiteSetPage() {
       extra={
         <Space>
           <Typography.Text>{t('站点')}</Typography.Text>
-          <StationSelect value={siteId} onChange={onSite} id="siteSet-site" />
+          <StationPicker autoSelectFirst value={siteId} onChange={onSite} id="siteSet-site" />
         </Space>
       }
     >

@@ -1,6 +1,6 @@
 import { cabinetAdd, cabinetEdit, cabinetEndpoints, type CabinetRecord } from '@ess/contract/site';
 import { defineResource } from '../../components/crud/index.ts';
-import { siteSource } from './site.options.ts';
+import { siteSource } from '../../components/options/sites.ts';
 
 export type CabinetRow = CabinetRecord;
 export interface CabinetForm {

@@ -3,7 +3,8 @@ import { productEndpoints } from '@ess/contract/product';
 import { Typography } from 'antd';
 import { defineResource, type OptionSource } from '../../components/crud/index.ts';
 import { call } from '../../platform/request.ts';
-import { siteSource } from './site.options.ts';
+import { siteSource } from '../../components/options/sites.ts';
+import { siteKeys } from './site.keys.ts';
 
 /** Source-text names of the registered callbacks (the server's registry names them the same). */
 export const CALLBACK_NAMES: Record<(typeof CALLBACK_CODES)[number], string> = {
@@ -13,7 +14,7 @@ export const CALLBACK_NAMES: Record<(typeof CALLBACK_CODES)[number], string> = {
 };
 
 const productSource: OptionSource = {
-  queryKey: ['configure', 'product', 'options'],
+  queryKey: siteKeys.productOptions(),
   load: async () => (await call(productEndpoints.list, {}, { loading: false })).map((p) => ({ value: p.id, label: `${p.name} (${p.code})` })),
 };
 

@@ -1,9 +1,10 @@
 import { siteAdd, siteEdit, siteEndpoints, type SiteRecord, type SiteType } from '@ess/contract/site';
 import { bodyOfFields, defineResource } from '../../components/crud/index.ts';
-import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
-import { companyTreeSource } from '../system/system.options.ts';
-import { DateField } from './DateField.tsx';
-import { CURRENCY_OPTIONS, SITE_TYPE_OPTIONS, timeZoneOptions } from './site.options.ts';
+import { RegionName, RegionPicker } from '../../components/RegionPicker.tsx';
+import { companyTreeSource } from '../../components/options/companies.ts';
+import { DateField } from '../../components/DateField.tsx';
+import { SITE_TYPE_OPTIONS, timeZoneOptions } from './site.options.ts';
+import { CURRENCY_OPTIONS } from '../../components/options/sites.ts';
 
 export type SiteRow = SiteRecord;
 

@@ -1,7 +1,7 @@
 import type { DeviceStatus } from '@ess/contract/device';
 import { DEVICE_STATUS_LABELS } from '@ess/contract/device';
 import { Badge } from 'antd';
-import { useT } from '../../platform/i18n/useT.ts';
+import { useT } from '../platform/i18n/useT.ts';
 
 /** A device's live state (online, offline, disabled, inactive) as a coloured dot and its name. */
 export function StatusBadge({ status }: { status: DeviceStatus }) {

@@ -3,7 +3,7 @@ import { DEVICE_STATUS_LABELS } from '@ess/contract/device';
 import type { TelemetryValue, ThingProperty } from '@ess/contract/telemetry';
 import { THING_MODEL } from '@ess/contract/telemetry';
 import dayjs from 'dayjs';
-import { formatNumber } from './chart-options.ts';
+import { formatNumber } from './chart/chart-options.ts';
 import { isDeviceType } from './device-types.ts';
 
 type Translate = (source: string, ...args: unknown[]) => string;

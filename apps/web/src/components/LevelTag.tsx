@@ -1,7 +1,7 @@
 import { ALARM_LEVEL_LABELS, type AlarmLevel } from '@ess/contract/alarm';
 import { Tag } from 'antd';
-import { useT } from '../../platform/i18n/useT.ts';
-import { levelColour } from './alarm.options.ts';
+import { useT } from '../platform/i18n/useT.ts';
+import { levelColour } from './options/levels.ts';
 
 /** An alarm level as a tag in the level's colour (white text: 4.5:1 on every level colour). */
 export function LevelTag({ level }: { level: number }) {

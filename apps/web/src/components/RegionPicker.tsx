@@ -1,8 +1,8 @@
 import type { RegionNode } from '@ess/contract/dictionary';
 import { useQuery } from '@tanstack/react-query';
 import { Cascader } from 'antd';
-import { useT } from '../../platform/i18n/useT.ts';
-import { regionPath, regionQuery } from './system.options.ts';
+import { useT } from '../platform/i18n/useT.ts';
+import { regionPath, regionQuery } from './options/regions.ts';
 
 /** A region code chosen down the province → city → district tree (GET /dictionary/region/query/tree). */
 export function RegionPicker({ id, value, onChange }: { id?: string; value?: unknown; onChange?: (code: string | null) => void }) {
