@@ -11,7 +11,7 @@ import { buildHttp } from './platform/http/server.ts';
 import { Outbox } from './platform/events/outbox.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
 import { createLogger, type Logger } from './platform/logging.ts';
-import { SseHub } from './platform/sse/hub.ts';
+import { openFileLimit, SseHub, totalStreamLimit } from './platform/sse/hub.ts';
 import { startEmbeddedBroker } from './platform/mqtt/broker.ts';
 import type { ServerModule } from './platform/module.ts';
 import { configurePasswordHashing } from './platform/password.ts';
@@ -66,7 +66,11 @@ export async function startApp(
   const seed = await seedOnce(database, config.adminPassword);
   for (const m of modules) for (const s of m.seeds ?? []) await s({ config, database, db: database.db, log });
   const bus = config.redisUrl ? await redisBus(config.redisUrl, log, busChannel(config.databaseUrl, config.dataDir)) : inProcessBus();
-  const sse = new SseHub(bus, config.sseHeartbeatMs);
+  const sse = new SseHub(bus, config.sseHeartbeatMs, {
+    perSession: config.sseMaxStreamsPerSession,
+    perUser: config.sseMaxStreamsPerUser,
+    total: totalStreamLimit(config.sseMaxStreams, config.sseFdReserve, openFileLimit()),
+  });
   const jobs = new JobQueue(database, log, config.roles.has('jobs'));
   const accessLog = new AccessLogWriter(database, log, config.accessLogFlushMs);
   const broker = !config.mqttUrl && config.roles.has('ingest') ? await startEmbeddedBroker(config.mqttPort, config.host) : null;

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { accessLog, appUser, company, notification, notificationLog, notificationSetting, role } from '../src/db/schema/system.ts';
+import { accessLog, notification, notificationLog, notificationSetting } from '../src/db/schema/system.ts';
 import { storedFile } from '../src/db/schema/files.ts';
-import { cabinet, device, product } from '../src/db/schema/device.ts';
+import { cabinet, device } from '../src/db/schema/device.ts';
 import { deviceChange } from '../src/db/schema/device-registry.ts';
-import { distributionDiagram, site } from '../src/db/schema/site.ts';
+import { distributionDiagram } from '../src/db/schema/site.ts';
 import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../src/db/schema/pricing.ts';
-import { alarm, alarmDict, alarmShield } from '../src/db/schema/alarm.ts';
+import { alarm, alarmShield } from '../src/db/schema/alarm.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
+import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
 
 /**
@@ -21,24 +22,9 @@ export const scopeFixtures: Record<string, ScopeFixture> = {};
 const suffix = () => randomBytes(4).toString('hex');
 
 // System administration: a child company, a role and a user inside the given company.
-scopeFixtures.company = async (t, companyId) => {
-  const { db } = t.ctx;
-  const [parent] = await db.select({ path: company.path }).from(company).where(eq(company.id, companyId));
-  const [c] = await db.insert(company).values({ name: `probe-${suffix()}`, parentId: companyId }).returning({ id: company.id });
-  await db.update(company).set({ path: `${parent!.path}${c!.id}/` }).where(eq(company.id, c!.id));
-  return c!.id;
-};
-scopeFixtures.role = async (t, companyId) => {
-  const [r] = await t.ctx.db.insert(role).values({ name: `probe-${suffix()}`, companyId }).returning({ id: role.id });
-  return r!.id;
-};
-scopeFixtures.user = async (t, companyId) => {
-  const [u] = await t.ctx.db
-    .insert(appUser)
-    .values({ username: `probe-${suffix()}`, name: 'probe', companyId, passwordHash: 'not-a-hash' })
-    .returning({ id: appUser.id });
-  return u!.id;
-};
+scopeFixtures.company = async (t, companyId) => (await newCompany(t, companyId)).id;
+scopeFixtures.role = (t, companyId) => newRole(t, companyId);
+scopeFixtures.user = async (t, companyId) => (await newUser(t, companyId, { signIn: false })).id;
 
 // Files: a stored-file row of the given company, named so the download probe can ask for it.
 scopeFixtures.storedFile = async (t, companyId) => {
@@ -81,30 +67,14 @@ scopeFixtures.accessLog = async (t, companyId) => {
 };
 
 // Stations and devices: a station of the given company, and a device on such a station.
-scopeFixtures.site = async (t, companyId) => {
-  const [s] = await t.ctx.db.insert(site).values({ companyId, name: 'probe', code: `P${suffix()}` }).returning({ id: site.id });
-  return s!.id;
-};
-scopeFixtures.device = async (t, companyId) => {
-  const siteId = await scopeFixtures.site!(t, companyId);
-  const [p] = await t.ctx.db.select({ id: product.id }).from(product).where(eq(product.type, 'bms')).limit(1);
-  const [d] = await t.ctx.db
-    .insert(device)
-    .values({ code: `probe-${suffix()}`, name: 'probe', siteId, productId: p!.id, type: 'bms' })
-    .returning({ id: device.id });
-  return d!.id;
-};
+scopeFixtures.site = async (t, companyId) => (await newSite(t, companyId)).id;
+scopeFixtures.device = async (t, companyId) => (await newDevice(t, await scopeFixtures.site!(t, companyId), { type: 'bms' })).id;
 
 // Meters named by code (meter electric data): a meter on a station of the given company, coded `probe-code-<id>`.
 scopeFixtures.meterCode = async (t, companyId) => {
-  const siteId = await scopeFixtures.site!(t, companyId);
-  const [p] = await t.ctx.db.select({ id: product.id }).from(product).where(eq(product.type, 'meter')).limit(1);
-  const [d] = await t.ctx.db
-    .insert(device)
-    .values({ code: `probe-${suffix()}`, name: 'probe meter', siteId, productId: p!.id, type: 'meter', meterPurpose: 'main' })
-    .returning({ id: device.id });
-  await t.ctx.db.update(device).set({ code: `probe-code-${d!.id}` }).where(eq(device.id, d!.id));
-  return d!.id;
+  const d = await newDevice(t, await scopeFixtures.site!(t, companyId), { type: 'meter', meterPurpose: 'main' });
+  await t.ctx.db.update(device).set({ code: `probe-code-${d.id}` }).where(eq(device.id, d.id));
+  return d.id;
 };
 
 // Device registry operations: a replacement record of a device on a station of the given company.
@@ -162,19 +132,7 @@ scopeFixtures.solarPriceCycle = async (t, companyId) => {
 };
 // Alarms: an open alarm of a device on a station of the given company (raised by a seeded
 // dictionary entry of its type), and a shield in force on that alarm's source.
-scopeFixtures.alarm = async (t, companyId) => {
-  const deviceId = await scopeFixtures.device!(t, companyId);
-  const [d] = await t.ctx.db.select().from(device).where(eq(device.id, deviceId));
-  const [entry] = await t.ctx.db.select().from(alarmDict).where(eq(alarmDict.deviceType, 'bms')).limit(1);
-  const [a] = await t.ctx.db
-    .insert(alarm)
-    .values({
-      no: `PROBE${suffix()}`, dictId: entry!.id, deviceId, siteId: d!.siteId, kind: entry!.kind, code: entry!.eventCode ?? entry!.identifier ?? 'probe',
-      level: entry!.level, alarmType: entry!.alarmType, description: entry!.description, startedAt: new Date(),
-    })
-    .returning({ id: alarm.id });
-  return a!.id;
-};
+scopeFixtures.alarm = async (t, companyId) => (await newAlarm(t, await scopeFixtures.device!(t, companyId))).id;
 scopeFixtures.alarmShield = async (t, companyId) => {
   const alarmId = await scopeFixtures.alarm!(t, companyId);
   const [a] = await t.ctx.db.select().from(alarm).where(eq(alarm.id, alarmId));

@@ -1,5 +1,5 @@
 import type { StationDef } from './fleet.ts';
-import { localTime } from './local-time.ts';
+import { localTime } from '@ess/contract';
 import { hash01, valueNoise } from './random.ts';
 import { clearSkyIrradiance, solarElevation } from './solar.ts';
 

@@ -1,6 +1,5 @@
-import type { DeviceType, MeterPurpose } from '@ess/contract';
+import type { DeviceType, MeterPurpose, PricePeriod, TouSegment } from '@ess/contract';
 import { PACK_CELL_COUNT } from '@ess/contract';
-import type { PricePeriod, TouSegment } from './local-time.ts';
 import { mulberry32 } from './random.ts';
 
 /**

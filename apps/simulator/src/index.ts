@@ -7,7 +7,8 @@ export * from './clock.ts';
 export * from './broker.ts';
 export * from './agent.ts';
 export * from './persist.ts';
-export { localTime, periodAt, utcOffsetMinutes } from './local-time.ts';
-export type { LocalTime, PricePeriod, TouSegment } from './local-time.ts';
+// Station-local time is the contract's (time.ts); re-exported for the simulator's users.
+export { localTime, periodAt, utcOffsetMinutes } from '@ess/contract';
+export type { LocalTime, PricePeriod, TouSegment } from '@ess/contract';
 export { solarElevation, clearSkyIrradiance } from './solar.ts';
 export { ocv, CELL_MAX_V, CELL_MIN_V } from './battery.ts';

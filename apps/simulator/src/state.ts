@@ -1,7 +1,5 @@
-import { PRICE_PERIODS } from '@ess/contract';
+import { PRICE_PERIODS, daysBetween, localTime, periodMinutesPerDay, periodMinutesUntil, type PricePeriod } from '@ess/contract';
 import type { DeviceDef, Fleet, StationDef } from './fleet.ts';
-import type { PricePeriod } from './local-time.ts';
-import { daysBetween, localTime, periodMinutesPerDay, periodMinutesUntil } from './local-time.ts';
 import { hashRange } from './random.ts';
 import { outdoorTemperature } from './environment.ts';
 

@@ -1,9 +1,7 @@
-import { PRICE_PERIODS, meterRegisterIdentifier } from '@ess/contract';
+import { PRICE_PERIODS, meterRegisterIdentifier, parseHhMm, type PricePeriod } from '@ess/contract';
 import { describe, expect, it } from 'vitest';
 import { demoFleet } from './fleet.ts';
 import type { StationDef } from './fleet.ts';
-import { parseHhMm } from './local-time.ts';
-import type { PricePeriod } from './local-time.ts';
 import { deviceValues } from './readings.ts';
 import type { SimState, StationState } from './state.ts';
 import { createState, socOf } from './state.ts';

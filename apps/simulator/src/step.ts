@@ -1,9 +1,7 @@
-import { THING_MODEL } from '@ess/contract';
+import { THING_MODEL, localTime, periodAt, type PricePeriod } from '@ess/contract';
 import { clamp, hottestCellEstimate } from './battery.ts';
 import { arrivalProbability, baseLoad, irradiance, outdoorTemperature } from './environment.ts';
 import type { DeviceDef, StationDef } from './fleet.ts';
-import type { PricePeriod } from './local-time.ts';
-import { localTime, periodAt } from './local-time.ts';
 import { hash01, hashRange, valueNoise } from './random.ts';
 import type { Counters, GunState, SimState, StationDynamics, StationState } from './state.ts';
 import { capacityOf, devicesOf, hasFault, socOf } from './state.ts';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { id, idQuery, instant, pageRequest, trimmed } from './common.ts';
+import { cell, cellYesNo, fromLabel, id, idQuery, instant, pageRequest, trimmed } from './common.ts';
 import { ALARM_LEVELS } from './constants.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
-import { deviceTypeSchema, identifierSchema } from './telemetry.ts';
+import { DEVICE_TYPE_LABELS, DEVICE_TYPES, deviceTypeSchema, identifierSchema } from './telemetry.ts';
 
 /**
  * Alarms (api-catalogue "Alarms": dictionary, monitor, kanban). DOMAIN.md §5: a dictionary entry
@@ -186,6 +186,31 @@ export const ALARM_DICT_SHEET_COLUMNS = [
   { key: 'enabled', header: '启用' },
 ] as const;
 export const ALARM_DICT_IMPORT_MAX_ROWS = 5000;
+
+const numberCell = cell((s, bad) => {
+  if (s === '') return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : bad('应为数字');
+});
+/**
+ * A row of the dictionary sheet (its cells by column key). The import then resolves the product
+ * code, applies the entry's rules (alarmDictAdd) and the thing model's, and refuses repeated keys.
+ */
+export const alarmDictSheetRow = z.object({
+  productCode: cell((s) => s || null),
+  deviceType: cell((s, bad) => (s === '' ? null : (fromLabel(s, DEVICE_TYPE_LABELS) ?? bad(`设备类型应为${DEVICE_TYPES.map((t) => DEVICE_TYPE_LABELS[t]).join('、')}之一`)))),
+  kind: cell((s, bad) => fromLabel(s, ALARM_RULE_KIND_LABELS) ?? bad('规则类型应为故障码或阈值')),
+  eventCode: cell((s) => s || null),
+  identifier: cell((s) => s || null),
+  operator: cell((s) => s || null),
+  threshold: numberCell,
+  clearValue: numberCell,
+  level: cell((s, bad) => (/^[1-5]$/.test(s) ? Number(s) : Number(fromLabel(s, ALARM_LEVEL_LABELS) ?? NaN) || bad('告警等级应为1-5'))),
+  alarmType: cell((s, bad) => fromLabel(s, ALARM_TYPE_LABELS) ?? bad(`告警类型应为${ALARM_TYPES.map((t) => ALARM_TYPE_LABELS[t]).join('、')}之一`)),
+  description: cell((s) => s),
+  enabled: cellYesNo(true, '启用应为是或否'),
+} satisfies Record<(typeof ALARM_DICT_SHEET_COLUMNS)[number]['key'], z.ZodType>);
+export type AlarmDictSheetRow = z.output<typeof alarmDictSheetRow>;
 
 export const alarmDictImportResult = z.object({ totalRows: z.number(), created: z.number(), updated: z.number() });
 export type AlarmDictImportResult = z.infer<typeof alarmDictImportResult>;

@@ -55,3 +55,86 @@ export const dateRange = z.object({
   start: instant.optional(),
   end: instant.optional(),
 });
+
+// ── xlsx imports ──────────────────────────────────────────────────────────────────────
+// The one import path (the server's platform/xlsx/import.ts): each domain declares its sheet's
+// columns and a row schema over the row's cells (column key → trimmed text, absent when empty);
+// a file with any bad row is refused whole, every bad cell listed by row and column.
+
+export const importRowError = z.object({
+  /** 1-based sheet row (row 1 is the header); 0 for the file as a whole. */
+  row: z.number(),
+  /** Column header, '' for the whole row or file. */
+  column: z.string(),
+  message: z.string(),
+});
+export type ImportRowError = z.infer<typeof importRowError>;
+
+/**
+ * A refused import answers RULE_VIOLATION (406); its tipMsg names the first error and its
+ * errorMsg is the JSON of this (historyId when the import keeps a history).
+ */
+export const importRefusal = z.object({
+  historyId: z.number().optional(),
+  errors: z.array(importRowError),
+});
+export type ImportRefusal = z.infer<typeof importRefusal>;
+
+/** A sheet column: its key in the row schema and its source-text header. */
+export interface SheetColumn {
+  key: string;
+  header: string;
+  /** The column must be present (and the row schema decides whether its cells may be empty). */
+  required?: boolean;
+}
+
+const BAD_CELL = Symbol('bad cell');
+type BadCell = { [BAD_CELL]: string };
+
+/**
+ * A cell of a row schema: `read` gets the trimmed text ('' when empty) and answers the value, or
+ * `bad(message)` to refuse the cell (the import lists it by row and column).
+ */
+export const cell = <T>(read: (text: string, bad: (message: string) => BadCell) => T | BadCell) =>
+  z.string().optional().transform((v, ctx): T => {
+    const r = read((v ?? '').trim(), (message) => ({ [BAD_CELL]: message }));
+    if (typeof r === 'object' && r !== null && BAD_CELL in r) {
+      ctx.addIssue({ code: 'custom', message: r[BAD_CELL] });
+      return z.NEVER;
+    }
+    return r;
+  });
+
+/** Text, at most `max` characters; empty → null, or refused with `${header}不能为空` when the header is given. */
+export function cellText(max: number): ReturnType<typeof cell<string | null>>;
+export function cellText(max: number, requiredHeader: string): ReturnType<typeof cell<string>>;
+export function cellText(max: number, requiredHeader?: string) {
+  return cell((s, bad) => {
+    if (!s) return requiredHeader ? bad(`${requiredHeader}不能为空`) : null;
+    return s.length > max ? bad(`不能超过${max}个字符`) : s;
+  });
+}
+
+/** A number in [min, max] (an integer when `int`); empty → null. */
+export const cellNumber = (min: number, max: number, int: boolean) =>
+  cell((s, bad) => {
+    if (!s) return null;
+    const n = Number(s);
+    return !Number.isFinite(n) || (int && !Number.isInteger(n)) || n < min || n > max ? bad(`须为${int ? '整数' : '数字'}，范围 ${min}–${max}`) : n;
+  });
+
+const YES = ['是', 'true', '1', 'yes', 'y'];
+const NO = ['否', 'false', '0', 'no', 'n'];
+/** 是/否 (true/false, 1/0, yes/no); empty → `empty`. */
+export const cellYesNo = (empty: boolean, message = '须为“是”或“否”') =>
+  cell((s, bad) => {
+    const v = s.toLowerCase();
+    if (!v) return empty;
+    return YES.includes(v) ? true : NO.includes(v) ? false : bad(message);
+  });
+
+/** A key of an enumeration, written as its label or its key (设备类型 储能变流器 or pcs). */
+export function fromLabel<K extends string>(text: string, labels: Record<K, string>): K | undefined {
+  if (text === '') return undefined;
+  return (Object.entries(labels) as [K, string][]).find(([k, l]) => l === text || k === text)?.[0];
+}

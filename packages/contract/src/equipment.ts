@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { id, idBody, instant, optionalText, pageRequest, trimmed } from './common.ts';
+import { cell, cellNumber, cellText, cellYesNo, id, idBody, importRowError, instant, optionalText, pageRequest, trimmed } from './common.ts';
 import { deviceFilter, deviceRecord, deviceStatusSchema } from './device.ts';
 import { endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
-import { meterPurposeSchema } from './telemetry.ts';
+import { METER_PURPOSES, meterPurposeSchema } from './telemetry.ts';
 
 /**
  * Device registry operations (api-catalogue "Configuration" → Device, Device change): edit,
@@ -67,6 +67,29 @@ export const DEVICE_SHEET_COLUMNS = [
 ] as const;
 export type DeviceSheetKey = (typeof DEVICE_SHEET_COLUMNS)[number]['key'];
 
+const DEVICE_CODE_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+/** A row of the device sheet (its cells by column key); station, product, parent and cabinet are checked against the stored ones by the import. */
+export const deviceSheetRow = z
+  .object({
+    siteCode: cellText(32, '站点编码'),
+    code: cell((s, bad) => (!s ? bad('设备编码不能为空') : s.length > 64 ? bad('不能超过64个字符') : DEVICE_CODE_RE.test(s) ? s : bad('设备编码只能包含字母、数字、_ . -'))),
+    name: cellText(64, '设备名称'),
+    productCode: cellText(64, '产品编码'),
+    barcode: cellText(64),
+    parentCode: cellText(64),
+    meterPurpose: cell((s, bad) => (!s ? null : (METER_PURPOSES as readonly string[]).includes(s) ? s : bad(`须为 ${METER_PURPOSES.join('、')} 之一`))),
+    cabinetCode: cellText(64),
+    ratedPower: cellNumber(0, 1_000_000, false),
+    no: cellNumber(1, 32_767, true),
+    subNo: cellNumber(1, 32_767, true),
+    firmwareName: cellText(64),
+    firmwareVersion: cellText(32),
+    disabled: cellYesNo(false),
+    sort: cellNumber(0, 1_000_000, true).transform((v) => v ?? 0),
+  } satisfies Record<DeviceSheetKey, z.ZodType>)
+  .refine((r) => r.parentCode !== r.code, { message: '上级设备不能是设备自身', path: ['parentCode'] });
+export type DeviceSheetRow = z.output<typeof deviceSheetRow>;
+
 /** Device product data: the static property values of one product's devices. */
 export const deviceProductExportBody = z.object({ productId: id, siteId: id.optional() });
 /** Fixed leading columns of the product data sheet; then one column per static property, "名称(identifier)". */
@@ -75,6 +98,8 @@ export const PRODUCT_SHEET_COLUMNS = [
   { key: 'name', header: '设备名称' },
   { key: 'siteCode', header: '站点编码' },
 ] as const;
+/** A row of the product data sheet: the device by code; the property columns are checked against the device's product by the import. */
+export const productDataSheetRow = z.object({ code: cellText(64, '设备编码'), name: cell((s) => s || null), siteCode: cell((s) => s || null) });
 
 export const emsCheckBody = z.object({ siteId: id });
 
@@ -111,14 +136,8 @@ export const importHistoryPage = pageRequest.extend({
 
 // ── Responses ─────────────────────────────────────────────────────────────────────────
 
-export const importRowError = z.object({
-  /** 1-based sheet row (row 1 is the header); 0 for the file as a whole. */
-  row: z.number(),
-  /** Column header, '' for the whole row or file. */
-  column: z.string(),
-  message: z.string(),
-});
-export type ImportRowError = z.infer<typeof importRowError>;
+/** The refusal of the device imports: the one import refusal (common.ts), with the history row's id. */
+export { importRefusal, importRowError, type ImportRefusal, type ImportRowError } from './common.ts';
 
 /** A successful import; a refused one answers 406 and its errorMsg is the JSON of ImportRefusal. */
 export const importResult = z.object({
@@ -129,11 +148,6 @@ export const importResult = z.object({
 });
 export type ImportResult = z.infer<typeof importResult>;
 
-export const importRefusal = z.object({
-  historyId: z.number(),
-  errors: z.array(importRowError),
-});
-export type ImportRefusal = z.infer<typeof importRefusal>;
 
 export const deviceImportRecord = z.object({
   id: z.number(),

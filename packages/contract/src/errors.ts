@@ -23,6 +23,7 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: { code: 'A0405', status: 405, tip: '请求方法不支持' },
   NOT_FOUND: { code: 'A0410', status: 404, tip: '数据不存在' },
   RULE_VIOLATION: { code: 'A0406', status: 406, tip: '操作不符合业务规则' },
+  HEADERS_TOO_LARGE: { code: 'A0407', status: 431, tip: '请求头或地址过长' },
   DUPLICATE: { code: 'A0409', status: 406, tip: '数据已存在' },
   FILE_TYPE: { code: 'A0420', status: 406, tip: '文件类型不支持' },
   FILE_TOO_LARGE: { code: 'A0421', status: 413, tip: '文件过大' },

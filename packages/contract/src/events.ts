@@ -3,6 +3,13 @@ import { z } from 'zod';
 /** Live events sent on GET /basic/sse/connect, typed once for server and console. */
 export const liveEventSchemas = {
   heartbeat: z.object({ time: z.number() }),
+  /**
+   * The server's last event on a stream it ends: `superseded` when the session or user opened
+   * more streams than allowed and this one was the oldest. The console does not reconnect that
+   * stream on its own (only when its tab becomes visible again), so tabs do not take turns
+   * closing each other. Not broadcast to other tabs.
+   */
+  close: z.object({ reason: z.enum(['superseded']) }),
   Unread: z.object({ count: z.number().int().nonnegative() }),
   PopupWindow: z.object({
     id: z.number().int(),

@@ -21,3 +21,4 @@ export * from './alarm.ts';
 export * from './dashboard.ts';
 export * from './endpoint.ts';
 export * from './state-machine.ts';
+export * from './time.ts';

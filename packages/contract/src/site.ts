@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, trimmed } from './common.ts';
 import { created, done, endpoint, isoTime, pageOf } from './endpoint.ts';
 import { identifierSchema } from './telemetry.ts';
+import { todayIn } from './time.ts';
 
 /**
  * Station configuration (api-catalogue "Configuration": site, key values, cabinet, distribution
@@ -20,6 +21,9 @@ export const SITE_TYPE_LABELS: Record<SiteType, string> = {
   storagePvCharging: '光储充',
 };
 
+/** Today's date in a station's zone (the one station-local time implementation, time.ts). */
+export { todayIn };
+
 /** A time zone the runtime knows (IANA name, e.g. Asia/Shanghai). */
 export function isTimeZone(zone: string): boolean {
   try {
@@ -28,13 +32,6 @@ export function isTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Today's calendar date (YYYY-MM-DD) in a time zone. */
-export function todayIn(zone: string, now = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
 }
 
 /**
@@ -265,6 +262,10 @@ export const diagramUploadFields = z.object({
 });
 export const diagramLoadQuery = z.object({ siteId: id });
 export const DIAGRAM_MAX_BYTES = 2 * 1024 * 1024;
+/** Deepest nesting of elements a diagram may have (checked on the text before it is parsed). */
+export const DIAGRAM_MAX_DEPTH = 100;
+/** Most elements a diagram may have. */
+export const DIAGRAM_MAX_ELEMENTS = 20_000;
 export const diagramRecord = z.object({
   id: z.number(),
   siteId: z.number(),

@@ -21,7 +21,22 @@ const envSchema = z.object({
   LOGIN_LOCK_MINUTES: z.coerce.number().positive().default(15),
   LOGIN_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(30),
   UPLOAD_MAX_MB: z.coerce.number().positive().default(20),
+  /** What one user may upload in any 24 hours: megabytes and files. */
+  UPLOAD_USER_DAILY_MB: z.coerce.number().positive().default(200),
+  UPLOAD_USER_DAILY_FILES: z.coerce.number().int().positive().default(200),
+  /** All stored uploads together, gigabytes. */
+  UPLOAD_TOTAL_GB: z.coerce.number().positive().default(10),
+  /** An upload no record references is removed (hourly) once it is this old. */
+  UPLOAD_ORPHAN_GRACE_HOURS: z.coerce.number().positive().default(24),
   SSE_HEARTBEAT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Live-event streams one session (one browser's tabs) may hold on an instance; a new one closes the oldest. */
+  SSE_MAX_STREAMS_PER_SESSION: z.coerce.number().int().positive().default(10),
+  /** Live-event streams one user may hold on an instance (all sessions); a new one closes the oldest. */
+  SSE_MAX_STREAMS_PER_USER: z.coerce.number().int().positive().default(20),
+  /** Live-event streams of one instance in all; 0 = the open-file limit less SSE_FD_RESERVE. */
+  SSE_MAX_STREAMS: z.coerce.number().int().min(0).default(0),
+  /** File descriptors kept for API calls, the database and files when streams are counted against the open-file limit. */
+  SSE_FD_RESERVE: z.coerce.number().int().min(0).default(1024),
   ACCESS_LOG_FLUSH_MS: z.coerce.number().int().positive().default(1000),
   /** false (default), true, or comma-separated addresses/CIDRs of trusted proxies (Fastify trustProxy). */
   TRUST_PROXY: z.string().default('false'),
@@ -39,6 +54,8 @@ const envSchema = z.object({
   MQTT_PASSWORD: z.string().optional(),
   /** Shared-subscription group of the ingest instances (used with MQTT_URL). */
   MQTT_SHARE_GROUP: z.string().regex(/^[A-Za-z0-9_-]+$/).default('ess-ingest'),
+  /** Messages the broker may send the ingest before their acknowledgements (sent once stored) come back (MQTT 5 Receive Maximum). */
+  MQTT_RECEIVE_MAXIMUM: z.coerce.number().int().min(100).max(65535).default(20_000),
   INGEST_BATCH_POINTS: z.coerce.number().int().positive().default(5000),
   INGEST_BATCH_MS: z.coerce.number().int().positive().default(200),
   LATEST_FLUSH_MS: z.coerce.number().int().positive().default(1000),
@@ -86,7 +103,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     loginLockMs: raw.LOGIN_LOCK_MINUTES * 60_000,
     loginRateLimitPerMinute: raw.LOGIN_RATE_LIMIT_PER_MINUTE,
     uploadMaxBytes: Math.round(raw.UPLOAD_MAX_MB * 1024 * 1024),
+    uploadUserDailyBytes: Math.round(raw.UPLOAD_USER_DAILY_MB * 1024 * 1024),
+    uploadUserDailyFiles: raw.UPLOAD_USER_DAILY_FILES,
+    uploadTotalBytes: Math.round(raw.UPLOAD_TOTAL_GB * 1024 * 1024 * 1024),
+    uploadOrphanGraceMs: Math.round(raw.UPLOAD_ORPHAN_GRACE_HOURS * 3_600_000),
     sseHeartbeatMs: raw.SSE_HEARTBEAT_MS,
+    sseMaxStreamsPerSession: raw.SSE_MAX_STREAMS_PER_SESSION,
+    sseMaxStreamsPerUser: raw.SSE_MAX_STREAMS_PER_USER,
+    sseMaxStreams: raw.SSE_MAX_STREAMS,
+    sseFdReserve: raw.SSE_FD_RESERVE,
     accessLogFlushMs: raw.ACCESS_LOG_FLUSH_MS,
     trustProxy: parseTrustProxy(raw.TRUST_PROXY),
     roles: new Set(raw.ROLES.split(',').map((r) => r.trim())),
@@ -98,6 +123,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mqttUsername: raw.MQTT_USERNAME,
     mqttPassword: raw.MQTT_PASSWORD,
     mqttShareGroup: raw.MQTT_SHARE_GROUP,
+    mqttReceiveMaximum: raw.MQTT_RECEIVE_MAXIMUM,
     ingestBatchPoints: raw.INGEST_BATCH_POINTS,
     ingestBatchMs: raw.INGEST_BATCH_MS,
     latestFlushMs: raw.LATEST_FLUSH_MS,

@@ -270,6 +270,33 @@ describe('live-event client (§4)', () => {
     expect(c.reconnects).toBe(1);
   });
 
+  it("a stream the server ends with a close event (superseded) is not restarted by the watcher, only by the tab's return", async () => {
+    const s = server();
+    const { client: c, ch } = make(s);
+    const closed = vi.fn();
+    c.on('close', closed);
+    c.start();
+    await flush();
+    s.streams[0]!.push('event: close\ndata: {"reason":"superseded"}\n\n');
+    s.streams[0]!.close();
+    await flush();
+    expect(c.paused).toBe(true);
+    // Not broadcast to the other tabs (their streams are open) nor dispatched.
+    expect(ch.posted).toEqual([]);
+    expect(closed).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(65_000 * 4);
+    expect(s.fetchImpl).toHaveBeenCalledTimes(1);
+    expect(c.reconnects).toBe(0);
+    // Back on the tab: it opens again and the watcher resumes.
+    visibility = 'hidden';
+    document.dispatchEvent(new Event('visibilitychange'));
+    visibility = 'visible';
+    document.dispatchEvent(new Event('visibilitychange'));
+    await flush();
+    expect(s.fetchImpl).toHaveBeenCalledTimes(2);
+    expect(c.paused).toBe(false);
+  });
+
   it('stop closes the stream, the watcher, the retries and the channel; start twice opens one stream', async () => {
     const s = server();
     const { client: c, ch } = make(s);

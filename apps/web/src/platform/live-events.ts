@@ -132,7 +132,10 @@ export class LiveEventClient {
   reconnects = 0;
   /** Time of the last heartbeat (or of the start). */
   lastHeartbeat = 0;
-  /** True after SSE_MAX_RECONNECTS restarts without a successful open: the watcher stops restarting. */
+  /**
+   * True after SSE_MAX_RECONNECTS restarts without a successful open, or after the server's
+   * `close` event (the stream was superseded): the watcher stops restarting.
+   */
   paused = false;
 
   constructor(private readonly options: LiveEventClientOptions = {}) {
@@ -294,6 +297,13 @@ export class LiveEventClient {
     if (m.retry !== undefined) this.retryMs = m.retry;
     if (m.event === 'heartbeat') {
       this.lastHeartbeat = this.now();
+      return;
+    }
+    if (m.event === 'close') {
+      // The server ended this stream for a newer one of the same session or user (its stream
+      // cap): the watcher must not restart it, or the tabs would take turns closing each other.
+      // Coming back to the tab opens it again (and an open with 200 resumes the watcher).
+      this.paused = true;
       return;
     }
     this.channel?.postMessage({ event: m.event, data: m.data, id: m.id });

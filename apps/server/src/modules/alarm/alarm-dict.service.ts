@@ -1,8 +1,8 @@
 import { and, asc, count, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  ALARM_DICT_IMPORT_MAX_ROWS, ALARM_DICT_SHEET_COLUMNS, ALARM_LEVEL_LABELS, ALARM_RULE_KIND_LABELS, ALARM_TYPE_LABELS, ALARM_TYPES,
-  DEVICE_TYPE_LABELS, DEVICE_TYPES, THING_MODEL, alarmDictAdd,
+  ALARM_DICT_IMPORT_MAX_ROWS, ALARM_DICT_SHEET_COLUMNS, ALARM_RULE_KIND_LABELS, ALARM_TYPE_LABELS,
+  DEVICE_TYPE_LABELS, THING_MODEL, alarmDictAdd, alarmDictSheetRow,
   type AlarmDictAdd, type AlarmDictEdit, type AlarmDictFilter, type AlarmDictImportResult, type AlarmDictRecord, type AlarmLevel,
   type AlarmOperator, type AlarmRuleKind, type AlarmType, type DeviceType, type Page, type PageRequest,
 } from '@ess/contract';
@@ -13,7 +13,8 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
 import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { readUploadedSheet, sheetHeaderErrors, type SheetError } from '../../platform/xlsx/upload.ts';
+import { importSheet } from '../../platform/xlsx/import.ts';
+import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
 import { UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { endOrphanAlarms } from './alarm.repository.ts';
 import { alarmEngines } from './alarm.runtime.ts';
@@ -273,102 +274,64 @@ export async function exportDict(ctx: AppContext, f: AlarmDictFilter, reply: Fas
   return sendXlsx(reply, '告警字典', '告警字典', EXPORT_COLUMNS, rows);
 }
 
-/** A label or a code of an enumeration (设备类型 储能变流器 or pcs). */
-function fromLabel<K extends string>(text: string, labels: Record<K, string>): K | undefined {
-  if (text === '') return undefined;
-  const entries = Object.entries(labels) as [K, string][];
-  return entries.find(([k, l]) => l === text || k === text)?.[0];
-}
-
-const KIND_BY_LABEL = { ...ALARM_RULE_KIND_LABELS } as Record<AlarmRuleKind, string>;
-const LEVEL_BY_LABEL = Object.fromEntries(Object.entries(ALARM_LEVEL_LABELS).map(([k, v]) => [k, v])) as Record<string, string>;
-
 /**
- * Imports the dictionary sheet (the export's columns): each row adds an entry or, when an entry
- * with the same target and fault code (or property and operator) exists, updates it. All or
- * nothing: any bad row refuses the file, naming its row and column, and nothing is written.
+ * Imports the dictionary sheet (the export's columns; rows by the contract's alarmDictSheetRow):
+ * each row adds an entry or, when an entry with the same target and fault code (or property and
+ * operator) exists, updates it. All or nothing: any bad row refuses the file, naming its row and
+ * column, and nothing is written.
  */
 export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<AlarmDictImportResult> {
   const { sheet } = await readUploadedSheet(ctx, req);
-  const errors: SheetError[] = sheetHeaderErrors(sheet, {
-    required: ALARM_DICT_SHEET_COLUMNS.filter((c) => c.key !== 'enabled').map((c) => c.header),
-    known: (h) => ALARM_DICT_SHEET_COLUMNS.some((c) => c.header === h),
+  const result = await importSheet(ctx.db, {
+    sheet,
+    columns: ALARM_DICT_SHEET_COLUMNS.map((c) => ({ ...c, required: c.key !== 'enabled' })),
     maxRows: ALARM_DICT_IMPORT_MAX_ROWS,
-  });
-  if (errors.length) refuse(errors);
-
-  const catalogue = await ModelCatalogue.load(ctx.db);
-  const entries: { row: number; entry: AlarmDictAdd }[] = [];
-  const firstRowOf = new Map<string, number>();
-  for (const { row, cells } of sheet.rows) {
-    const cell = (k: keyof typeof HEADER) => cells[HEADER[k]] ?? '';
-    const err = (k: keyof typeof HEADER, message: string) => errors.push({ row, column: HEADER[k], message });
-    const before = errors.length;
-    let productId: number | null = null;
-    if (cell('productCode')) {
-      const id = catalogue.byCode.get(cell('productCode'));
-      if (id === undefined) err('productCode', '产品不存在');
-      else productId = id;
-    }
-    const deviceType = fromLabel(cell('deviceType'), DEVICE_TYPE_LABELS);
-    if (cell('deviceType') && !deviceType) err('deviceType', `设备类型应为${DEVICE_TYPES.map((t) => DEVICE_TYPE_LABELS[t]).join('、')}之一`);
-    const kind = fromLabel(cell('kind'), KIND_BY_LABEL);
-    if (!kind) err('kind', '规则类型应为故障码或阈值');
-    const levelText = cell('level');
-    const level = /^[1-5]$/.test(levelText) ? Number(levelText) : Number(fromLabel(levelText, LEVEL_BY_LABEL) ?? NaN);
-    if (!Number.isInteger(level)) err('level', '告警等级应为1-5');
-    const alarmType = fromLabel(cell('alarmType'), ALARM_TYPE_LABELS);
-    if (!alarmType) err('alarmType', `告警类型应为${ALARM_TYPES.map((t) => ALARM_TYPE_LABELS[t]).join('、')}之一`);
-    const num = (k: 'threshold' | 'clearValue') => {
-      const s = cell(k);
-      if (s === '') return null;
-      const n = Number(s);
-      if (!Number.isFinite(n)) {
-        err(k, '应为数字');
-        return null;
+    rowSchema: alarmDictSheetRow,
+    check: async (tx, rows, refuse) => {
+      const catalogue = await ModelCatalogue.load(tx);
+      const entries: AlarmDictAdd[] = [];
+      const firstRowOf = new Map<string, number>();
+      for (const { row, data } of rows) {
+        const err = (k: keyof typeof HEADER, message: string) => refuse(row, HEADER[k], message);
+        let productId: number | null = null;
+        if (data.productCode) {
+          const id = catalogue.byCode.get(data.productCode);
+          if (id === undefined) {
+            err('productCode', '产品不存在');
+            continue;
+          }
+          productId = id;
+        }
+        // A product row names its product only; its device type column is informative.
+        const { productCode: _code, ...fields } = data;
+        const parsed = alarmDictAdd.safeParse({ ...fields, productId, deviceType: productId !== null ? null : data.deviceType });
+        if (!parsed.success) {
+          for (const issue of parsed.error.issues.slice(0, 3)) {
+            const key = String(issue.path[0] ?? 'description');
+            err(key === 'productId' ? 'productCode' : key in HEADER ? (key as keyof typeof HEADER) : 'description', issue.message);
+          }
+          continue;
+        }
+        const problem = catalogue.problem(parsed.data);
+        if (problem) {
+          err(problem.field === 'productId' ? 'productCode' : problem.field, problem.message);
+          continue;
+        }
+        const key = naturalKey(parsed.data);
+        const prev = firstRowOf.get(key);
+        if (prev !== undefined) {
+          err(parsed.data.kind === 'event' ? 'eventCode' : 'identifier', `与第${prev}行重复`);
+          continue;
+        }
+        firstRowOf.set(key, row);
+        entries.push(parsed.data);
       }
-      return n;
-    };
-    const threshold = num('threshold');
-    const clearValue = num('clearValue');
-    const enabledText = cell('enabled');
-    if (enabledText && !['是', '否', 'true', 'false', '1', '0'].includes(enabledText.toLowerCase())) err('enabled', '启用应为是或否');
-    if (errors.length > before) continue;
-    // A product row names its product only; its device type column is informative.
-    const parsed = alarmDictAdd.safeParse({
-      productId, deviceType: productId !== null ? null : (deviceType ?? null), kind, eventCode: cell('eventCode') || null,
-      identifier: cell('identifier') || null, operator: cell('operator') || null, threshold, clearValue, level, alarmType,
-      description: cell('description'), enabled: enabledText === '' || ['是', 'true', '1'].includes(enabledText.toLowerCase()),
-    });
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues.slice(0, 3)) {
-        const key = String(issue.path[0] ?? 'description');
-        const column = key === 'productId' ? HEADER.productCode : key in HEADER ? HEADER[key as keyof typeof HEADER] : HEADER.description;
-        errors.push({ row, column, message: issue.message });
-      }
-      continue;
-    }
-    const problem = catalogue.problem(parsed.data);
-    if (problem) {
-      err(problem.field === 'productId' ? 'productCode' : (problem.field), problem.message);
-      continue;
-    }
-    const key = naturalKey(parsed.data);
-    const prev = firstRowOf.get(key);
-    if (prev !== undefined) {
-      err(parsed.data.kind === 'event' ? 'eventCode' : 'identifier', `与第${prev}行重复`);
-      continue;
-    }
-    firstRowOf.set(key, row);
-    entries.push({ row, entry: parsed.data });
-  }
-  if (errors.length) refuse(errors);
-
-  const result = await ctx.db
-    .transaction(async (tx) => {
+      return entries;
+    },
+    write: async (tx, entries) => {
       let created = 0;
       let updated = 0;
-      for (const { entry } of entries) {
+      for (const entry of entries) {
         const [cur] = await tx.select({ id: alarmDict.id }).from(alarmDict).where(sameKey(entry)).limit(1);
         if (cur) {
           await tx.update(alarmDict).set({ ...fieldsOf(entry), updatedAt: new Date() }).where(eq(alarmDict.id, cur.id));
@@ -379,16 +342,8 @@ export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<
         }
       }
       return { totalRows: entries.length, created, updated };
-    })
-    .catch(onUnique);
+    },
+  }).catch(onUnique);
   await afterRulesChanged(ctx);
   return result;
-}
-
-function refuse(errors: SheetError[]): never {
-  const sorted = errors.sort((a, b) => a.row - b.row);
-  const first = sorted[0]!;
-  const where = first.row > 0 ? `第${first.row}行${first.column ? `「${first.column}」` : ''}` : first.column ? `「${first.column}」` : '';
-  const more = sorted.length > 1 ? `（共${sorted.length}处错误）` : '';
-  throw new AppError('INVALID_PARAM', `导入失败：${where}${first.message}${more}`, JSON.stringify({ errors: sorted.slice(0, 100) }));
 }

@@ -2,20 +2,12 @@ import { eq } from 'drizzle-orm';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmDictRecord, AlarmRecord, DeviceRecord } from '@ess/contract';
-import { site, userSite } from '../../db/schema/site.ts';
+import { site } from '../../db/schema/site.ts';
 import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, eventually, makeUser } from '../../../test/notify-fixtures.ts';
+import { eventually, newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 import { ingestOf } from '../telemetry/index.ts';
 import { alarmEngines } from './alarm.runtime.ts';
-
-const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** Publishes device messages straight to a server's embedded broker and waits until they are handled and written. */
 class Device {
@@ -198,13 +190,12 @@ describe.each(DB_TARGETS)('alarms raised on ingest on %s', (target) => {
   });
 
   it('sends RefreshAlarmKanban and a popup to a user who may see the station, and nothing to one who may not', async () => {
-    const { east, south } = await companiesOf(t);
+    const { east, south } = await seededCompanies(t);
     const { db } = t.ctx;
     const [sh01] = await db.select().from(site).where(eq(site.code, 'SH01'));
     const [la01] = await db.select().from(site).where(eq(site.code, 'LA01'));
-    const seer = await makeUser(t, east.id, { menuPaths: ['/alarm/alarmKanban'] });
-    const other = await makeUser(t, south.id, { menuPaths: ['/alarm/alarmKanban'] });
-    await db.insert(userSite).values([{ userId: seer.id, siteId: sh01!.id }, { userId: other.id, siteId: la01!.id }]);
+    const seer = await newUser(t, east.id, { menus: ['/alarm/alarmKanban'], siteIds: [sh01!.id] });
+    const other = await newUser(t, south.id, { menus: ['/alarm/alarmKanban'], siteIds: [la01!.id] });
     const open = async (token: string) => {
       const s = await SseStream.open(t.url, token);
       streams.push(s);

@@ -5,9 +5,9 @@ import type {
   AlarmDictImportResult, AlarmDictRecord, AlarmKanbanCabinet, AlarmKanbanChart, AlarmKanbanSite, AlarmRecord, DeviceRecord, Page, ProductRecord,
 } from '@ess/contract';
 import { alarm, alarmDict } from '../../db/schema/alarm.ts';
-import { site, userSite } from '../../db/schema/site.ts';
+import { site } from '../../db/schema/site.ts';
 import { DB_TARGETS, startTestApp, type ApiResponse, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, makeUser, type FixtureUser } from '../../../test/notify-fixtures.ts';
+import { seededCompanies, newUser, type FactoryUser } from '../../../test/factory.ts';
 
 const HOUR = 3_600_000;
 
@@ -33,7 +33,7 @@ async function xlsxOf(rows: (string | number | null)[][]): Promise<Buffer> {
 /** The dictionary, monitor, shield and kanban calls over HTTP, with their refusals. */
 describe.each(DB_TARGETS)('alarm calls on %s', (target) => {
   let t: TestApp;
-  let eastUser: FixtureUser;
+  let eastUser: FactoryUser;
   const devices = new Map<string, DeviceRecord>();
   const sites = new Map<string, number>();
   const now = Date.now();
@@ -71,10 +71,8 @@ describe.each(DB_TARGETS)('alarm calls on %s', (target) => {
     t = await startTestApp(target, { SEED_DEMO: 'true' });
     for (const d of (await post<DeviceRecord[]>('/configure/device/query/list', {})).body.data) devices.set(d.code, d);
     for (const s of await t.ctx.db.select().from(site)) sites.set(s.code, s.id);
-    const { east } = await companiesOf(t);
-    eastUser = await makeUser(t, east.id, { menuPaths: ['/alarm/monitor', '/alarm/alarmKanban'], signIn: false });
-    await t.ctx.db.insert(userSite).values({ userId: eastUser.id, siteId: sites.get('SH01')! });
-    eastUser.token = await t.api.login(eastUser.username, 'Passw0rd1');
+    const { east } = await seededCompanies(t);
+    eastUser = await newUser(t, east.id, { menus: ['/alarm/monitor', '/alarm/alarmKanban'], siteIds: [sites.get('SH01')!] });
   });
   afterAll(async () => t?.stop());
 
@@ -221,10 +219,11 @@ describe.each(DB_TARGETS)('alarm calls on %s', (target) => {
       const snapshot = (await post<AlarmDictRecord[]>('/alarm/dict/query/list', { deviceType: 'transformer' })).body.data;
 
       const badLevel = await upload(await xlsxOf([header, good, ['', '变压器', '阈值', '', 'oilTemperature', '>', '80', '75', '9', '越限告警', '油温', '是']]));
-      expect(badLevel.status).toBe(400);
+      expect(badLevel.status).toBe(406);
+      expect(badLevel.body.errorCode).toBe('A0406');
       expect(badLevel.body.tipMsg).toBe('导入失败：第3行「告警等级」告警等级应为1-5');
       const badSide = await upload(await xlsxOf([header, good, ['', '变压器', '阈值', '', 'oilTemperature', '<', '80', '75', '2', '越限告警', '油温', '是']]));
-      expect(badSide.status).toBe(400);
+      expect(badSide.status).toBe(406);
       expect(badSide.body.tipMsg).toContain('第3行「恢复值」');
       const unknown = await upload(await xlsxOf([header, good, ['NO-SUCH', '', '故障码', 'X', '', '', '', '', '2', '设备故障', 'x', '是']]));
       expect(unknown.body.tipMsg).toBe('导入失败：第3行「产品编码」产品不存在');
@@ -270,7 +269,7 @@ describe.each(DB_TARGETS)('alarm calls on %s', (target) => {
       expect(await ids({ start: now - 3 * HOUR, end: now })).toEqual(sorted(pcsAlarm, beAlarm));
       expect(await ids({ keyword: 'SH01-AC' })).toEqual([acAlarm]);
       expect(await ids({ alarmType: 'safety' })).toEqual([]);
-      const { south } = await companiesOf(t);
+      const { south } = await seededCompanies(t);
       expect(await ids({ companyId: south.id })).toEqual([beAlarm]);
       const page = await post<Page<AlarmRecord>>('/alarm/monitor/query/page', { current: 2, pageSize: 3 });
       expect(page.body.data).toMatchObject({ total: 4, current: 2, pageSize: 3 });
@@ -362,7 +361,7 @@ describe.each(DB_TARGETS)('alarm calls on %s', (target) => {
       expect(r.body.data.total[1]).toEqual({ level: 2, active: 2, raised: 1, ended: 0 });
       const one = await get<AlarmKanbanSite>('/alarm/kanban/site', { siteId: sites.get('BE01')! });
       expect(one.body.data.sites.map((s) => s.siteCode)).toEqual(['BE01']);
-      const { east } = await companiesOf(t);
+      const { east } = await seededCompanies(t);
       const company = await get<AlarmKanbanSite>('/alarm/kanban/site', { companyId: east.id });
       expect(company.body.data.sites.map((s) => s.siteCode)).toEqual(['SH01']);
       const mine = await get<AlarmKanbanSite>('/alarm/kanban/site', {}, eastUser.token);

@@ -4,7 +4,7 @@ import { SSE_RETRY_MS } from '@ess/contract';
 import { accessLog, appUser } from '../../db/schema/system.ts';
 import { revokeUserSessions } from '../system/auth.service.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, eventually, FIXTURE_PASSWORD, makeUser } from '../../../test/notify-fixtures.ts';
+import { seededCompanies, eventually, FACTORY_PASSWORD, newUser } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 
 describe.each(DB_TARGETS)('live events (SSE) on %s', (target) => {
@@ -51,9 +51,9 @@ describe.each(DB_TARGETS)('live events (SSE) on %s', (target) => {
   });
 
   it('delivers a live event sent to the user, and not to another user', async () => {
-    const { east } = await companiesOf(t);
-    const a = await makeUser(t, east.id);
-    const b = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const a = await newUser(t, east.id);
+    const b = await newUser(t, east.id);
     const sa = await open(a.token);
     const sb = await open(b.token);
     await sa.nextEvent('heartbeat');
@@ -68,8 +68,8 @@ describe.each(DB_TARGETS)('live events (SSE) on %s', (target) => {
   });
 
   it("closes a disabled user's stream, and the next connect is refused", async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
     const s = await open(u.token);
     await s.nextEvent('heartbeat');
     await t.ctx.db.update(appUser).set({ status: 0 }).where(eq(appUser.id, u.id));
@@ -80,14 +80,14 @@ describe.each(DB_TARGETS)('live events (SSE) on %s', (target) => {
   });
 
   it("a password change ends the streams of the user's other sessions and keeps the caller's", async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
-    const otherToken = await t.api.login(u.username, FIXTURE_PASSWORD);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
+    const otherToken = await t.api.login(u.username, FACTORY_PASSWORD);
     const mine = await open(u.token);
     const other = await open(otherToken);
     await mine.nextEvent('heartbeat');
     await other.nextEvent('heartbeat');
-    const changed = await t.api.post('/system/user/profile/change/password', u.token, { oldPassword: FIXTURE_PASSWORD, newPassword: 'NewPassw0rd', confirmPassword: 'NewPassw0rd' });
+    const changed = await t.api.post('/system/user/profile/change/password', u.token, { oldPassword: FACTORY_PASSWORD, newPassword: 'NewPassw0rd', confirmPassword: 'NewPassw0rd' });
     expect(changed.body.errorCode).toBe('00000');
     expect(await other.endsWithin(5000)).toBe(true);
     // The caller's own stream keeps its heartbeats.
@@ -98,8 +98,8 @@ describe.each(DB_TARGETS)('live events (SSE) on %s', (target) => {
   });
 
   it('writes one access-log entry per connect, at open', async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
     const s = await open(u.token);
     await s.nextEvent('heartbeat');
     const rows = await eventually(async () => {

@@ -5,12 +5,11 @@ import {
 } from '@ess/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
-import { FIVE_MINUTES } from '../../platform/time/zone.ts';
 import { bucketTimes } from './comprehensive.service.ts';
 import { deviceGrowth, sumReadings } from './energy.ts';
 import { generationChart, type EnergySource } from './generation.ts';
 import { keyValuesOf, loadStation, type LoadedStation } from './load.ts';
-import { dayPeriod, monthPeriod, resolveDate, yearPeriod } from '../../platform/time/local-time.ts';
+import { dayPeriod, FIVE_MINUTES, monthPeriod, resolveDate, yearPeriod } from '../../platform/time/local-time.ts';
 import { bucketAverages } from './rollup-reader.ts';
 import { stateCounts } from './solar.service.ts';
 import { countOf, livePower, numberOf, round, stateEntry, sumOf, type StationDevice } from './station.ts';

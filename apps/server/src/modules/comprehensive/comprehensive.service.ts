@@ -16,10 +16,9 @@ import { found } from '../../platform/http/errors.ts';
 import { assertCompany, inSiteScope } from '../../platform/http/scope.ts';
 import { statusExpr } from '../device/index.ts';
 import { siteInScope, underCompany } from '../site/index.ts';
-import { FIVE_MINUTES } from '../../platform/time/zone.ts';
 import { deviceGrowth, energyDevices, energyFigures, ENERGY_REGISTERS, lifetime } from './energy.ts';
 import { keyValuesOf, loadStation, maintenanceOf, recentHandles, type KeyValues, type LoadedStation } from './load.ts';
-import { daysSince, dayPeriod, resolveDate } from '../../platform/time/local-time.ts';
+import { dayPeriod, daysSince, FIVE_MINUTES, resolveDate } from '../../platform/time/local-time.ts';
 import { bucketAverages, lastBefore, stateBuckets } from './rollup-reader.ts';
 import {
   POWER_TYPES, addCounts, countOf, emptyCounts, faultValue, livePower, newestTs, numberOf, powerFrom, productSlots, rolesOf, round,

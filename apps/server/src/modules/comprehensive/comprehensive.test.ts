@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deviceTopic, todayIn,
@@ -7,10 +7,9 @@ import {
   type SitePerformance, type SiteSolar, type SiteTopology, type SolarSummary, type TelemetryValue,
 } from '@ess/contract';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { siteHandle } from '../../db/schema/comprehensive.ts';
-import { distributionDiagram, site, siteKeyValue, userSite } from '../../db/schema/site.ts';
-import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
-import { hashPassword } from '../../platform/password.ts';
+import { distributionDiagram, site, siteKeyValue } from '../../db/schema/site.ts';
 import { localDayStart } from '../../platform/time/local-time.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
@@ -362,16 +361,12 @@ describe.each(DB_TARGETS)('site monitoring on %s', (target) => {
     let operatorId: number;
 
     beforeAll(async () => {
-      const { db } = t.ctx;
-      const [east] = await db.select().from(company).where(eq(company.code, 'EAST'));
-      const menus = await db.select({ id: menu.id }).from(menu).where(inArray(menu.path, ['/synthesis/realTime', '/overview/station']));
-      const [r] = await db.insert(role).values({ name: `monitor-${target}`, companyId: east!.id }).returning();
-      await db.insert(roleMenu).values(menus.map((m) => ({ roleId: r!.id, menuId: m.id })));
-      const [u] = await db.insert(appUser).values({ username: `watcher-${target}`, name: '值班员', companyId: east!.id, passwordHash: await hashPassword('Passw0rd1') }).returning();
-      operatorId = u!.id;
-      await db.insert(userRole).values({ userId: u!.id, roleId: r!.id });
-      await db.insert(userSite).values({ userId: u!.id, siteId: siteIds.get('SH01')! });
-      operator = await t.api.login(`watcher-${target}`, 'Passw0rd1');
+      const { east } = await seededCompanies(t);
+      const u = await newUser(t, east.id, {
+        username: `watcher-${target}`, name: '值班员', menus: ['/synthesis/realTime', '/overview/station'], siteIds: [siteIds.get('SH01')!],
+      });
+      operatorId = u.id;
+      operator = u.token;
     });
 
     it('starts and ends maintenance with a note, refuses doing either twice, and journals who did it', async () => {
@@ -420,15 +415,8 @@ describe.each(DB_TARGETS)('site monitoring on %s', (target) => {
     });
 
     it('lets a role with only the operations board read the live station list and alarm counts, and nothing else of the site calls', async () => {
-      const { db } = t.ctx;
-      const [east] = await db.select().from(company).where(eq(company.code, 'EAST'));
-      const [board] = await db.select({ id: menu.id }).from(menu).where(eq(menu.path, '/overview/kanban'));
-      const [r] = await db.insert(role).values({ name: `board-${target}`, companyId: east!.id }).returning();
-      await db.insert(roleMenu).values({ roleId: r!.id, menuId: board!.id });
-      const [u] = await db.insert(appUser).values({ username: `board-${target}`, name: '看板', companyId: east!.id, passwordHash: await hashPassword('Passw0rd1') }).returning();
-      await db.insert(userRole).values({ userId: u!.id, roleId: r!.id });
-      await db.insert(userSite).values({ userId: u!.id, siteId: siteIds.get('SH01')! });
-      const wall = await t.api.login(`board-${target}`, 'Passw0rd1');
+      const { east } = await seededCompanies(t);
+      const { token: wall } = await newUser(t, east.id, { username: `board-${target}`, name: '看板', menus: ['/overview/kanban'], siteIds: [siteIds.get('SH01')!] });
       const page = await ok<Page<LiveSite>>('/comprehensive/site/list', { current: 1, pageSize: 500 }, wall);
       expect(page.records.map((s) => s.code)).toEqual(['SH01']);
       expect((await get('/alarm/kanban/site', {}, wall)).status).toBe(200);
@@ -443,8 +431,8 @@ describe.each(DB_TARGETS)('site monitoring on %s', (target) => {
       expect(page.records.map((s) => s.code)).toEqual(['SH01']);
       const down = await ok<SiteOption[]>('/comprehensive/site/down', {}, operator);
       expect(down.map((s) => s.code)).toEqual(['SH01']);
-      const [south] = await t.ctx.db.select().from(company).where(eq(company.code, 'SOUTH'));
-      expect((await get('/comprehensive/site/list', { companyId: south!.id }, operator)).status).toBe(403);
+      const { south } = await seededCompanies(t);
+      expect((await get('/comprehensive/site/list', { companyId: south.id }, operator)).status).toBe(403);
       for (const path of ['/comprehensive/site/overview', '/comprehensive/site/topology', '/comprehensive/site/powerData', '/comprehensive/solar/summary', '/comprehensive/charging/inverter/status', '/comprehensive/site/device-status']) {
         expect((await get(path, { siteId: la }, operator)).status, path).toBe(404);
       }

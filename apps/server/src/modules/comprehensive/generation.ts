@@ -1,9 +1,8 @@
 import type { GenerationChart, GenerationQuery } from '@ess/contract';
 import type { AppContext } from '../../platform/context.ts';
-import { localStart } from '../../platform/time/zone.ts';
 import { growthByBucket } from './energy.ts';
 import type { LoadedStation } from './load.ts';
-import { bucketStarts, dayPeriod, localLabel, monthPeriod, resolveDate, yearPeriod } from '../../platform/time/local-time.ts';
+import { bucketStarts, dayPeriod, localLabel, localStart, monthPeriod, resolveDate, yearPeriod } from '../../platform/time/local-time.ts';
 import { round, type StationDevice } from './station.ts';
 
 /** A register to read on some devices (e.g. the PV meter's forward energy, or the inverters' total yield). */

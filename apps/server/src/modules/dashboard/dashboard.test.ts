@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deviceTopic, todayIn,
@@ -6,12 +6,12 @@ import {
   type HomeIncome, type HomeTop, type Page, type SiteEarnings, type SiteEarningsChart, type TelemetryValue,
 } from '@ess/contract';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { priceCycle, sitePriceCycle } from '../../db/schema/pricing.ts';
-import { site, siteKeyValue, userSite } from '../../db/schema/site.ts';
-import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
+import { site, siteKeyValue } from '../../db/schema/site.ts';
+import { company } from '../../db/schema/system.ts';
 import { tariffsForSite } from '../pricing/pricing.service.ts';
 import { localInstant } from '../pricing/tariff.ts';
-import { hashPassword } from '../../platform/password.ts';
 import { computeSiteDays } from './revenue.engine.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
@@ -225,18 +225,14 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
     let south: number;
 
     beforeAll(async () => {
-      const { db } = t.ctx;
-      const [e] = await db.select().from(company).where(eq(company.code, 'EAST'));
-      const [s] = await db.select().from(company).where(eq(company.code, 'SOUTH'));
-      east = e!.id;
-      south = s!.id;
-      const menus = await db.select({ id: menu.id }).from(menu).where(inArray(menu.path, ['/home/index', '/overview/station', '/synthesis/businessOverview']));
-      const [r] = await db.insert(role).values({ name: `revenue-${target}`, companyId: east }).returning();
-      await db.insert(roleMenu).values(menus.map((m) => ({ roleId: r!.id, menuId: m.id })));
-      const [u] = await db.insert(appUser).values({ username: `earner-${target}`, name: '收益', companyId: east, passwordHash: await hashPassword('Passw0rd1') }).returning();
-      await db.insert(userRole).values({ userId: u!.id, roleId: r!.id });
-      await db.insert(userSite).values({ userId: u!.id, siteId: siteIds.get('SH01')! });
-      operator = await t.api.login(`earner-${target}`, 'Passw0rd1');
+      const c = await seededCompanies(t);
+      east = c.east.id;
+      south = c.south.id;
+      operator = (
+        await newUser(t, east, {
+          username: `earner-${target}`, name: '收益', menus: ['/home/index', '/overview/station', '/synthesis/businessOverview'], siteIds: [siteIds.get('SH01')!],
+        })
+      ).token;
     });
 
     it('adds up the company’s stations on the home page, money per currency', async () => {

@@ -7,7 +7,7 @@ import { growthByBucket } from '../comprehensive/index.ts';
 import { POWER_TYPES, productSlots, rolesOf, stationDevices, subsystemsOf, type Slots, type StationDevice } from '../comprehensive/index.ts';
 import { bandAt, tariffsForSite, type DayTariff } from '../pricing/index.ts';
 import type { Granularity } from '../telemetry/index.ts';
-import { localStart } from '../../platform/time/zone.ts';
+import { localStart } from '../../platform/time/local-time.ts';
 import { dayFigures, zeroPeriods, type DayEnergy, type DayFigures } from './revenue.calc.ts';
 
 /**

@@ -9,10 +9,10 @@ import {
 } from '@ess/contract';
 import { demoFleet, manualClock, runSimulator, type SimulatorHandle } from '@ess/simulator';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, eventually, makeUser, type FixtureUser } from '../../../test/notify-fixtures.ts';
+import { seededCompanies, eventually, newUser, type FactoryUser } from '../../../test/factory.ts';
 import { device, product } from '../../db/schema/device.ts';
 import { deviceStaticValue, productStaticProperty } from '../../db/schema/product.ts';
-import { site, userSite } from '../../db/schema/site.ts';
+import { site } from '../../db/schema/site.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
 type SheetKey = (typeof DEVICE_SHEET_COLUMNS)[number]['key'];
@@ -46,8 +46,8 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
   let t: TestApp;
   let sim: SimulatorHandle | undefined;
   let raw: MqttClient;
-  let eastUser: FixtureUser;
-  let replaceUser: FixtureUser;
+  let eastUser: FactoryUser;
+  let replaceUser: FactoryUser;
   const codes = new Map<string, number>();
   const post = <T>(path: string, body: unknown, token = t.adminToken) => t.api.post<T>(path, token, body);
   const upload = <T>(path: string, file: Buffer, name = 'devices.xlsx', token = t.adminToken) => {
@@ -64,13 +64,9 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
   beforeAll(async () => {
     t = await startTestApp(target, { SEED_DEMO: 'true', INGEST_BATCH_MS: '50', LATEST_FLUSH_MS: '100', DEVICE_OFFLINE_TIMEOUT_MS: '60000' });
     for (const d of (await post<DeviceRecord[]>('/configure/device/query/list', {})).body.data) codes.set(d.code, d.id);
-    const { east } = await companiesOf(t);
-    eastUser = await makeUser(t, east.id, { menuPaths: ['/product/equipment'], signIn: false });
-    await t.ctx.db.insert(userSite).values({ userId: eastUser.id, siteId: await siteId('SH01') });
-    eastUser.token = await t.api.login(eastUser.username, 'Passw0rd1');
-    replaceUser = await makeUser(t, east.id, { menuPaths: ['/product/replace'], signIn: false });
-    await t.ctx.db.insert(userSite).values({ userId: replaceUser.id, siteId: await siteId('SH01') });
-    replaceUser.token = await t.api.login(replaceUser.username, 'Passw0rd1');
+    const { east } = await seededCompanies(t);
+    eastUser = await newUser(t, east.id, { menus: ['/product/equipment'], siteIds: [await siteId('SH01')] });
+    replaceUser = await newUser(t, east.id, { menus: ['/product/replace'], siteIds: [await siteId('SH01')] });
     raw = await connectAsync(t.ctx.mqtt.url, { clientId: `test-registry-${target}` });
   });
   afterAll(async () => {
@@ -103,7 +99,7 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
   });
 
   it('imports a new station\'s devices with parents given later in the file; the ingest stores their telemetry at once', async () => {
-    const { east } = await companiesOf(t);
+    const { east } = await seededCompanies(t);
     await t.ctx.db.insert(site).values({ companyId: east.id, name: '新站', code: `NW${target.slice(0, 2).toUpperCase()}` });
     const sc = `NW${target.slice(0, 2).toUpperCase()}`;
     const file = await xlsx(ALL_HEADERS, [
@@ -318,7 +314,7 @@ describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
     expect(silent.body.data.message).toContain('未应答');
     sim.unsilence('BE01-EMS-01');
     // A station without an EMS.
-    const { east } = await companiesOf(t);
+    const { east } = await seededCompanies(t);
     const [empty] = await t.ctx.db.insert(site).values({ companyId: east.id, name: '空站', code: `EMPTY${target.length}` }).returning();
     const none = await post('/configure/device/check/ems', { siteId: empty!.id });
     expect(none.status).toBe(406);

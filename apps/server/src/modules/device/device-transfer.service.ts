@@ -2,8 +2,9 @@ import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
-  DEVICE_EXPORT_MAX_ROWS, DEVICE_IMPORT_MAX_ROWS, DEVICE_SHEET_COLUMNS, METER_PURPOSES, PRODUCT_SHEET_COLUMNS,
-  type DeviceEditBody, type DeviceFilter, type DeviceRecord, type DeviceSheetKey, type ImportResult, type ImportRowError,
+  DEVICE_EXPORT_MAX_ROWS, DEVICE_IMPORT_MAX_ROWS, DEVICE_SHEET_COLUMNS, PRODUCT_SHEET_COLUMNS,
+  deviceSheetRow, productDataSheetRow,
+  type DeviceEditBody, type DeviceFilter, type DeviceRecord, type DeviceSheetKey, type DeviceSheetRow, type ImportResult, type ImportRowError,
 } from '@ess/contract';
 import { cabinet, device, product } from '../../db/schema/device.ts';
 import { deviceImport } from '../../db/schema/device-registry.ts';
@@ -18,7 +19,8 @@ import { assertSites, inSiteScope, siteIdsInScope } from '../../platform/http/sc
 import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { deviceWhere, statusExpr } from './device.repository.ts';
 import { deviceOne } from './device.service.ts';
-import { readUploadedSheet, sheetHeaderErrors } from '../../platform/xlsx/upload.ts';
+import { importSheet } from '../../platform/xlsx/import.ts';
+import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
 const parentDevice = alias(device, 'parent_device');
@@ -128,128 +130,38 @@ export async function deviceExport(ctx: AppContext, user: AuthUser, f: DeviceFil
 
 // ── Import history ────────────────────────────────────────────────────────────────────
 
-const MAX_STORED_ERRORS = 1000;
-
-class ImportRefused extends Error {
-  constructor(readonly errors: ImportRowError[]) {
-    super('import refused');
-  }
-}
-
 /**
- * Runs an import: `work` validates every row (throwing ImportRefused with all errors) and
- * writes inside one transaction, so a refused file writes nothing but its history row.
+ * Runs an import (platform/xlsx/import.ts: every row checked, all or nothing) and keeps its
+ * history row: the counts of a stored file, the errors of a refused one.
  */
-async function runImport(
+async function withHistory(
   ctx: AppContext,
   user: AuthUser,
   kind: 'device' | 'product',
   fileName: string,
   totalRows: number,
-  work: () => Promise<{ created: number; updated: number; siteIds: number[] }>,
+  run: (onRefused: (errors: ImportRowError[], count: number) => Promise<{ historyId: number }>) => Promise<{ created: number; updated: number; siteIds: number[] }>,
 ): Promise<ImportResult> {
   const t0 = Date.now();
   const base = { companyId: user.companyId, userId: user.id, username: user.username, kind, fileName: fileName.slice(0, 256), totalRows };
-  try {
-    const r = await work();
+  const r = await run(async (errors, count) => {
     const [h] = await ctx.db
       .insert(deviceImport)
-      .values({ ...base, status: 'success', createdCount: r.created, updatedCount: r.updated, siteIds: r.siteIds, durationMs: Date.now() - t0 })
+      .values({ ...base, status: 'failed', errorCount: count, errors, durationMs: Date.now() - t0 })
       .returning({ id: deviceImport.id });
-    return { historyId: h!.id, totalRows, created: r.created, updated: r.updated };
-  } catch (err) {
-    if (!(err instanceof ImportRefused)) throw err;
-    const errors = err.errors.sort((a, b) => a.row - b.row);
-    const [h] = await ctx.db
-      .insert(deviceImport)
-      .values({ ...base, status: 'failed', errorCount: errors.length, errors: errors.slice(0, MAX_STORED_ERRORS), durationMs: Date.now() - t0 })
-      .returning({ id: deviceImport.id });
-    const first = errors[0]!;
-    const where = first.row > 0 ? `第${first.row}行${first.column ? `「${first.column}」` : ''}` : first.column ? `「${first.column}」` : '';
-    const more = errors.length > 1 ? `（共${errors.length}处错误）` : '';
-    throw new AppError(
-      'RULE_VIOLATION',
-      `导入失败：${where}${first.message}${more}`,
-      JSON.stringify({ historyId: h!.id, errors: errors.slice(0, MAX_STORED_ERRORS) }),
-    );
-  }
+    return { historyId: h!.id };
+  });
+  const [h] = await ctx.db
+    .insert(deviceImport)
+    .values({ ...base, status: 'success', createdCount: r.created, updatedCount: r.updated, siteIds: r.siteIds, durationMs: Date.now() - t0 })
+    .returning({ id: deviceImport.id });
+  return { historyId: h!.id, totalRows, created: r.created, updated: r.updated };
 }
-
 
 // ── Device sheet: import ──────────────────────────────────────────────────────────────
 
 const HEADER = Object.fromEntries(DEVICE_SHEET_COLUMNS.map((c) => [c.key, c.header])) as Record<DeviceSheetKey, string>;
-const CODE_RE = /^[A-Za-z0-9_.-]{1,64}$/;
-
-interface ParsedDevice {
-  row: number;
-  siteCode: string;
-  code: string;
-  name: string;
-  productCode: string;
-  barcode: string | null;
-  parentCode: string | null;
-  meterPurpose: string | null;
-  cabinetCode: string | null;
-  ratedPower: number | null;
-  no: number | null;
-  subNo: number | null;
-  firmwareName: string | null;
-  firmwareVersion: string | null;
-  disabled: boolean;
-  sort: number;
-}
-
-function parseDeviceRow(row: number, cells: Record<string, string>, errors: ImportRowError[]): ParsedDevice {
-  const err = (key: DeviceSheetKey, message: string) => errors.push({ row, column: HEADER[key], message });
-  const text = (key: DeviceSheetKey, max: number, required = false): string | null => {
-    const v = cells[HEADER[key]] ?? '';
-    if (!v) {
-      if (required) err(key, `${HEADER[key]}不能为空`);
-      return null;
-    }
-    if (v.length > max) err(key, `不能超过${max}个字符`);
-    return v;
-  };
-  const num = (key: DeviceSheetKey, min: number, max: number, int: boolean): number | null => {
-    const v = cells[HEADER[key]] ?? '';
-    if (!v) return null;
-    const n = Number(v);
-    if (!Number.isFinite(n) || (int && !Number.isInteger(n)) || n < min || n > max) {
-      err(key, `须为${int ? '整数' : '数字'}，范围 ${min}–${max}`);
-      return null;
-    }
-    return n;
-  };
-  const code = text('code', 64, true) ?? '';
-  if (code && !CODE_RE.test(code)) err('code', '设备编码只能包含字母、数字、_ . -');
-  const parentCode = text('parentCode', 64);
-  if (parentCode && parentCode === code) err('parentCode', '上级设备不能是设备自身');
-  const meterPurpose = text('meterPurpose', 16);
-  if (meterPurpose && !(METER_PURPOSES as readonly string[]).includes(meterPurpose)) err('meterPurpose', `须为 ${METER_PURPOSES.join('、')} 之一`);
-  const disabledText = (cells[HEADER.disabled] ?? '').toLowerCase();
-  let disabled = false;
-  if (['是', 'true', '1', 'yes', 'y'].includes(disabledText)) disabled = true;
-  else if (disabledText && !['否', 'false', '0', 'no', 'n'].includes(disabledText)) err('disabled', '须为“是”或“否”');
-  return {
-    row,
-    siteCode: text('siteCode', 32, true) ?? '',
-    code,
-    name: text('name', 64, true) ?? '',
-    productCode: text('productCode', 64, true) ?? '',
-    barcode: text('barcode', 64),
-    parentCode,
-    meterPurpose,
-    cabinetCode: text('cabinetCode', 64),
-    ratedPower: num('ratedPower', 0, 1_000_000, false),
-    no: num('no', 1, 32_767, true),
-    subNo: num('subNo', 1, 32_767, true),
-    firmwareName: text('firmwareName', 64),
-    firmwareVersion: text('firmwareVersion', 32),
-    disabled,
-    sort: num('sort', 0, 1_000_000, true) ?? 0,
-  };
-}
+type ParsedDevice = DeviceSheetRow & { row: number };
 
 /**
  * Imports the device sheet: a row whose code is new creates a device, a row whose code is a
@@ -259,16 +171,15 @@ function parseDeviceRow(row: number, cells: Record<string, string>, errors: Impo
  */
 export async function deviceImportFile(ctx: AppContext, user: AuthUser, req: FastifyRequest): Promise<ImportResult> {
   const { fileName, sheet } = await readUploadedSheet(ctx, req);
-  const headers = new Set<string>(Object.values(HEADER));
-  const required = DEVICE_SHEET_COLUMNS.filter((c) => c.required).map((c) => c.header);
-  const result = await runImport(ctx, user, 'device', fileName, sheet.rows.length, async () => {
-    const pre = sheetHeaderErrors(sheet, { required, known: (h) => headers.has(h), maxRows: DEVICE_IMPORT_MAX_ROWS });
-    if (pre.length) throw new ImportRefused(pre);
-    const errors: ImportRowError[] = [];
-    const rows = sheet.rows.map((r) => parseDeviceRow(r.row, r.cells, errors));
-    const err = (r: ParsedDevice, key: DeviceSheetKey, message: string) => errors.push({ row: r.row, column: HEADER[key], message });
-
-    return ctx.db.transaction(async (tx) => {
+  const result = await withHistory(ctx, user, 'device', fileName, sheet.rows.length, (onRefused) => importSheet(ctx.db, {
+    sheet,
+    columns: DEVICE_SHEET_COLUMNS,
+    maxRows: DEVICE_IMPORT_MAX_ROWS,
+    rowSchema: deviceSheetRow,
+    onRefused,
+    check: async (tx, sheetRows, refuse) => {
+      const rows: ParsedDevice[] = sheetRows.map((r) => ({ ...r.data, row: r.row }));
+      const err = (r: ParsedDevice, key: DeviceSheetKey, message: string) => refuse(r.row, HEADER[key], message);
       const siteCodes = [...new Set(rows.map((r) => r.siteCode).filter(Boolean))];
       const sites = siteCodes.length
         ? await tx.select({ id: site.id, code: site.code }).from(site).where(and(inArray(site.code, siteCodes), inSiteScope(site.id, tx, user)))
@@ -343,8 +254,9 @@ export async function deviceImportFile(ctx: AppContext, user: AuthUser, req: Fas
           up = await parentOf(up);
         }
       }
-      if (errors.length) throw new ImportRefused(errors);
-
+      return { rows, siteByCode, productByCode, cabinetByCode, existingByCode, siteIds };
+    },
+    write: async (tx, { rows, siteByCode, productByCode, cabinetByCode, existingByCode, siteIds }) => {
       // Write: devices first, then their parents by code (parents may come later in the file).
       const ids = new Map<string, number>();
       let created = 0;
@@ -373,8 +285,8 @@ export async function deviceImportFile(ctx: AppContext, user: AuthUser, req: Fas
         await tx.update(device).set({ parentId }).where(eq(device.id, ids.get(r.code)!));
       }
       return { created, updated, siteIds };
-    });
-  });
+    },
+  }));
   await refreshRegistry(ctx);
   return result;
 }
@@ -447,13 +359,16 @@ export async function deviceProductImportFile(ctx: AppContext, user: AuthUser, r
   const { fileName, sheet } = await readUploadedSheet(ctx, req);
   const fixed = new Set<string>(PRODUCT_SHEET_COLUMNS.map((c) => c.header));
   const codeHeader = PRODUCT_SHEET_COLUMNS[0].header;
-  const result = await runImport(ctx, user, 'product', fileName, sheet.rows.length, async () => {
-    const pre = sheetHeaderErrors(sheet, { required: [codeHeader], known: (h) => fixed.has(h) || identifierOfHeader(h) !== null, maxRows: DEVICE_IMPORT_MAX_ROWS });
-    if (pre.length) throw new ImportRefused(pre);
-    const errors: ImportRowError[] = [];
-    const propHeaders = sheet.headers.filter((h) => h && !fixed.has(h));
-    return ctx.db.transaction(async (tx) => {
-      const codes = [...new Set(sheet.rows.map((r) => r.cells[codeHeader] ?? '').filter(Boolean))];
+  const propHeaders = sheet.headers.filter((h) => h && !fixed.has(h));
+  const result = await withHistory(ctx, user, 'product', fileName, sheet.rows.length, (onRefused) => importSheet(ctx.db, {
+    sheet,
+    columns: PRODUCT_SHEET_COLUMNS.map((c, i) => ({ ...c, required: i === 0 })),
+    moreColumns: (h) => identifierOfHeader(h) !== null,
+    maxRows: DEVICE_IMPORT_MAX_ROWS,
+    rowSchema: productDataSheetRow,
+    onRefused,
+    check: async (tx, rows, refuse) => {
+      const codes = [...new Set(rows.map((r) => r.data.code))];
       const devices = codes.length
         ? await tx
             .select({ id: device.id, code: device.code, productId: device.productId, siteId: device.siteId })
@@ -466,21 +381,17 @@ export async function deviceProductImportFile(ctx: AppContext, user: AuthUser, r
       const propOf = new Map(props.map((p) => [`${p.productId}:${p.identifier}`, p]));
       const seen = new Map<string, number>();
       const writes: { deviceId: number; propertyId: number; value: string | null }[] = [];
-      for (const r of sheet.rows) {
-        const code = r.cells[codeHeader] ?? '';
-        if (!code) {
-          errors.push({ row: r.row, column: codeHeader, message: `${codeHeader}不能为空` });
-          continue;
-        }
+      for (const r of rows) {
+        const code = r.data.code;
         const prev = seen.get(code);
         if (prev !== undefined) {
-          errors.push({ row: r.row, column: codeHeader, message: `设备编码在文件中重复（第${prev}行）` });
+          refuse(r.row, codeHeader, `设备编码在文件中重复（第${prev}行）`);
           continue;
         }
         seen.set(code, r.row);
         const d = byCode.get(code);
         if (!d) {
-          errors.push({ row: r.row, column: codeHeader, message: `设备 ${code} 不存在或无权访问` });
+          refuse(r.row, codeHeader, `设备 ${code} 不存在或无权访问`);
           continue;
         }
         for (const h of propHeaders) {
@@ -488,20 +399,22 @@ export async function deviceProductImportFile(ctx: AppContext, user: AuthUser, r
           const prop = propOf.get(`${d.productId}:${identifier}`);
           const v = r.cells[h] ?? '';
           if (!prop) {
-            if (v) errors.push({ row: r.row, column: h, message: `不是该设备产品的静态属性` });
+            if (v) refuse(r.row, h, `不是该设备产品的静态属性`);
             continue;
           }
           if (!v) {
-            if (prop.required) errors.push({ row: r.row, column: h, message: `${prop.name}不能为空` });
+            if (prop.required) refuse(r.row, h, `${prop.name}不能为空`);
             else writes.push({ deviceId: d.id, propertyId: prop.id, value: null });
             continue;
           }
           const problem = checkStaticValue(prop.dataType, prop.enumValues, v);
-          if (problem) errors.push({ row: r.row, column: h, message: problem });
+          if (problem) refuse(r.row, h, problem);
           else writes.push({ deviceId: d.id, propertyId: prop.id, value: v });
         }
       }
-      if (errors.length) throw new ImportRefused(errors);
+      return { writes, updated: seen.size, siteIds: [...new Set(devices.map((d) => d.siteId))] };
+    },
+    write: async (tx, { writes, updated, siteIds }) => {
       for (const w of writes) {
         if (w.value === null) {
           await tx.delete(deviceStaticValue).where(and(eq(deviceStaticValue.deviceId, w.deviceId), eq(deviceStaticValue.propertyId, w.propertyId)));
@@ -512,8 +425,8 @@ export async function deviceProductImportFile(ctx: AppContext, user: AuthUser, r
             .onConflictDoUpdate({ target: [deviceStaticValue.deviceId, deviceStaticValue.propertyId], set: { value: w.value, updatedAt: new Date() } });
         }
       }
-      return { created: 0, updated: seen.size, siteIds: [...new Set(devices.map((d) => d.siteId))] };
-    });
-  });
+      return { created: 0, updated, siteIds };
+    },
+  }));
   return result;
 }

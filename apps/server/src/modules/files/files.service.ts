@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { basename, join, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_BASE } from '@ess/contract';
-import { eq } from 'drizzle-orm';
+import { API_BASE, OSS_UPLOAD_TYPES } from '@ess/contract';
+import { and, asc, count, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { storedFile } from '../../db/schema/files.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { Db } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { companyInScope } from '../../platform/http/scope.ts';
@@ -23,12 +24,12 @@ export const FILE_TYPES = {
   png: { mime: 'image/png', check: isPng },
   pdf: { mime: 'application/pdf', check: isPdf },
   zip: { mime: 'application/zip', check: isZip },
-  /** Firmware images have no common signature; only the extension is checked. */
-  bin: { mime: 'application/octet-stream', check: () => true },
 } as const satisfies Record<string, { mime: string; check: (head: Buffer) => boolean }>;
 
 export type FileExt = keyof typeof FILE_TYPES;
 export const ALL_FILE_EXTS = Object.keys(FILE_TYPES) as FileExt[];
+/** The generic upload call's types (contract OSS_UPLOAD_TYPES). */
+export const OSS_FILE_EXTS: readonly FileExt[] = OSS_UPLOAD_TYPES;
 
 /** Bytes kept from the start of the upload for the content check. */
 const HEAD_BYTES = 64 * 1024;
@@ -96,14 +97,16 @@ export interface StoredUpload {
 
 /**
  * Reads the multipart field `file` of the request onto disk under <dataDir>/files/<suffix>,
- * checking extension, content signature and size, and records it for the uploader's company.
- * Other modules (firmware, distribution diagrams) call this with a narrower `allowed` list.
+ * checking extension, content signature, size and the upload quotas (the uploader's last 24
+ * hours, all stored files), and records it for the uploader's company. Other modules call this
+ * with the `allowed` list their call needs; a file no record references (addFileReferences) is
+ * removed after UPLOAD_ORPHAN_GRACE_HOURS.
  */
 export async function storeUpload(
   ctx: AppContext,
   user: AuthUser,
   req: FastifyRequest,
-  allowed: readonly FileExt[] = ALL_FILE_EXTS,
+  allowed: readonly FileExt[] = OSS_FILE_EXTS,
 ): Promise<StoredUpload> {
   let part;
   try {
@@ -122,6 +125,13 @@ export async function storeUpload(
   if (!allowed.includes(ext) || !(ext in FILE_TYPES)) {
     part.file.resume();
     throw new AppError('FILE_TYPE', `文件类型不支持，允许的类型：${allowedText}`);
+  }
+  try {
+    // Refused before reading the body when the quota is already used up.
+    await checkQuota(ctx, ctx.db, user.id, 1);
+  } catch (err) {
+    part.file.resume();
+    throw err;
   }
 
   const dir = filesDir(ctx);
@@ -161,14 +171,123 @@ export async function storeUpload(
     throw err;
   }
   try {
-    await ctx.db.insert(storedFile).values({
-      suffix, originalName: name, mime: FILE_TYPES[ext].mime, size, sha256: hash.digest('hex'), companyId: user.companyId, uploadedBy: user.id,
+    // One upload at a time is counted against the quotas, so parallel uploads cannot all pass.
+    await ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ess.stored_file'))`);
+      await checkQuota(ctx, tx, user.id, size);
+      await tx.insert(storedFile).values({
+        suffix, originalName: name, mime: FILE_TYPES[ext].mime, size, sha256: hash.digest('hex'), companyId: user.companyId, uploadedBy: user.id,
+      });
     });
   } catch (err) {
     await unlink(join(dir, suffix)).catch(() => undefined);
     throw err;
   }
   return { suffix, name, size, url: downloadUrl(suffix) };
+}
+
+const DAY_MS = 86_400_000;
+const mb = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+/**
+ * Refuses an upload of `bytes` that would take the user past UPLOAD_USER_DAILY_FILES or
+ * UPLOAD_USER_DAILY_MB within 24 hours (429), or all stored files past UPLOAD_TOTAL_GB (503).
+ */
+async function checkQuota(ctx: AppContext, db: Pick<Db, 'select'>, userId: number, bytes: number): Promise<void> {
+  const { uploadUserDailyFiles, uploadUserDailyBytes, uploadTotalBytes } = ctx.config;
+  const [mine] = await db
+    .select({ files: count(), bytes: sql<string>`coalesce(sum(${storedFile.size}), 0)` })
+    .from(storedFile)
+    .where(and(eq(storedFile.uploadedBy, userId), gte(storedFile.createdAt, new Date(Date.now() - DAY_MS))));
+  if (mine!.files + 1 > uploadUserDailyFiles) {
+    throw new AppError('TOO_MANY_REQUESTS', `24 小时内最多上传 ${uploadUserDailyFiles} 个文件，请稍后再试`);
+  }
+  if (Number(mine!.bytes) + bytes > uploadUserDailyBytes) {
+    throw new AppError('TOO_MANY_REQUESTS', `24 小时内最多上传 ${mb(uploadUserDailyBytes)}，请稍后再试`);
+  }
+  const [all] = await db.select({ bytes: sql<string>`coalesce(sum(${storedFile.size}), 0)` }).from(storedFile);
+  if (Number(all!.bytes) + bytes > uploadTotalBytes) {
+    throw new AppError('UNAVAILABLE', '文件存储空间已满，请联系管理员');
+  }
+}
+
+/**
+ * Where records keep stored files: given stored suffixes, the ones some record of the module
+ * still uses (as the suffix or inside the download URL). A module that saves an upload's suffix
+ * or URL registers its columns here (before the jobs start), or the hourly sweep removes the
+ * file once UPLOAD_ORPHAN_GRACE_HOURS have passed.
+ */
+export interface FileReferences {
+  name: string;
+  referenced: (ctx: AppContext, suffixes: string[]) => Promise<Iterable<string>>;
+}
+
+const referenceSources = new WeakMap<AppContext, FileReferences[]>();
+
+export function addFileReferences(ctx: AppContext, refs: FileReferences): void {
+  referenceSources.set(ctx, [...(referenceSources.get(ctx) ?? []), refs]);
+}
+
+const SWEEP_BATCH = 500;
+/** A partly written upload older than this belongs to no running request. */
+const TEMP_MAX_AGE_MS = 3_600_000;
+
+/**
+ * Removes stored files that no registered record references once they are older than the grace
+ * period (rows and files), files on disk without a row after the same period, and partly written
+ * uploads left by a crash.
+ */
+export async function sweepUnreferencedFiles(ctx: AppContext, now = new Date()): Promise<{ removed: number; bytes: number; strays: number }> {
+  const cutoff = new Date(now.getTime() - ctx.config.uploadOrphanGraceMs);
+  const sources = referenceSources.get(ctx) ?? [];
+  const dir = filesDir(ctx);
+  let removed = 0;
+  let bytes = 0;
+  let lastId = 0;
+  for (;;) {
+    const batch = await ctx.db
+      .select({ id: storedFile.id, suffix: storedFile.suffix, size: storedFile.size })
+      .from(storedFile)
+      .where(and(lt(storedFile.createdAt, cutoff), gt(storedFile.id, lastId)))
+      .orderBy(asc(storedFile.id))
+      .limit(SWEEP_BATCH);
+    if (batch.length === 0) break;
+    lastId = batch[batch.length - 1]!.id;
+    const suffixes = batch.map((r) => r.suffix);
+    const used = new Set<string>();
+    for (const src of sources) for (const s of await src.referenced(ctx, suffixes)) used.add(s);
+    const orphans = batch.filter((r) => !used.has(r.suffix));
+    if (orphans.length === 0) continue;
+    const gone = await ctx.db
+      .delete(storedFile)
+      .where(and(inArray(storedFile.id, orphans.map((r) => r.id)), lt(storedFile.createdAt, cutoff)))
+      .returning({ suffix: storedFile.suffix, size: storedFile.size });
+    for (const r of gone) {
+      await unlink(join(dir, r.suffix)).catch(() => undefined);
+      removed += 1;
+      bytes += r.size;
+    }
+  }
+  let strays = 0;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const onDisk = names.filter((n) => !n.startsWith('.'));
+  const known = new Set<string>();
+  for (let i = 0; i < onDisk.length; i += SWEEP_BATCH) {
+    const chunk = onDisk.slice(i, i + SWEEP_BATCH);
+    const rows = await ctx.db.select({ suffix: storedFile.suffix }).from(storedFile).where(inArray(storedFile.suffix, chunk));
+    for (const r of rows) known.add(r.suffix);
+  }
+  for (const n of names) {
+    const temp = n.startsWith('.upload-');
+    if (!temp && (n.startsWith('.') || known.has(n))) continue;
+    const info = await stat(join(dir, n)).catch(() => null);
+    if (!info?.isFile()) continue;
+    const maxAge = temp ? TEMP_MAX_AGE_MS : ctx.config.uploadOrphanGraceMs;
+    if (now.getTime() - info.mtimeMs < maxAge) continue;
+    await unlink(join(dir, n)).catch(() => undefined);
+    strays += 1;
+  }
+  return { removed, bytes, strays };
 }
 
 /** Size-limit faults of the multipart reader become FILE_TOO_LARGE; anything else passes on. */

@@ -5,9 +5,9 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedFile } from '../../db/schema/files.ts';
-import { appUser, company } from '../../db/schema/system.ts';
+import { company } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { hashPassword } from '../../platform/password.ts';
+import { newUser } from '../../../test/factory.ts';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-not-a-real-image')]);
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF')]);
@@ -45,8 +45,7 @@ describe.each(DB_TARGETS)('files on %s', (target) => {
 
   async function userIn(code: string, username: string) {
     const [c] = await t.ctx.db.select().from(company).where(eq(company.code, code));
-    await t.ctx.db.insert(appUser).values({ username, name: username, companyId: c!.id, passwordHash: await hashPassword('Passw0rd1') });
-    return { companyId: c!.id, token: await t.api.login(username, 'Passw0rd1') };
+    return { companyId: c!.id, token: (await newUser(t, c!.id, { username, name: username })).token };
   }
 
   beforeAll(async () => {
@@ -81,19 +80,15 @@ describe.each(DB_TARGETS)('files on %s', (target) => {
     expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]+"/);
   });
 
-  it('accepts each allowed type whose content matches its extension', async () => {
+  it('accepts each type the upload call needs (pictures, zip packages) whose content matches its extension', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('s').addRow(['a', 1]);
     const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
     const cases: [Buffer, string, string][] = [
-      [xlsx, 'book.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
-      [SVG, 'diagram.svg', 'image/svg+xml'],
-      [SVG_XML, 'diagram2.SVG', 'image/svg+xml'],
       [JPEG, 'photo.jpg', 'image/jpeg'],
       [JPEG, 'photo.jpeg', 'image/jpeg'],
-      [PDF, 'report.pdf', 'application/pdf'],
+      [PNG, 'PHOTO.PNG', 'image/png'],
       [xlsx, 'archive.zip', 'application/zip'],
-      [Buffer.from([0, 1, 2, 3, 4, 5]), 'firmware-v1.2.bin', 'application/octet-stream'],
     ];
     for (const [content, name, mime] of cases) {
       const r = await upload(content, name);
@@ -103,6 +98,28 @@ describe.each(DB_TARGETS)('files on %s', (target) => {
       expect(d.headers.get('content-type'), name).toBe(mime);
       expect(d.raw.equals(content), name).toBe(true);
     }
+  });
+
+  it('refuses types the upload call does not need, and .bin whatever its content (issue 14, item 6)', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('s').addRow(['a', 1]);
+    const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
+    const before = await t.ctx.db.$count(storedFile);
+    const cases: [Buffer, string][] = [
+      [Buffer.from([0, 1, 2, 3, 4, 5]), 'firmware-v1.2.bin'],
+      [Buffer.from('<script>alert(1)</script>'), 'anything.bin'],
+      [xlsx, 'book.xlsx'],
+      [SVG, 'diagram.svg'],
+      [SVG_XML, 'diagram2.SVG'],
+      [PDF, 'report.pdf'],
+    ];
+    for (const [content, name] of cases) {
+      const r = await upload(content, name);
+      expect(r.status, name).toBe(406);
+      expect(r.body.errorCode, name).toBe('A0420');
+      expect(r.body.tipMsg, name).toContain('jpg');
+    }
+    expect(await t.ctx.db.$count(storedFile)).toBe(before);
   });
 
   it('refuses a type outside the list or content that does not match the extension (406 FILE_TYPE)', async () => {
@@ -152,7 +169,7 @@ describe.each(DB_TARGETS)('files on %s', (target) => {
     expect(r1.body.tipMsg).toBe('file不能为空');
     const r2 = await upload(PNG, 'a.png', t.adminToken, 'other');
     expect(r2.status).toBe(400);
-    const r3 = await upload(Buffer.alloc(0), 'empty.bin');
+    const r3 = await upload(Buffer.alloc(0), 'empty.png');
     expect(r3.status).toBe(400);
     const r4 = await t.api.post('/basic/oss/upload', t.adminToken, { file: 'x' });
     expect(r4.status).toBe(415);

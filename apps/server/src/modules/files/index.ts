@@ -1,8 +1,9 @@
 import { defineModule } from '../../platform/module.ts';
+import { registerFilesJobs } from './files.jobs.ts';
 import { filesRoutes } from './files.routes.ts';
 
-/** Uploads (type and size checked) and downloads. */
-export const filesModule = defineModule({ name: 'files', routes: filesRoutes });
+/** Uploads (type by content, size and quotas checked), downloads, and the sweep of unreferenced uploads. */
+export const filesModule = defineModule({ name: 'files', routes: filesRoutes, jobs: registerFilesJobs });
 
 // The module's public interface: what other modules (and the demo) may use.
-export { isSvg } from './files.service.ts';
+export { addFileReferences, isSvg, sweepUnreferencedFiles, type FileReferences } from './files.service.ts';

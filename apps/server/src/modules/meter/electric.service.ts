@@ -12,7 +12,7 @@ import type { XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { latestOne } from '../device/index.ts';
 import { assertType, assertWithinDay } from '../monitor/index.ts';
 import { ROLLUP_TABLES } from '../telemetry/index.ts';
-import { localMonth, zoneOffsetMs } from '../../platform/time/zone.ts';
+import { localMonth, zoneOffsetMs } from '../../platform/time/local-time.ts';
 
 /** forwardActiveEnergy, …Tip … …DeepValley, then the same for reverse. */
 export const METER_REGISTERS = (['forward', 'reverse'] as const).flatMap((dir) => [

@@ -1,5 +1,5 @@
 import ExcelJS from 'exceljs';
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   BatteryPackDetail, BmsDetail, CellDistribution, CellTrend, ChargingPileDetail, ControlResult, DeviceRecord, EssDetail, MeterDetail,
@@ -7,18 +7,9 @@ import type {
 } from '@ess/contract';
 import { deviceValues, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
 import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
+import { newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { deviceOperation } from '../../db/schema/monitor.ts';
-import { hashPassword } from '../../platform/password.ts';
 import { ingestOf } from '../telemetry/index.ts';
-
-const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 15_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 const FLEET = demoFleet();
 const DEVICES = FLEET.stations.reduce((a, s) => a + s.devices.length, 0);
@@ -368,13 +359,9 @@ describe.each(DB_TARGETS)('device monitoring on %s', (target) => {
 
   it("refuses another company's devices and locks the secondary password after repeated failures", async () => {
     const { db } = t.ctx;
-    const [east] = await db.select().from(company).where(eq(company.code, 'EAST'));
-    const [r] = await db.insert(role).values({ name: `operator-${target}`, companyId: east!.id }).returning();
-    const menus = await db.select({ id: menu.id }).from(menu).where(inArray(menu.path, ['/monitor/device', '/meter/data']));
-    await db.insert(roleMenu).values(menus.map((m) => ({ roleId: r!.id, menuId: m.id })));
-    const [u] = await db.insert(appUser).values({ username: `operator-${target}`, name: 'operator', companyId: east!.id, passwordHash: await hashPassword('Passw0rd1') }).returning();
-    await db.insert(userRole).values({ userId: u!.id, roleId: r!.id });
-    const token = await t.api.login(`operator-${target}`, 'Passw0rd1');
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id, { username: `operator-${target}`, name: 'operator', menus: ['/monitor/device', '/meter/data'] });
+    const token = u.token;
     // EAST has no station granted to this user: every device is out of reach.
     const detail = await get('/monitor/pcs/one', { deviceId: id('SH01-PCS-01') }, token);
     expect(detail.status).toBe(404);
@@ -384,7 +371,7 @@ describe.each(DB_TARGETS)('device monitoring on %s', (target) => {
     expect(sw.status).toBe(404);
     const meter = await post('/meter/electric/data', { deviceCode: 'SH01-MT-MAIN', ...range() }, token);
     expect(meter.status).toBe(404);
-    const journaled = await db.select().from(deviceOperation).where(eq(deviceOperation.userId, u!.id));
+    const journaled = await db.select().from(deviceOperation).where(eq(deviceOperation.userId, u.id));
     expect(journaled).toEqual([]);
 
     // Three wrong passwords (LOGIN_MAX_FAILURES here) lock the check, even the right one then.
@@ -395,7 +382,7 @@ describe.each(DB_TARGETS)('device monitoring on %s', (target) => {
     const locked = await post('/monitor/air-conditioner/one/check/password', { password: 'Passw0rd1' }, token);
     expect(locked.status).toBe(406);
     expect(locked.body).toMatchObject({ errorCode: 'A0102', tipMsg: '二级密码错误次数过多，已临时锁定，请稍后再试' });
-    const rows = await db.select().from(deviceOperation).where(eq(deviceOperation.userId, u!.id)).orderBy(deviceOperation.id);
+    const rows = await db.select().from(deviceOperation).where(eq(deviceOperation.userId, u.id)).orderBy(deviceOperation.id);
     expect(rows.map((x) => x.result)).toEqual(['refused', 'refused', 'refused', 'refused']);
     // The administrator is not affected.
     const admin = await post('/monitor/air-conditioner/one/check/password', { password: ADMIN_PASSWORD });

@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { deviceOne } from '../device/index.ts';
-import { localMonth, localStart, zoneOffsetMs } from '../../platform/time/zone.ts';
+import { localMonth, localStart, zoneOffsetMs } from '../../platform/time/local-time.ts';
 import { assertType } from './monitor.service.ts';
 
 const DAY = 86_400_000;

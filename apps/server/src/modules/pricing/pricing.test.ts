@@ -8,7 +8,7 @@ import { seedDemoOnce } from '../../demo/demo-seed.ts';
 import { priceCycle, priceTemplate } from '../../db/schema/pricing.ts';
 import { site } from '../../db/schema/site.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { makeSite, makeUser, seededCompanies } from '../system/system.test-helpers.ts';
+import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 import { tariffsForSite, type PriceChange } from './pricing.service.ts';
 import { bandsOfSchedule } from '../../demo/demo-prices.ts';
 
@@ -52,8 +52,8 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
     sh01 = rows.find((r) => r.code === 'SH01')!.id;
     be01 = rows.find((r) => r.code === 'BE01')!.id;
     la01 = rows.find((r) => r.code === 'LA01')!.id;
-    eastUser = (await makeUser(t, east.id, 'all', { siteIds: [sh01] })).token;
-    noMenu = (await makeUser(t, east.id, ['/config/lockers'], { siteIds: [sh01] })).token;
+    eastUser = (await newUser(t, east.id, { menus: 'all', siteIds: [sh01] })).token;
+    noMenu = (await newUser(t, east.id, { menus: ['/config/lockers'], siteIds: [sh01] })).token;
   });
   afterAll(async () => t?.stop());
 
@@ -430,7 +430,7 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
   });
 
   it("deleting a station takes its price configuration and feed-in prices with it; the template stays", async () => {
-    const siteId = await makeSite(t, east.id);
+    const siteId = (await newSite(t, east.id)).id;
     const tpl = await addTemplate(template(east.id, '随站点删除'));
     expect((await t.api.post('/configure/price/cycle/add', admin, { siteId, templateId: tpl, startDate: '2024-01-01' })).body.errorCode).toBe('00000');
     expect((await t.api.post('/configure/solar/price/cycle/add', admin, { siteId, startDate: '2024-01-01', price: 0.3 })).body.errorCode).toBe('00000');

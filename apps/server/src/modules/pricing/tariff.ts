@@ -1,5 +1,5 @@
 import { PRICE_FIELD, PRICE_PERIODS, minutesOf, type BillingSystem, type PriceBand, type PricePeriod } from '@ess/contract';
-import { zoneOffsetMs } from '../../platform/time/zone.ts';
+import { zoneOffsetMs } from '../../platform/time/local-time.ts';
 
 /**
  * Resolving a station's prices for station-local days (DOMAIN.md §2, §7), without the database:

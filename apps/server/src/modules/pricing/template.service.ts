@@ -11,7 +11,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
+import { assertCompany, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { siteInScope } from '../site/index.ts';
 import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { byFirstMonth, moneyIn, toCycleRecord } from './pricing.records.ts';
@@ -106,13 +106,17 @@ async function cyclesOf(db: DbOrTx, templateIds: number[]): Promise<PriceCycleRe
   return (await db.select().from(priceCycle).where(inArray(priceCycle.templateId, templateIds))).map(toCycleRecord).sort(byFirstMonth);
 }
 
+/**
+ * A template with its cycles and the stations using it: only the stations the caller may see
+ * (a template is shared by its company's stations, a user may be granted only some of them).
+ */
 export async function templateOne(ctx: AppContext, user: AuthUser, id: number): Promise<PriceTemplateDetail> {
   const t = await templateInScope(ctx.db, user, id);
   const uses = await ctx.db
     .select({ configId: sitePriceCycle.id, siteId: site.id, siteName: site.name, siteCode: site.code, startDate: sitePriceCycle.startDate, endDate: sitePriceCycle.endDate })
     .from(sitePriceCycle)
     .innerJoin(site, eq(site.id, sitePriceCycle.siteId))
-    .where(eq(sitePriceCycle.templateId, t.id))
+    .where(and(eq(sitePriceCycle.templateId, t.id), inSiteScope(site.id, ctx.db, user)))
     .orderBy(asc(site.name), asc(sitePriceCycle.startDate));
   return { ...t, cycles: await cyclesOf(ctx.db, [t.id]), uses };
 }
@@ -132,22 +136,34 @@ export async function addTemplate(ctx: AppContext, user: AuthUser, body: PriceTe
     .catch(onDuplicateName);
 }
 
+/**
+ * The stations of a refusal, as its detail: by name those the caller may see, the others only
+ * counted (the rule holds for every station; the caller learns no name beyond its scope).
+ */
+async function stationNames(db: DbOrTx, user: AuthUser, stations: { id: number; name: string }[]): Promise<string> {
+  const ids = [...new Set(stations.map((s) => s.id))];
+  const visible = ids.length ? new Set((await db.select({ id: site.id }).from(site).where(and(inArray(site.id, ids), inSiteScope(site.id, db, user)))).map((r) => r.id)) : new Set<number>();
+  const names = [...new Map(stations.filter((s) => visible.has(s.id)).map((s) => [s.id, s.name])).values()];
+  const hidden = ids.length - visible.size;
+  return [...names, ...(hidden ? [`另有 ${hidden} 个无权查看的站点`] : [])].join(', ');
+}
+
 /** Which stations' configuration a template change would break: currency, company, billing system. */
-async function assertStillUsable(tx: DbOrTx, cur: PriceTemplateRecord, next: PriceTemplateEdit): Promise<void> {
+async function assertStillUsable(tx: DbOrTx, user: AuthUser, cur: PriceTemplateRecord, next: PriceTemplateEdit): Promise<void> {
   if (next.currency !== cur.currency || next.companyId !== cur.companyId) {
     const users = await tx
-      .select({ name: site.name, currency: site.currency, companyPath: company.path })
+      .select({ id: site.id, name: site.name, currency: site.currency, companyPath: company.path })
       .from(sitePriceCycle)
       .innerJoin(site, eq(site.id, sitePriceCycle.siteId))
       .innerJoin(company, eq(company.id, site.companyId))
       .where(eq(sitePriceCycle.templateId, cur.id));
     if (users.some((u) => u.currency !== next.currency)) {
-      throw new AppError('RULE_VIOLATION', '使用该模板的站点币种与新币种不一致', users.map((u) => u.name).join(', '));
+      throw new AppError('RULE_VIOLATION', '使用该模板的站点币种与新币种不一致', await stationNames(tx, user, users));
     }
     if (next.companyId !== cur.companyId && users.length) {
       const [target] = await tx.select({ path: company.path }).from(company).where(eq(company.id, next.companyId));
       const outside = users.filter((u) => !u.companyPath.startsWith(target!.path));
-      if (outside.length) throw new AppError('RULE_VIOLATION', '使用该模板的站点不在新公司之下', outside.map((u) => u.name).join(', '));
+      if (outside.length) throw new AppError('RULE_VIOLATION', '使用该模板的站点不在新公司之下', await stationNames(tx, user, outside));
     }
   }
   if (next.billingSystem !== cur.billingSystem) {
@@ -162,7 +178,7 @@ export async function editTemplate(ctx: AppContext, user: AuthUser, body: PriceT
     .transaction(async (tx) => {
       const cur = await templateInScope(tx, user, body.id, true);
       if (body.companyId !== cur.companyId) await assertCompany(tx, user, body.companyId);
-      await assertStillUsable(tx, cur, body);
+      await assertStillUsable(tx, user, cur, body);
       const { id: _id, ...fields } = body;
       await tx.update(priceTemplate).set({ ...fields, updatedAt: new Date() }).where(eq(priceTemplate.id, cur.id));
       // Only the currency changes what the stations' days cost (the cycles carry the prices).
@@ -178,11 +194,11 @@ export async function deleteTemplate(ctx: AppContext, user: AuthUser, id: number
     await ctx.db.transaction(async (tx) => {
       const cur = await templateInScope(tx, user, id, true);
       const users = await tx
-        .selectDistinct({ name: site.name })
+        .selectDistinct({ id: site.id, name: site.name })
         .from(sitePriceCycle)
         .innerJoin(site, eq(site.id, sitePriceCycle.siteId))
         .where(eq(sitePriceCycle.templateId, cur.id));
-      if (users.length) throw new AppError('RULE_VIOLATION', TEMPLATE_IN_USE, users.map((u) => u.name).join(', '));
+      if (users.length) throw new AppError('RULE_VIOLATION', TEMPLATE_IN_USE, await stationNames(tx, user, users));
       await tx.delete(priceTemplate).where(eq(priceTemplate.id, cur.id));
     });
   } catch (err) {

@@ -7,19 +7,11 @@ import {
   deviceTopic, type CommandRecord, type DeviceHistory, type DeviceLatestRecord, type EventRecord, type Page, type ProductRecord, type PropertyRecord,
   type StaticPropertyRecord, type TemplateRecord, type TemplateTreeNode,
 } from '@ess/contract';
-import { device, product } from '../../db/schema/device.ts';
-import { site } from '../../db/schema/site.ts';
+import { product } from '../../db/schema/device.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { makeUser, seededCompanies } from '../system/system.test-helpers.ts';
+import { newDevice, newSite, newUser, okData, seededCompanies, until } from '../../../test/factory.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
-const until = async (what: string, cond: () => boolean | Promise<boolean>, timeoutMs = 10_000) => {
-  const end = Date.now() + timeoutMs;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 const tag = () => randomBytes(3).toString('hex');
 
 describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
@@ -34,22 +26,16 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
 
   const post = <T>(path: string, body: unknown, token: string | null = t.adminToken) => t.api.post<T>(path, token, body);
   const get = <T>(path: string, query: Record<string, string | number>, token: string | null = t.adminToken) => t.api.get<T>(path, token, query);
-  const okData = async <T>(p: Promise<{ status: number; body: { errorCode: string; tipMsg: string; data: T } }>) => {
-    const r = await p;
-    expect(r.body.errorCode, r.body.tipMsg).toBe('00000');
-    return r.body.data;
-  };
   const newProduct = async (type = 'pcs') => {
     const code = `T-${tag()}`;
     const { id } = await okData(post<{ id: number }>('/configure/product/add', { code, name: `测试产品${code}`, type }));
     return { id, code };
   };
   const addDevice = async (siteId: number, productId: number, type = 'pcs') => {
-    const code = `D${tag()}`;
-    const [d] = await t.ctx.db.insert(device).values({ code, name: `设备${code}`, siteId, productId, type }).returning({ id: device.id });
-    devices.set(code, d!.id);
+    const { id, code } = await newDevice(t, siteId, { productId, type });
+    devices.set(code, id);
     await ingestOf(t.ctx)!.registry.refresh();
-    return { id: d!.id, code };
+    return { id, code };
   };
   const ingest = () => ingestOf(t.ctx)!;
   let seq = 0;
@@ -66,15 +52,10 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
     const [pcs] = await t.ctx.db.select({ id: product.id }).from(product).where(eq(product.code, 'ESS-PCS'));
     pcsId = pcs!.id;
     const { east, south } = await seededCompanies(t);
-    const mk = async (companyId: number) => {
-      const code = `S${tag()}`;
-      const [s] = await t.ctx.db.insert(site).values({ companyId, name: `站点${code}`, code }).returning({ id: site.id });
-      return { id: s!.id, code };
-    };
-    eastSite = await mk(east.id);
-    southSite = await mk(south.id);
-    eastToken = (await makeUser(t, east.id, ['/product/management', '/product/template'], { siteIds: [eastSite.id] })).token;
-    productOnly = (await makeUser(t, east.id, ['/product/management'])).token;
+    eastSite = await newSite(t, east.id);
+    southSite = await newSite(t, south.id);
+    eastToken = (await newUser(t, east.id, { menus: ['/product/management', '/product/template'], siteIds: [eastSite.id] })).token;
+    productOnly = (await newUser(t, east.id, { menus: ['/product/management'] })).token;
   });
   afterAll(async () => {
     await mqtt?.endAsync();

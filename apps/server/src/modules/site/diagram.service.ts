@@ -10,14 +10,20 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { inSiteScope } from '../../platform/http/scope.ts';
 import { validationTip } from '../../platform/http/server.ts';
+import { perApp } from '../../platform/module.ts';
 import { isSvg } from '../files/index.ts';
+import { SvgSanitiser } from './diagram-svg.ts';
 import { siteInScope } from './site.service.ts';
-import { sanitiseSvg, svgElementIds } from './svg-sanitize.ts';
+import { svgElementIds } from './svg-scan.ts';
 
 /**
- * A station's distribution diagram: one SVG per station, sanitised on upload, with bindings of
- * SVG elements (by id) to a device property whose live value the console shows in the element.
+ * A station's distribution diagram: one SVG per station, sanitised once on upload (off the event
+ * loop, diagram-svg.ts) and served as stored, with bindings of SVG elements (by id) to a device
+ * property whose live value the console shows in the element.
  */
+
+/** Each running application's sanitiser (its worker starts on the first upload). */
+export const diagramSanitiser = perApp<SvgSanitiser>('SVG sanitiser');
 
 interface UploadParts {
   fields: Record<string, string>;
@@ -91,8 +97,7 @@ export async function uploadDiagram(ctx: AppContext, user: AuthUser, req: Fastif
   let clean: { svg: string; elementIds: string[] } | null = null;
   if (file) {
     if (!file.name.toLowerCase().endsWith('.svg') || !isSvg(file.data)) throw new AppError('FILE_TYPE', '配电图必须是 SVG 文件');
-    clean = sanitiseSvg(file.data.toString('utf8'));
-    if (!clean) throw new AppError('FILE_TYPE', '配电图必须是 SVG 文件');
+    clean = await diagramSanitiser.require(ctx).sanitise(file.data.toString('utf8'));
   }
 
   return ctx.db.transaction(async (tx) => {

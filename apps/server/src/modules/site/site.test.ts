@@ -5,7 +5,7 @@ import { device } from '../../db/schema/device.ts';
 import { site, userSite } from '../../db/schema/site.ts';
 import { seedDemoOnce } from '../../demo/demo-seed.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { makeSite, makeUser, seededCompanies } from '../system/system.test-helpers.ts';
+import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 const past = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -73,8 +73,8 @@ describe.each(DB_TARGETS)('station configuration on %s', (target) => {
     const rows = await t.ctx.db.select({ id: site.id, code: site.code }).from(site);
     sh01 = rows.find((r) => r.code === 'SH01')!.id;
     be01 = rows.find((r) => r.code === 'BE01')!.id;
-    eastUser = await makeUser(t, east.id, 'all', { siteIds: [sh01] });
-    lockersOnly = (await makeUser(t, east.id, ['/config/lockers'], { siteIds: [sh01] })).token;
+    eastUser = await newUser(t, east.id, { menus: 'all', siteIds: [sh01] });
+    lockersOnly = (await newUser(t, east.id, { menus: ['/config/lockers'], siteIds: [sh01] })).token;
   });
   afterAll(async () => t?.stop());
 
@@ -176,14 +176,14 @@ describe.each(DB_TARGETS)('station configuration on %s', (target) => {
       const after = await t.api.post<SiteRecord>('/configure/site/query/one', admin, { id: sh01 });
       expect(after.body.data).toMatchObject({ code: 'SH01', contact: '王五' });
       // Without devices the code may change.
-      const bare = await makeSite(t, east.id);
+      const bare = (await newSite(t, east.id)).id;
       const b = await t.api.post<SiteRecord>('/configure/site/query/one', admin, { id: bare });
       const moved = await t.api.post('/configure/site/edit', admin, { ...validSite(east.id, 'T-RECODED'), id: bare, name: b.body.data.name });
       expect(moved.body.errorCode).toBe('00000');
     });
 
     it('keeps an expired end date on edit, but refuses changing it to a past date', async () => {
-      const id = await makeSite(t, east.id);
+      const id = (await newSite(t, east.id)).id;
       await t.ctx.db.update(site).set({ commissioningDate: past(400), serviceEndDate: past(10) }).where(eq(site.id, id));
       const cur = (await t.api.post<SiteRecord>('/configure/site/query/one', admin, { id })).body.data;
       const same = { ...validSite(east.id, cur.code), id, name: cur.name, commissioningDate: past(400), serviceEndDate: past(10) };
@@ -210,7 +210,7 @@ describe.each(DB_TARGETS)('station configuration on %s', (target) => {
 
   describe('key values', () => {
     it('reads unsaved values, adds once, edits, and validates', async () => {
-      const id = await makeSite(t, east.id);
+      const id = (await newSite(t, east.id)).id;
       const empty = await t.api.post<SiteKeyValueRecord>('/configure/site/key/value/query/one', admin, { siteId: id });
       expect(empty.body.data).toMatchObject({ siteId: id, saved: false, installedCapacity: null });
       const body = { siteId: id, installedCapacity: 215, voltageLevel: 10, transformerProtectionPower: 800, installedPower: 100, depthOfDischarge: 90, pvModuleCount: 240, pvWorkingMode: 'surplusGrid', pilePower: 120 };
@@ -310,7 +310,7 @@ describe.each(DB_TARGETS)('station configuration on %s', (target) => {
       expect(png.body.errorCode).toBe('A0420');
       const disguised = await upload(t, eastUser.token, { siteId: String(sh01) }, { name: 'x.svg', body: '<html><script>alert(1)</script></html>' });
       expect(disguised.body.errorCode).toBe('A0420');
-      const bare = await makeSite(t, east.id);
+      const bare = (await newSite(t, east.id)).id;
       await t.ctx.db.insert(userSite).values({ userId: eastUser.id, siteId: bare });
       const noFile = await upload(t, eastUser.token, { siteId: String(bare) });
       expect(noFile.status).toBe(400);
@@ -354,7 +354,7 @@ describe.each(DB_TARGETS)('station configuration on %s', (target) => {
       const [{ n }] = [{ n: (await t.ctx.db.select({ id: device.id }).from(device).where(eq(device.siteId, sh01))).length }];
       expect(run.body.data.result).toMatchObject({ total: n, inactive: n });
 
-      const bare = await makeSite(t, east.id);
+      const bare = (await newSite(t, east.id)).id;
       await t.ctx.db.insert(userSite).values({ userId: eastUser.id, siteId: bare });
       const failed = await t.api.post<CallbackExecRecord>('/configure/callback/exec', eastUser.token, { code: 'site.energyCheck', siteId: bare });
       expect(failed.body.data).toMatchObject({ success: false, error: '请先在站点设置中填写装机容量和放电深度' });
@@ -378,7 +378,7 @@ describe.each(DB_TARGETS)('station configuration on %s', (target) => {
       expect(list.body.data.find((d) => d.code === 'site.energyCheck')).toMatchObject({ runs: 2, lastRun: { success: true } });
 
       // Another company's user sees none of these records.
-      const southUser = await makeUser(t, south.id, 'all', { siteIds: [be01] });
+      const southUser = await newUser(t, south.id, { menus: 'all', siteIds: [be01] });
       const theirs = await t.api.post<Page<CallbackExecRecord>>('/configure/callback/query/page', southUser.token, {});
       expect(theirs.body.data.total).toBe(0);
       expect((await t.api.post('/configure/callback/exec', southUser.token, { code: 'site.deviceStatus', siteId: sh01 })).status).toBe(404);

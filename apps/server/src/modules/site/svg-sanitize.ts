@@ -1,5 +1,6 @@
 import createDOMPurify, { type Config } from 'dompurify';
 import { createRequire } from 'node:module';
+import { svgElementIds } from './svg-scan.ts';
 
 /**
  * Distribution diagrams are user-supplied SVG shown inline in the console, so they pass through
@@ -7,6 +8,10 @@ import { createRequire } from 'node:module';
  * lets through by design: every link must be a same-document fragment (#id), CSS may not load
  * anything (url() only to #id, no @import), and no <foreignObject>, <script>, <a>, <use> of
  * another file, event handler or javascript:/data: URL survives.
+ *
+ * jsdom is slow (milliseconds per element) and its cost grows faster than the nesting, so this
+ * runs only in the sanitiser's worker thread (svg-worker.ts), never on the server's event loop;
+ * diagram-svg.ts checks the text's shape first and bounds the worker's time.
  */
 /** The few DOM members used here (the server build has no DOM library). */
 interface El {
@@ -15,13 +20,7 @@ interface El {
   outerHTML: string;
   textContent: string | null;
   childNodes: ArrayLike<El>;
-  firstElementChild: El | null;
-  getAttribute(name: string): string | null;
   setAttribute(name: string, value: string): void;
-  querySelectorAll(selector: string): ArrayLike<El>;
-}
-interface Win {
-  document: { createElement(tag: 'template'): { innerHTML: string; content: El } };
 }
 
 const LINK_ATTRS = new Set(['href', 'xlink:href', 'src']);
@@ -44,14 +43,14 @@ function cleanCss(css: string): string {
 // jsdom ships no types and @types/jsdom would pull the DOM library into the server build, so it is
 // loaded (it is CommonJS) with the one constructor used here typed by hand. It takes a second or two
 // to load, so it is loaded on the first SVG, not with the server.
-let dom: { window: Win; purify: ReturnType<typeof createDOMPurify> } | null = null;
+let dom: { purify: ReturnType<typeof createDOMPurify> } | null = null;
 function sanitiser() {
   if (dom) return dom;
   const { JSDOM } = createRequire(import.meta.url)('jsdom') as {
     JSDOM: new (html: string) => { window: unknown };
   };
-  const window = new JSDOM('').window as Win;
-  const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+  const { window } = new JSDOM('');
+  const purify = createDOMPurify(window as Parameters<typeof createDOMPurify>[0]);
   purify.addHook('uponSanitizeAttribute', (_node, data) => {
     const name = data.attrName.toLowerCase();
     if (name.startsWith('on')) {
@@ -69,8 +68,13 @@ function sanitiser() {
     const el = node as unknown as El;
     if (data.tagName === 'style' && el.textContent) el.textContent = cleanCss(el.textContent);
   });
-  dom = { window, purify };
+  dom = { purify };
   return dom;
+}
+
+/** Loads jsdom and DOMPurify now (the worker does it before taking its first document). */
+export function loadSanitiser(): void {
+  sanitiser();
 }
 
 const CONFIG: Config = {
@@ -95,17 +99,6 @@ export function sanitiseSvg(markup: string): SanitisedSvg | null {
   const root = Array.from(fragment.childNodes).find((n) => n.nodeType === 1 && n.tagName.toLowerCase() === 'svg');
   if (!root) return null;
   root.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
-  return { svg: root.outerHTML, elementIds: idsOf(root) };
-}
-
-function idsOf(root: El): string[] {
-  return Array.from(root.querySelectorAll('[id]')).map((e) => e.getAttribute('id') ?? '').filter((id) => /^[A-Za-z_][\w.:-]*$/.test(id));
-}
-
-/** Element ids of already sanitised markup. */
-export function svgElementIds(svg: string): string[] {
-  const t = sanitiser().window.document.createElement('template');
-  t.innerHTML = svg;
-  const root = t.content.firstElementChild;
-  return root ? idsOf(root) : [];
+  const svg = root.outerHTML;
+  return { svg, elementIds: svgElementIds(svg) };
 }

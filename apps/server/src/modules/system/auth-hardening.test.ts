@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import argon2 from 'argon2';
 import { and, eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,13 +27,17 @@ const uniq = () => randomBytes(4).toString('hex');
 /** A client address of its own per call site, so rate-limit counts never collide between runs. */
 const randomIp = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
 
-async function createUser(t: TestApp, password = 'Passw0rd1', username = `u-${uniq()}`) {
+async function createUser(t: TestApp, password = 'Passw0rd1', username = `u-${uniq()}`, cost?: { memoryCost: number; timeCost: number }) {
   const [group] = await t.ctx.db.select().from(company).where(eq(company.code, 'GROUP'));
-  const [u] = await t.ctx.db
-    .insert(appUser)
-    .values({ username, name: username, companyId: group!.id, passwordHash: await hashPassword(password) })
-    .returning();
+  const passwordHash = cost ? await argon2.hash(password, { type: argon2.argon2id, ...cost }) : await hashPassword(password);
+  const [u] = await t.ctx.db.insert(appUser).values({ username, name: username, companyId: group!.id, passwordHash }).returning();
   return u!;
+}
+
+/** The login log's reasons for one username, oldest first. */
+async function reasonsOf(t: TestApp, username: string) {
+  const rows = await t.ctx.db.select({ reason: loginLog.reason }).from(loginLog).where(eq(loginLog.username, username)).orderBy(loginLog.id);
+  return rows.map((r) => r.reason);
 }
 
 const login = (t: TestApp, username: string, password: string, headers: Record<string, string> = {}) =>
@@ -103,25 +108,88 @@ describe.each(DB_TARGETS)('sign-in hardening on %s', (target) => {
     });
     afterAll(async () => t?.stop());
 
-    it('locks the account after 5 wrong passwords, even for the right one, until lockedUntil passes', async () => {
+    it('locks the account after 5 wrong passwords, even for the right one, until lockedUntil passes; a locked account answers as a wrong password does', async () => {
       const user = await createUser(t);
-      for (let i = 1; i <= 4; i++) {
+      const wrongAnswer = await login(t, user.username, 'Wrong1234');
+      expect(wrongAnswer.status).toBe(406);
+      expect(wrongAnswer.body).toMatchObject({ errorCode: 'A0101', tipMsg: '用户名或密码错误', data: null });
+      for (let i = 2; i <= 5; i++) {
         const r = await login(t, user.username, 'Wrong1234');
-        expect(r.body.errorCode, `attempt ${i}`).toBe('A0101');
+        expect(r.body, `attempt ${i}`).toEqual(wrongAnswer.body);
       }
-      const fifth = await login(t, user.username, 'Wrong1234');
-      expect(fifth.status).toBe(406);
-      expect(fifth.body.errorCode).toBe('A0102');
-      const right = await login(t, user.username, 'Passw0rd1');
-      expect(right.body.errorCode).toBe('A0102');
       const [row] = await t.ctx.db.select().from(appUser).where(eq(appUser.id, user.id));
       expect(row!.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+      // Locked: the right password is refused, with the same answer as a wrong one.
+      const right = await login(t, user.username, 'Passw0rd1');
+      expect(right.status).toBe(406);
+      expect(right.body).toEqual(wrongAnswer.body);
+      expect(await reasonsOf(t, user.username)).toEqual([...Array<string>(4).fill('wrong password'), 'wrong password, locked', 'locked']);
 
       await t.ctx.db.update(appUser).set({ lockedUntil: new Date(Date.now() - 1000) }).where(eq(appUser.id, user.id));
       const after = await login(t, user.username, 'Passw0rd1');
       expect(after.body.errorCode).toBe('00000');
       const [cleared] = await t.ctx.db.select().from(appUser).where(eq(appUser.id, user.id));
       expect(cleared).toMatchObject({ failedCount: 0, lockedUntil: null });
+    });
+
+    it('counts concurrent wrong passwords as it counts them one after another: 25 at once lock the account', async () => {
+      const user = await createUser(t);
+      const answers = await Promise.all(Array.from({ length: 25 }, () => login(t, user.username, 'Wrong1234')));
+      expect(new Set(answers.map((r) => `${r.status} ${r.body.errorCode}`))).toEqual(new Set(['406 A0101']));
+      const right = await login(t, user.username, 'Passw0rd1');
+      expect(right.body.errorCode).toBe('A0101');
+      const [row] = await t.ctx.db.select().from(appUser).where(eq(appUser.id, user.id));
+      expect(row!.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+      const reasons = await reasonsOf(t, user.username);
+      expect(reasons.slice(0, 25).sort()).toEqual([...Array<string>(20).fill('locked'), ...Array<string>(4).fill('wrong password'), 'wrong password, locked'].sort());
+      expect(reasons[25]).toBe('locked');
+    });
+
+    it('adds up bursts: 3 wrong at once, then 3 more at once, lock the account at the fifth', async () => {
+      const user = await createUser(t);
+      const burst = () => Promise.all(Array.from({ length: 3 }, () => login(t, user.username, 'Wrong1234')));
+      await burst();
+      const [between] = await t.ctx.db.select().from(appUser).where(eq(appUser.id, user.id));
+      expect(between).toMatchObject({ failedCount: 3, lockedUntil: null });
+      await burst();
+      expect((await login(t, user.username, 'Passw0rd1')).body.errorCode).toBe('A0101');
+      expect((await reasonsOf(t, user.username)).sort()).toEqual(['locked', 'locked', 'wrong password', 'wrong password', 'wrong password', 'wrong password', 'wrong password, locked']);
+    });
+
+    it.skipIf(target !== 'postgres')('counts attempts spread over two instances of one database together', async () => {
+      const b = await startTestApp(target, {}, { databaseUrl: t.ctx.config.databaseUrl! });
+      try {
+        const user = await createUser(t);
+        await Promise.all(Array.from({ length: 12 }, (_, i) => login(i % 2 ? b : t, user.username, 'Wrong1234')));
+        expect((await login(b, user.username, 'Passw0rd1')).body.errorCode).toBe('A0101');
+        const reasons = await reasonsOf(t, user.username);
+        expect(reasons.filter((r) => r === 'wrong password')).toHaveLength(4);
+        expect(reasons.filter((r) => r === 'wrong password, locked')).toHaveLength(1);
+        expect(reasons.filter((r) => r === 'locked')).toHaveLength(8);
+      } finally {
+        await b.close();
+      }
+    });
+
+    it('answers a locked account in the time a wrong password takes (the password is checked either way)', async () => {
+      // A hash of realistic cost (tens of milliseconds), so the check dominates the answer's time.
+      const user = await createUser(t, 'Passw0rd1', `u-${uniq()}`, { memoryCost: 32_768, timeCost: 3 });
+      const timed = async () => {
+        const start = performance.now();
+        const r = await login(t, user.username, 'Wrong1234');
+        expect(r.body.errorCode).toBe('A0101');
+        return performance.now() - start;
+      };
+      const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      const wrong: number[] = [];
+      for (let i = 0; i < 5; i++) wrong.push(await timed()); // the fifth locks
+      const locked: number[] = [];
+      for (let i = 0; i < 5; i++) locked.push(await timed());
+      expect((await reasonsOf(t, user.username)).slice(-5)).toEqual(Array<string>(5).fill('locked'));
+      const w = median(wrong.slice(0, 4));
+      const l = median(locked);
+      expect(w).toBeGreaterThan(10);
+      expect(Math.abs(l - w) / w, `wrong ${w.toFixed(0)} ms, locked ${l.toFixed(0)} ms`).toBeLessThan(0.5);
     });
 
     it('writes every attempt to login_log with its reason, address and user agent', async () => {
@@ -298,9 +366,24 @@ describe.each(DB_TARGETS)('sign-in hardening on %s', (target) => {
       for (let i = 0; i < 5; i++) {
         expect((await t.api.call('GET', '/system/user/profile/info', { token: t.adminToken, headers: { 'x-forwarded-for': ip } })).status).toBe(200);
       }
-      // Refused attempts never reach the password check or the login log.
-      const logged = await t.ctx.db.select().from(loginLog).where(and(eq(loginLog.username, user.username), eq(loginLog.ip, ip)));
-      expect(logged).toHaveLength(3);
+      // The refused attempt never reached the password check, but it is in the login log.
+      const logged = await t.ctx.db.select().from(loginLog).where(and(eq(loginLog.username, user.username), eq(loginLog.ip, ip))).orderBy(loginLog.id);
+      expect(logged.map((r) => [r.success, r.reason])).toEqual([[false, 'wrong password'], [false, 'wrong password'], [true, null], [false, 'rate limited']]);
+    });
+
+    it('writes every attempt to the login log, those the rate limit refused too', async () => {
+      const user = await createUser(t);
+      const ip = randomIp();
+      const headers = { 'x-forwarded-for': ip, 'user-agent': 'flood/1.0' };
+      const answers = [];
+      for (let i = 0; i < 10; i++) answers.push((await login(t, user.username, 'Wrong1234', headers)).status);
+      await login(t, `ghost-${uniq()}`, 'Wrong1234', headers);
+      expect(answers.filter((s) => s === 429)).toHaveLength(7);
+      const rows = await t.ctx.db.select().from(loginLog).where(eq(loginLog.ip, ip)).orderBy(loginLog.id);
+      expect(rows).toHaveLength(11);
+      expect(rows.map((r) => r.reason)).toEqual([...Array<string>(3).fill('wrong password'), ...Array<string>(8).fill('rate limited')]);
+      for (const r of rows.slice(3, 10)) expect(r).toMatchObject({ success: false, userId: user.id, companyId: user.companyId, username: user.username, userAgent: 'flood/1.0' });
+      expect(rows[10]).toMatchObject({ userId: null, companyId: null });
     });
 
     it.skipIf(!REDIS_UP)('shares the count between instances through Redis', async () => {

@@ -1,6 +1,6 @@
 import { authEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
-import { CAPTCHA_COOKIE, issueCaptcha, login, logout } from './auth.service.ts';
+import { CAPTCHA_COOKIE, issueCaptcha, login, logout, recordRateLimited } from './auth.service.ts';
 import { changeInfo, changePassword, profileInfo } from './profile.service.ts';
 
 function cookie(header: string | undefined, name: string): string | undefined {
@@ -31,7 +31,15 @@ export const authRoutes = [
   route(api.login, {
     access: 'public', name: '登录',
     scope: { global: 'signs a caller in by user name and password; names no object' },
-    rateLimit: { max: (config) => config.loginRateLimitPerMinute, windowMs: 60_000 },
+    rateLimit: {
+      max: (config) => config.loginRateLimitPerMinute,
+      windowMs: 60_000,
+      // Refused attempts are sign-in attempts too: the login log has every one.
+      refused: (ctx, req) => {
+        const username = (req.body as { username?: unknown } | undefined)?.username;
+        return recordRateLimited(ctx, { username: typeof username === 'string' ? username : '', ip: req.ip, userAgent: req.headers['user-agent'] ?? null });
+      },
+    },
     handler: async ({ ctx, body, req }) => {
       const code = req.headers['x-image-code'];
       return login(ctx, {

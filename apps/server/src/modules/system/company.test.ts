@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import { appUser, company, role } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { makeSite, makeUser, seededCompanies } from './system.test-helpers.ts';
+import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 
 interface CompanyNode {
   id: number;
@@ -39,7 +39,7 @@ describe.each(DB_TARGETS)('company administration on %s', (target) => {
   beforeAll(async () => {
     t = await startTestApp(target);
     ({ group, east, south } = await seededCompanies(t));
-    eastToken = (await makeUser(t, east.id, 'all')).token;
+    eastToken = (await newUser(t, east.id, { menus: 'all' })).token;
   });
   afterAll(async () => t?.stop());
 
@@ -146,7 +146,7 @@ describe.each(DB_TARGETS)('company administration on %s', (target) => {
     expect((await del(t.adminToken, withRole)).body.tipMsg).toBe('该公司下还有角色，不能删除');
 
     const withSite = await addOk(east.id, '有站点');
-    await makeSite(t, withSite);
+    await newSite(t, withSite);
     expect((await del(t.adminToken, withSite)).body.tipMsg).toBe('该公司下还有站点，不能删除');
 
     const own = await del(eastToken, east.id);

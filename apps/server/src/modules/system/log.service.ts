@@ -7,7 +7,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/paging.ts';
+import { defineListQuery } from '../../platform/http/paging.ts';
 import { inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { formatInZone, zoneOf } from '../../platform/time/client-zone.ts';
 import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
@@ -37,16 +37,6 @@ function timeRange(column: AnyColumn, f: { start?: Date; end?: Date }): SQL[] {
 
 // Login log
 
-function loginLogWhere(db: DbOrTx, user: AuthUser, f: LoginLogFilter): SQL | undefined {
-  return and(
-    logScope(loginLog.companyId, db, user),
-    f.username ? likeEscaped(loginLog.username, f.username) : undefined,
-    f.success === undefined ? undefined : eq(loginLog.success, f.success),
-    f.ip ? likeEscaped(loginLog.ip, f.ip) : undefined,
-    ...timeRange(loginLog.createdAt, f),
-  );
-}
-
 const loginLogColumns = {
   id: loginLog.id,
   userId: loginLog.userId,
@@ -59,22 +49,26 @@ const loginLogColumns = {
   createdAt: loginLog.createdAt,
 };
 
+const loginLogs = defineListQuery({
+  table: loginLog,
+  columns: loginLogColumns,
+  scope: (db, user) => logScope(loginLog.companyId, db, user),
+  filter: (f: LoginLogFilter) => [
+    f.username ? likeEscaped(loginLog.username, f.username) : undefined,
+    f.success === undefined ? undefined : eq(loginLog.success, f.success),
+    f.ip ? likeEscaped(loginLog.ip, f.ip) : undefined,
+    ...timeRange(loginLog.createdAt, f),
+  ],
+  orderBy: [desc(loginLog.createdAt), desc(loginLog.id)],
+});
+
 export function loginLogPage(ctx: AppContext, user: AuthUser, req: LoginLogFilter & PageRequest) {
-  const { db } = ctx;
-  const where = loginLogWhere(db, user, req);
-  return pageOf(db, loginLog, where, req, (limit, offset) =>
-    db.select(loginLogColumns).from(loginLog).where(where).orderBy(desc(loginLog.createdAt), desc(loginLog.id)).limit(limit).offset(offset),
-  );
+  return loginLogs.page(ctx.db, user, req);
 }
 
 export async function loginLogExport(ctx: AppContext, user: AuthUser, f: LoginLogFilter, req: FastifyRequest, reply: FastifyReply) {
   const { db } = ctx;
-  const rows = await db
-    .select(loginLogColumns)
-    .from(loginLog)
-    .where(loginLogWhere(db, user, f))
-    .orderBy(desc(loginLog.createdAt), desc(loginLog.id))
-    .limit(LOG_EXPORT_MAX_ROWS);
+  const rows = await loginLogs.list(db, user, f, LOG_EXPORT_MAX_ROWS);
   const zone = zoneOf(req);
   type Row = (typeof rows)[number];
   const columns: XlsxColumn<Row>[] = [
@@ -89,17 +83,6 @@ export async function loginLogExport(ctx: AppContext, user: AuthUser, f: LoginLo
 }
 
 // Access log
-
-function accessLogWhere(db: DbOrTx, user: AuthUser, f: AccessLogFilter): SQL | undefined {
-  return and(
-    logScope(accessLog.companyId, db, user),
-    f.username ? likeEscaped(accessLog.username, f.username) : undefined,
-    f.path ? likeEscaped(accessLog.path, f.path) : undefined,
-    f.method ? eq(accessLog.method, f.method.toUpperCase()) : undefined,
-    f.status === undefined ? undefined : eq(accessLog.status, f.status),
-    ...timeRange(accessLog.createdAt, f),
-  );
-}
 
 const accessLogColumns = {
   id: accessLog.id,
@@ -118,12 +101,22 @@ const accessLogColumns = {
   createdAt: accessLog.createdAt,
 };
 
+const accessLogs = defineListQuery({
+  table: accessLog,
+  columns: accessLogColumns,
+  scope: (db, user) => logScope(accessLog.companyId, db, user),
+  filter: (f: AccessLogFilter) => [
+    f.username ? likeEscaped(accessLog.username, f.username) : undefined,
+    f.path ? likeEscaped(accessLog.path, f.path) : undefined,
+    f.method ? eq(accessLog.method, f.method.toUpperCase()) : undefined,
+    f.status === undefined ? undefined : eq(accessLog.status, f.status),
+    ...timeRange(accessLog.createdAt, f),
+  ],
+  orderBy: [desc(accessLog.createdAt), desc(accessLog.id)],
+});
+
 export function accessLogPage(ctx: AppContext, user: AuthUser, req: AccessLogFilter & PageRequest) {
-  const { db } = ctx;
-  const where = accessLogWhere(db, user, req);
-  return pageOf(db, accessLog, where, req, (limit, offset) =>
-    db.select(accessLogColumns).from(accessLog).where(where).orderBy(desc(accessLog.createdAt), desc(accessLog.id)).limit(limit).offset(offset),
-  );
+  return accessLogs.page(ctx.db, user, req);
 }
 
 export async function accessLogOne(ctx: AppContext, user: AuthUser, id: number) {
@@ -137,12 +130,7 @@ export async function accessLogOne(ctx: AppContext, user: AuthUser, id: number) 
 
 export async function accessLogExport(ctx: AppContext, user: AuthUser, f: AccessLogFilter, req: FastifyRequest, reply: FastifyReply) {
   const { db } = ctx;
-  const rows = await db
-    .select(accessLogColumns)
-    .from(accessLog)
-    .where(accessLogWhere(db, user, f))
-    .orderBy(desc(accessLog.createdAt), desc(accessLog.id))
-    .limit(LOG_EXPORT_MAX_ROWS);
+  const rows = await accessLogs.list(db, user, f, LOG_EXPORT_MAX_ROWS);
   const zone = zoneOf(req);
   type Row = (typeof rows)[number];
   const columns: XlsxColumn<Row>[] = [

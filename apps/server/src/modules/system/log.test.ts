@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, startTestApp, type ApiResponse, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, eventually, FIXTURE_PASSWORD, makeUser, type FixtureUser } from '../../../test/notify-fixtures.ts';
+import { seededCompanies, eventually, FACTORY_PASSWORD, newUser, type FactoryUser } from '../../../test/factory.ts';
 
 interface PageOf<T> { records: T[]; total: number; current: number; pageSize: number }
 interface LoginRow { id: number; username: string; companyId: number | null; ip: string | null; success: boolean; reason: string | null; createdAt: string }
@@ -27,8 +27,8 @@ const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.s
 
 describe.each(DB_TARGETS)('login and access logs on %s', (target) => {
   let t: TestApp;
-  let viewer: FixtureUser; // EAST, with both log menus
-  let eastUser: FixtureUser; // EAST, no menus
+  let viewer: FactoryUser; // EAST, with both log menus
+  let eastUser: FactoryUser; // EAST, no menus
   let ghost: string;
   let southName: string;
   const t0 = new Date(Date.now() - 1000);
@@ -40,15 +40,15 @@ describe.each(DB_TARGETS)('login and access logs on %s', (target) => {
 
   beforeAll(async () => {
     t = await startTestApp(target);
-    const { east, south } = await companiesOf(t);
-    viewer = await makeUser(t, east.id, { menuPaths: ['/log/login', '/log/api'] });
-    eastUser = await makeUser(t, east.id);
-    const southUser = await makeUser(t, south.id);
+    const { east, south } = await seededCompanies(t);
+    viewer = await newUser(t, east.id, { menus: ['/log/login', '/log/api'] });
+    eastUser = await newUser(t, east.id);
+    const southUser = await newUser(t, south.id);
     southName = southUser.username;
     ghost = `ghost${Date.now()}`;
     expect((await attempt(ghost, 'whatever1', '10.0.0.7')).status).toBe(406);
     expect((await attempt(eastUser.username, 'Wrong1234', '10.0.0.8')).status).toBe(406);
-    expect((await attempt(eastUser.username, FIXTURE_PASSWORD, '10.0.0.9')).status).toBe(200);
+    expect((await attempt(eastUser.username, FACTORY_PASSWORD, '10.0.0.9')).status).toBe(200);
     expect((await attempt(southUser.username, 'Wrong1234', '10.0.0.8')).status).toBe(406);
   });
   afterAll(async () => t?.stop());
@@ -57,7 +57,7 @@ describe.each(DB_TARGETS)('login and access logs on %s', (target) => {
     it('lists newest first, with every filter', async () => {
       const r = await loginPage(t.adminToken, { username: eastUser.username });
       expect(r.status).toBe(200);
-      // makeUser signed in once, then a failure and a success.
+      // newUser signed in once, then a failure and a success.
       expect(r.body.data.total).toBe(3);
       const times = r.body.data.records.map((x) => Date.parse(x.createdAt));
       expect([...times].sort((a, b) => b - a)).toEqual(times);
@@ -136,7 +136,7 @@ describe.each(DB_TARGETS)('login and access logs on %s', (target) => {
       });
 
     it('records a call with user, path, status and duration, flushed in batches', async () => {
-      const me = await makeUser(t, (await companiesOf(t)).east.id);
+      const me = await newUser(t, (await seededCompanies(t)).east.id);
       const call = await t.api.call('POST', '/system/notification/query/count', { token: me.token, query: { probe: 'yes' }, headers: { 'x-request-id': `req-${me.username}` } });
       expect(call.status).toBe(200);
       const rows = await findCall(t.adminToken, { username: me.username, path: '/system/notification/query/count' });
@@ -173,7 +173,7 @@ describe.each(DB_TARGETS)('login and access logs on %s', (target) => {
       expect((await accessPage(viewer.token, { username: 'admin' })).body.data.total).toBe(0);
       expect((await t.api.post('/system/access/log/query/one', viewer.token, { id: adminRows[0]!.id })).status).toBe(404);
       const visible = await accessPage(viewer.token, { pageSize: 500 });
-      const { east } = await companiesOf(t);
+      const { east } = await seededCompanies(t);
       expect(visible.body.data.total).toBeGreaterThan(0);
       expect(visible.body.data.records.every((x) => x.companyId === east.id)).toBe(true);
     });

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menu } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { interfaceIdOf, makeUser, seededCompanies } from './system.test-helpers.ts';
+import { interfaceIdOf, newUser, seededCompanies } from '../../../test/factory.ts';
 
 interface MenuNode {
   id: number;
@@ -32,7 +32,7 @@ describe.each(DB_TARGETS)('menus and interfaces on %s', (target) => {
     t = await startTestApp(target);
     const { east } = await seededCompanies(t);
     // Holds menu management and the home page only, so it may not hand out company calls.
-    menuAdminToken = (await makeUser(t, east.id, ['/system/menu', '/home/index'])).token;
+    menuAdminToken = (await newUser(t, east.id, { menus: ['/system/menu', '/home/index'] })).token;
   });
   afterAll(async () => t?.stop());
 

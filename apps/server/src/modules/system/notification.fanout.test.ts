@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUser } from '../../db/schema/system.ts';
 import { DB_TARGETS, freshPostgres, REDIS_TEST_URL, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, makeUser } from '../../../test/notify-fixtures.ts';
+import { seededCompanies, newUser } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 import { revokeUserSessions } from './auth.service.ts';
 
@@ -58,8 +58,8 @@ describe.skipIf(!available)('live-event fan-out across instances over Redis', ()
   };
 
   it('an immediate push through instance A reaches the stream held on instance B', async () => {
-    const { east } = await companiesOf(a);
-    const u = await makeUser(a, east.id);
+    const { east } = await seededCompanies(a);
+    const u = await newUser(a, east.id);
     const s = await streamOnB(u.token);
     // The stream lives on B only.
     expect(a.ctx.sse.size).toBe(0);
@@ -81,8 +81,8 @@ describe.skipIf(!available)('live-event fan-out across instances over Redis', ()
   });
 
   it('a scheduled push run by the job worker on A reaches the stream on B', async () => {
-    const { east } = await companiesOf(a);
-    const u = await makeUser(a, east.id);
+    const { east } = await seededCompanies(a);
+    const u = await newUser(a, east.id);
     const s = await streamOnB(u.token);
     const title = `跨实例定时-${Date.now()}`;
     await a.api.post('/system/notification/set/add', a.adminToken, {
@@ -94,8 +94,8 @@ describe.skipIf(!available)('live-event fan-out across instances over Redis', ()
   });
 
   it('disabling a user through A closes their stream on B', async () => {
-    const { east } = await companiesOf(a);
-    const u = await makeUser(a, east.id);
+    const { east } = await seededCompanies(a);
+    const u = await newUser(a, east.id);
     const s = await streamOnB(u.token);
     await a.ctx.db.update(appUser).set({ status: 0 }).where(eq(appUser.id, u.id));
     await revokeUserSessions(a.ctx, [u.id]);

@@ -9,7 +9,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx, Tx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/paging.ts';
+import { defineListQuery, pageOf } from '../../platform/http/paging.ts';
 import { inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 
 type SettingInput = z.infer<typeof notificationSetAdd>;
@@ -49,17 +49,19 @@ const inboxColumns = {
   createdAt: notification.createdAt,
 };
 
-export function inboxPage(ctx: AppContext, user: AuthUser, req: z.infer<typeof notificationPage>) {
-  const { db } = ctx;
-  const where = and(
-    eq(notification.userId, user.id),
-    req.title ? likeEscaped(notification.title, req.title) : undefined,
-    req.read === undefined ? undefined : eq(notification.read, req.read),
-  );
-  return pageOf(db, notification, where, req, (limit, offset) =>
-    db.select(inboxColumns).from(notification).where(where).orderBy(desc(notification.createdAt), desc(notification.id)).limit(limit).offset(offset),
-  );
-}
+const inbox = defineListQuery({
+  table: notification,
+  columns: inboxColumns,
+  // The scope of an inbox is its owner.
+  scope: (_db, user) => eq(notification.userId, user.id),
+  filter: (f: z.infer<typeof notificationPage>) => [
+    f.title ? likeEscaped(notification.title, f.title) : undefined,
+    f.read === undefined ? undefined : eq(notification.read, f.read),
+  ],
+  orderBy: [desc(notification.createdAt), desc(notification.id)],
+});
+
+export const inboxPage = (ctx: AppContext, user: AuthUser, req: z.infer<typeof notificationPage>) => inbox.page(ctx.db, user, req);
 
 export async function inboxCount(ctx: AppContext, user: AuthUser) {
   const [row] = await ctx.db
@@ -270,11 +272,14 @@ async function pushInTx(tx: Tx, setting: Setting): Promise<PushOutcome> {
   return { ok: true, deliveries };
 }
 
-/** After commit: a PopupWindow to each recipient, then their new unread counts. */
-async function deliver(ctx: AppContext, deliveries: Delivery[]): Promise<void> {
+/**
+ * After commit: a PopupWindow to each recipient, then their new unread counts (read with `db`; a
+ * domain-event subscriber sends from its delivery's transaction, which holds the new rows).
+ */
+export async function deliver(ctx: AppContext, deliveries: Delivery[], db: DbOrTx = ctx.db): Promise<void> {
   if (deliveries.length === 0) return;
   await sendLive(ctx, async () => {
-    const counts = await unreadCounts(ctx.db, [...new Set(deliveries.map((d) => d.userId))]);
+    const counts = await unreadCounts(db, [...new Set(deliveries.map((d) => d.userId))]);
     // Issued in order (popups before counts) on one bus connection; awaited together.
     const sends: Promise<void>[] = deliveries.map((d) =>
       ctx.sse.send([d.userId], 'PopupWindow', {

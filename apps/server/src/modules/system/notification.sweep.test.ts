@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notification, notificationSetting } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, makeUser } from '../../../test/notify-fixtures.ts';
+import { seededCompanies, newUser } from '../../../test/factory.ts';
 import { sweepOverduePushes } from './notification.jobs.ts';
 
 /** A scheduled push whose job was lost is still delivered, once, by the periodic sweep. */
@@ -14,8 +14,8 @@ describe.each(DB_TARGETS)('overdue scheduled pushes on %s', (target) => {
   afterAll(async () => t?.stop());
 
   it('sends a pending push well past its time exactly once, and leaves future ones alone', async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id, { signIn: false });
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id, { signIn: false });
     const admin = await t.api.get<{ id: number; companyId: number }>('/system/user/profile/info', t.adminToken);
     const insert = (pushAt: Date, title: string) =>
       t.ctx.db

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATION_CONTENT_MAX } from '@ess/contract';
 import { notification, notificationLog, notificationSetting } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, eventually, makeRole, makeUser, type FixtureUser } from '../../../test/notify-fixtures.ts';
+import { seededCompanies, eventually, newRole, newUser, type FactoryUser } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 import { runScheduledPush } from './notification.service.ts';
 
@@ -37,10 +37,10 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it('pushes an immediate notification to users: inbox rows, a log, and PopupWindow + Unread on their streams', async () => {
-    const { east } = await companiesOf(t);
-    const a = await makeUser(t, east.id);
-    const b = await makeUser(t, east.id);
-    const outsider = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const a = await newUser(t, east.id);
+    const b = await newUser(t, east.id);
+    const outsider = await newUser(t, east.id);
     const [sa, sOut] = [await stream(a.token), await stream(outsider.token)];
     const title = uniq('停电通知');
     const r = await add(t.adminToken, { title, content: '今晚 22:00 检修', pushMode: 'immediate', targetType: 'user', targetIds: [a.id, b.id] });
@@ -85,11 +85,11 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it('pushes by role to every enabled user holding it, skipping disabled users', async () => {
-    const { east } = await companiesOf(t);
-    const roleId = await makeRole(t, east.id);
-    const u1 = await makeUser(t, east.id, { roleId });
-    const u2 = await makeUser(t, east.id, { roleId });
-    const off = await makeUser(t, east.id, { roleId, status: 0, signIn: false });
+    const { east } = await seededCompanies(t);
+    const roleId = await newRole(t, east.id);
+    const u1 = await newUser(t, east.id, { roleId });
+    const u2 = await newUser(t, east.id, { roleId });
+    const off = await newUser(t, east.id, { roleId, status: 0, signIn: false });
     const title = uniq('角色通知');
     const r = await add(t.adminToken, { title, content: 'x', pushMode: 'immediate', targetType: 'role', targetIds: [roleId] });
     expect(r.body.data).toMatchObject({ status: 'sent', recipientCount: 2 });
@@ -99,8 +99,8 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it('refuses bad input with 400 naming the field, and business-rule breaks with 406, writing nothing', async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
     const before = (await t.ctx.db.select().from(notificationSetting)).length;
     const base = { title: 't', content: 'c', pushMode: 'immediate', targetType: 'user', targetIds: [u.id] };
 
@@ -116,7 +116,7 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
     expect(past.status).toBe(406);
     expect(past.body.errorCode).toBe('A0406');
     expect(past.body.tipMsg).toBe('推送时间必须晚于当前时间');
-    const disabled = await makeUser(t, east.id, { status: 0, signIn: false });
+    const disabled = await newUser(t, east.id, { status: 0, signIn: false });
     const nobody = await add(t.adminToken, { ...base, targetIds: [disabled.id] });
     expect(nobody.status).toBe(406);
     expect(nobody.body.tipMsg).toBe('推送对象中没有可接收通知的启用用户');
@@ -128,11 +128,11 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it("keeps settings, logs and targets inside the pusher's scope", async () => {
-    const { east, south, group } = await companiesOf(t);
-    const pusher = await makeUser(t, east.id, { menuPaths: ['/system/messageConfig', '/system/messagePush'] });
-    const southUser = await makeUser(t, south.id);
-    const groupRole = await makeRole(t, group.id);
-    const eastUser = await makeUser(t, east.id);
+    const { east, south, group } = await seededCompanies(t);
+    const pusher = await newUser(t, east.id, { menus: ['/system/messageConfig', '/system/messagePush'] });
+    const southUser = await newUser(t, south.id);
+    const groupRole = await newRole(t, group.id);
+    const eastUser = await newUser(t, east.id);
 
     const toSouth = await add(pusher.token, { title: 'x', content: 'x', pushMode: 'immediate', targetType: 'user', targetIds: [southUser.id] });
     expect(toSouth.status).toBe(403);
@@ -158,9 +158,9 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it('marks read by ids or all, ignores other users’ ids, and sends the new Unread count', async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
-    const other = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
+    const other = await newUser(t, east.id);
     for (const n of [1, 2, 3]) {
       await add(t.adminToken, { title: `已读测试${n}`, content: 'x', pushMode: 'immediate', targetType: 'user', targetIds: [u.id, other.id] });
     }
@@ -187,8 +187,8 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it('pushes a scheduled notification through the job queue at its time, without reload', async () => {
-    const { east } = await companiesOf(t);
-    const u: FixtureUser = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u: FactoryUser = await newUser(t, east.id);
     const s = await stream(u.token);
     const title = uniq('定时通知');
     const pushAt = new Date(Date.now() + 2000);
@@ -213,8 +213,8 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it('reschedules an edited scheduled notification: the old job skips, one push only, with the edited content', async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
     const s = await stream(u.token);
     const first = uniq('改前');
     const r = await add(t.adminToken, {
@@ -237,8 +237,8 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it('the push job is idempotent: a repeat or a stale pushAt does nothing', async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
     const pushAt = new Date(Date.now() + 3_600_000);
     const r = await add(t.adminToken, { title: uniq('幂等'), content: 'x', pushMode: 'scheduled', pushAt: pushAt.toISOString(), targetType: 'user', targetIds: [u.id] });
     const id = r.body.data.id;
@@ -248,7 +248,7 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
     expect((await counts(u.token)).body.data.total).toBe(1);
 
     // A scheduled push whose targets were all disabled meanwhile fails, with the reason logged.
-    const gone = await makeUser(t, east.id, { signIn: false });
+    const gone = await newUser(t, east.id, { signIn: false });
     const r2 = await add(t.adminToken, { title: uniq('失败'), content: 'x', pushMode: 'scheduled', pushAt: pushAt.toISOString(), targetType: 'user', targetIds: [gone.id] });
     await t.ctx.database.sql.query('update app_user set status = 0 where id = $1', [gone.id]);
     expect(await runScheduledPush(t.ctx, { id: r2.body.data.id, pushAt: pushAt.toISOString() })).toBe('failed');
@@ -261,8 +261,8 @@ describe.each(DB_TARGETS)('notifications on %s', (target) => {
   });
 
   it('edits a scheduled notification into an immediate one, which pushes at once', async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
     const r = await add(t.adminToken, {
       title: uniq('待推'), content: 'x', pushMode: 'scheduled', pushAt: new Date(Date.now() + 3_600_000).toISOString(), targetType: 'user', targetIds: [u.id],
     });

@@ -5,7 +5,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/paging.ts';
+import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { assertCallerHolds, assertGrantableInterfaces, assertMenusExist } from './grants.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
@@ -32,19 +32,18 @@ function selectRoles(db: DbOrTx, where: SQL | undefined) {
   return db.select(columns).from(role).innerJoin(company, eq(company.id, role.companyId)).where(where).orderBy(asc(role.id));
 }
 
-const filterOf = (db: DbOrTx, user: AuthUser, f: RoleFilter) =>
-  and(
-    inCompanyScope(role.companyId, db, user),
-    f.name ? likeEscaped(role.name, f.name) : undefined,
-    f.companyId ? eq(role.companyId, f.companyId) : undefined,
-  );
+const roles = defineListQuery({
+  table: role,
+  columns,
+  joins: [{ table: company, on: eq(company.id, role.companyId) }],
+  scope: (db, user) => inCompanyScope(role.companyId, db, user),
+  filter: (f: RoleFilter) => [f.name ? likeEscaped(role.name, f.name) : undefined, f.companyId ? eq(role.companyId, f.companyId) : undefined],
+  orderBy: [asc(role.id)],
+});
 
-export const roleList = (ctx: AppContext, user: AuthUser, f: RoleFilter) => selectRoles(ctx.db, filterOf(ctx.db, user, f));
+export const roleList = (ctx: AppContext, user: AuthUser, f: RoleFilter) => roles.list(ctx.db, user, f);
 
-export function rolePage(ctx: AppContext, user: AuthUser, req: PageRequest & RoleFilter) {
-  const where = filterOf(ctx.db, user, req);
-  return pageOf(ctx.db, role, where, req, (limit, offset) => selectRoles(ctx.db, where).limit(limit).offset(offset));
-}
+export const rolePage = (ctx: AppContext, user: AuthUser, req: PageRequest & RoleFilter) => roles.page(ctx.db, user, req);
 
 async function roleInScope(db: DbOrTx, user: AuthUser, id: number) {
   const [row] = await selectRoles(db, and(eq(role.id, id), inCompanyScope(role.companyId, db, user)));

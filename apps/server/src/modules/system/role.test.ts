@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import { role, roleMenu, userRole } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { interfaceIdOf, makeUser, menuIdsOf, roleIdByName, seededCompanies } from './system.test-helpers.ts';
+import { interfaceIdOf, menuIdsOf, newUser, okData, roleIdByName, seededCompanies } from '../../../test/factory.ts';
 
 interface RoleRecord {
   id: number;
@@ -27,11 +27,7 @@ describe.each(DB_TARGETS)('role administration on %s', (target) => {
 
   const add = (token: string, body: Record<string, unknown>) => t.api.post<{ id: number }>('/system/role/add', token, body);
   const one = (token: string, id: number) => t.api.post<RoleRecord>('/system/role/query/one', token, { id });
-  const addOk = async (token: string, body: Record<string, unknown>) => {
-    const r = await add(token, body);
-    expect(r.body.errorCode, r.body.tipMsg).toBe('00000');
-    return r.body.data.id;
-  };
+  const addOk = async (token: string, body: Record<string, unknown>) => (await okData(add(token, body))).id;
 
   beforeAll(async () => {
     t = await startTestApp(target);
@@ -40,8 +36,8 @@ describe.each(DB_TARGETS)('role administration on %s', (target) => {
     homeMenuId = (await menuIdsOf(t, ['/home/index']))[0]!;
     companyMenuId = (await menuIdsOf(t, ['/system/company']))[0]!;
     // An EAST role administrator holding the role and home pages only.
-    east = await makeUser(t, c.east.id, ['/system/role', '/home/index']);
-    groupOperator = await makeUser(t, c.group.id, 'all');
+    east = await newUser(t, c.east.id, { menus: ['/system/role', '/home/index'] });
+    groupOperator = await newUser(t, c.group.id, { menus: 'all' });
   });
   afterAll(async () => t?.stop());
 
@@ -146,7 +142,7 @@ describe.each(DB_TARGETS)('role administration on %s', (target) => {
   });
 
   it('takes effect at once: a granted menu opens its calls', async () => {
-    const u = await makeUser(t, c.east.id, ['/home/index']);
+    const u = await newUser(t, c.east.id, { menus: ['/home/index'] });
     expect((await t.api.post('/system/company/query/list', u.token, {})).status).toBe(403);
     const r = await t.api.post('/system/role/edit', t.adminToken, { id: u.roleId, name: `role-${u.username}`, menuIds: [homeMenuId, companyMenuId] });
     expect(r.body.errorCode).toBe('00000');

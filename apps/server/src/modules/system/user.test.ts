@@ -4,7 +4,7 @@ import type { Page } from '@ess/contract';
 import { appUser, session } from '../../db/schema/system.ts';
 import { site } from '../../db/schema/site.ts';
 import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { makeSite, makeUser, menuIdsOf, roleIdByName, seededCompanies } from './system.test-helpers.ts';
+import { menuIdsOf, newSite, newUser, okData, roleIdByName, seededCompanies } from '../../../test/factory.ts';
 
 interface UserRecord {
   id: number;
@@ -32,11 +32,7 @@ describe.each(DB_TARGETS)('user administration on %s', (target) => {
   const add = (token: string, body: Record<string, unknown>) => t.api.post<{ id: number }>('/system/user/add', token, body);
   const edit = (token: string, body: Record<string, unknown>) => t.api.post('/system/user/edit', token, body);
   const one = (token: string, id: number) => t.api.post<UserRecord>('/system/user/query/one', token, { id });
-  const addOk = async (token: string, body: Record<string, unknown>) => {
-    const r = await add(token, body);
-    expect(r.body.errorCode, r.body.tipMsg).toBe('00000');
-    return r.body.data.id;
-  };
+  const addOk = async (token: string, body: Record<string, unknown>) => (await okData(add(token, body))).id;
   /** The edit body that keeps everything of a user as it is. */
   const asIs = async (id: number) => {
     const u = (await one(t.adminToken, id)).body.data;
@@ -47,10 +43,10 @@ describe.each(DB_TARGETS)('user administration on %s', (target) => {
     t = await startTestApp(target);
     c = await seededCompanies(t);
     operatorRole = await roleIdByName(t, '运营人员', c.group.id);
-    eastSites = [await makeSite(t, c.east.id), await makeSite(t, c.east.id)];
-    southSite = await makeSite(t, c.south.id);
+    eastSites = [(await newSite(t, c.east.id)).id, (await newSite(t, c.east.id)).id];
+    southSite = (await newSite(t, c.south.id)).id;
     // A non-built-in EAST administrator with every menu, granted the first EAST station only.
-    eastAdmin = await makeUser(t, c.east.id, 'all', { siteIds: [eastSites[0]!] });
+    eastAdmin = await newUser(t, c.east.id, { menus: 'all', siteIds: [eastSites[0]!] });
     adminId = (await t.ctx.db.select().from(appUser).where(eq(appUser.username, 'admin')))[0]!.id;
   });
   afterAll(async () => t?.stop());
@@ -176,7 +172,7 @@ describe.each(DB_TARGETS)('user administration on %s', (target) => {
     expect(ownName.body.errorCode).toBe('00000');
     expect((await t.api.get('/system/user/profile/info', eastAdmin.token)).status).toBe(200);
 
-    const groupAdmin = await makeUser(t, c.group.id, 'all');
+    const groupAdmin = await newUser(t, c.group.id, { menus: 'all' });
     const touchAdmin = await edit(groupAdmin.token, { ...(await asIs(adminId)), status: 0 });
     expect(touchAdmin.status).toBe(406);
     expect(touchAdmin.body.tipMsg).toBe('内置管理员只能由本人修改');

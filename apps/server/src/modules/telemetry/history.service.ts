@@ -7,7 +7,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { deviceOne } from '../device/index.ts';
 import { ROLLUP_TABLES } from './rollup.ts';
-import { localMonth } from '../../platform/time/zone.ts';
+import { localMonth } from '../../platform/time/local-time.ts';
 
 type Interval = Exclude<HistoryInterval, 'auto'>;
 

@@ -5,12 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectAsync } from 'mqtt';
 import { afterAll, describe, expect, it } from 'vitest';
-import { demoFleet, manualClock, runSimulator, type Fleet } from '@ess/simulator';
+import { manualClock, runSimulator, type Fleet } from '@ess/simulator';
 import { startApp, type RunningApp } from '../../app.ts';
 import { registerFleet } from '../../demo/demo-seed.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logging.ts';
 import { ADMIN_PASSWORD, DB_TARGETS, freshPostgres, type DbTarget } from '../../../test/harness.ts';
+import { isolatedFleet } from '../../../test/ingest-fixtures.ts';
 import { ingestOf } from './index.ts';
 
 const MOSQUITTO_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
@@ -34,29 +35,6 @@ async function reachable(url: string): Promise<boolean> {
 
 const mosquitto = await reachable(MOSQUITTO_URL);
 const hasPostgres = DB_TARGETS.includes('postgres');
-
-/**
- * One station under codes of its own, so that concurrent runs sharing the broker never see each
- * other's devices (they arrive as unknown codes and are dropped).
- */
-function isolatedFleet(tag: string): Fleet {
-  const base = demoFleet().stations[0]!;
-  const rename = (c: string) => c.replace(/^SH01/, tag);
-  return {
-    seed: 1,
-    stations: [
-      {
-        ...base,
-        code: tag,
-        name: `test ${tag}`,
-        cabinets: base.cabinets.map((c) => ({ ...c, code: rename(c.code) })),
-        devices: base.devices.map((d) => ({
-          ...d, code: rename(d.code), parentCode: d.parentCode ? rename(d.parentCode) : null, ...(d.cabinetCode ? { cabinetCode: rename(d.cabinetCode) } : {}),
-        })),
-      },
-    ],
-  };
-}
 
 interface Boot {
   target: DbTarget;

@@ -4,6 +4,7 @@ import {
   type CommandReply, type TelemetryValue,
 } from '@ess/contract';
 import type { Database } from '../../platform/db/database.ts';
+import { isConnectionError, OutageLog, pause, retryDelayMs } from '../../platform/db/outage.ts';
 import type { Logger } from '../../platform/logging.ts';
 import { CopyEncoder } from './copy.ts';
 import { copyDriver, type CopyWriter, type Session } from './copy-writer.ts';
@@ -35,6 +36,19 @@ export interface IngestRules {
   stop(): Promise<void>;
 }
 
+/**
+ * How the broker learns that a message is safe. The ingest calls `ack` once what the message
+ * carries is committed (a report with its telemetry batch; an event or status with the
+ * latest-values flush), or at once for what it drops on purpose (invalid, unknown device,
+ * duplicate, ignored); never for what it still holds. A broker keeps what is not acked and delivers
+ * it again after a crash or reconnect (docs/decisions/0025).
+ */
+export interface Receipt {
+  ack?: () => void;
+  /** Delivered before (MQTT DUP): an earlier copy may be stored already, so it is checked first. */
+  redelivered?: boolean;
+}
+
 /** What the ingest has seen and done since start; read by tests, the bench and the logs. */
 export interface IngestCounters {
   received: number;
@@ -51,8 +65,16 @@ export interface IngestCounters {
   storedReports: number;
   storedPoints: number;
   batches: number;
+  /** Failed telemetry writes (each is retried until it commits). */
   batchErrors: number;
+  /** Redelivered reports found already stored (not written twice). */
+  redeliveredStored: number;
+  /** Reports the database refused for themselves (not for being away): isolated and dropped. */
   droppedReports: number;
+  /** Events the database refused for themselves, dropped after repeated failures. */
+  droppedEvents: number;
+  /** Reports still unwritten when stop() gave up waiting for the database (never acknowledged). */
+  abandonedReports: number;
   eventsStored: number;
   latestFlushes: number;
   rollupFlushes: number;
@@ -81,17 +103,24 @@ interface LiveState {
   dirty: boolean;
 }
 
+type Ack = () => void;
+
 interface PendingReport {
   device: RegisteredDevice;
   ts: number;
+  seq: number;
   values: Float64Array;
+  points: number;
+  ack: Ack;
 }
 
 interface Batch {
-  data: Buffer;
+  /** The COPY stream; null for redelivered reports (encoded once checked against the table). */
+  data: Buffer | null;
   reports: PendingReport[];
   points: number;
   attempts: number;
+  redelivered: boolean;
 }
 
 interface EventRow {
@@ -101,10 +130,24 @@ interface EventRow {
   message: string;
   ts: number;
   receivedAt: number;
+  redelivered: boolean;
 }
 
 const MAX_LATENCY_MS = 60_000;
-const MAX_ATTEMPTS = 5;
+/** A batch is sealed at this many reports too (reports with few points), so acknowledgements keep coming. */
+const MAX_BATCH_REPORTS = 1000;
+/**
+ * Failures of one write, not of the connection, before its batch is split to find the report the
+ * database refuses (and a latest-values flush drops its events): what is wrong in one message
+ * must not stop the stream, which waits behind it unacknowledged.
+ */
+const POISON_ATTEMPTS = 3;
+/** The largest ts a report may carry (JavaScript's last Date; PostgreSQL's range is wider). */
+const MAX_TS = 8_640_000_000_000_000;
+const MAX_INT4 = 2_147_483_647;
+/** How long stop() waits for the database to take what is held before leaving it unacknowledged. */
+const STOP_WAIT_MS = 10_000;
+const NO_ACK: Ack = () => undefined;
 const TELEMETRY_COLUMNS = 'device_id, ts, seq, v';
 const LATEST_COLUMNS = 'device_id, ts, seq, v, text, last_seen_at, offline_at, interval_ms';
 
@@ -114,11 +157,17 @@ const LATEST_COLUMNS = 'device_id, ts, seq, v, text, last_seen_at, offline_at, i
  * `batchMs`), keeps latest values and last-seen in memory (flushed every `latestFlushMs`), folds
  * stored reports into the rollups (flushed every `rollupFlushMs`) and records fault events. A
  * bad message is counted and logged and never stops the rest.
+ *
+ * Nothing is acknowledged to the broker before it is committed, and nothing is dropped when the
+ * database fails: each writer keeps what it holds and tries again with backoff until the database
+ * is back (docs/decisions/0025). What the ingest holds meanwhile is bounded by the broker, which
+ * sends only so many messages not yet acknowledged (the consumer's Receive Maximum, the embedded
+ * broker's concurrency) and queues the rest.
  */
 export class Ingest {
   readonly counters: IngestCounters = {
     received: 0, telemetry: 0, events: 0, statuses: 0, replies: 0, invalid: 0, unknownDevice: 0, duplicates: 0, ignored: 0,
-    storedReports: 0, storedPoints: 0, batches: 0, batchErrors: 0, droppedReports: 0, eventsStored: 0, latestFlushes: 0,
+    storedReports: 0, storedPoints: 0, batches: 0, batchErrors: 0, redeliveredStored: 0, droppedReports: 0, droppedEvents: 0, abandonedReports: 0, eventsStored: 0, latestFlushes: 0,
     rollupFlushes: 0, rollupRows: 0, handleMs: 0, copyMs: 0, latestMs: 0, rollupMs: 0,
   };
   /** Milliseconds from a report's ts to the commit of its batch: [0..60000] histogram. */
@@ -131,11 +180,18 @@ export class Ingest {
   private encoder = new CopyEncoder();
   private reports: PendingReport[] = [];
   private points = 0;
+  /** Redelivered reports not yet sealed into a batch of their own. */
+  private redelivered: PendingReport[] = [];
+  private redeliveredPoints = 0;
+  /** Sealed batches waiting for a write slot, in order (a failed one goes back to the front). */
   private readonly retry: Batch[] = [];
   private inFlight = 0;
   private readonly maxInFlight: number;
   private readonly idle: (() => void)[] = [];
   private events: EventRow[] = [];
+  /** Acks of the events and statuses the next latest-values flush writes. */
+  private latestAcks: Ack[] = [];
+  private latestFailures = 0;
   private readonly rollups: RollupAccumulator;
   private readonly timers: NodeJS.Timeout[] = [];
   private latestWrite: Promise<void> = Promise.resolve();
@@ -144,6 +200,11 @@ export class Ingest {
   private readonly session: <T>(fn: (s: Session) => Promise<T>) => Promise<T>;
   private invalidLogged = 0;
   private invalidLogWindow = 0;
+  /** stop() gave up on the database: failed writes are not retried any more. */
+  private abandoned = false;
+  private readonly telemetryOutage: OutageLog;
+  private readonly latestOutage: OutageLog;
+  private readonly rollupOutage: OutageLog;
 
   constructor(
     private readonly database: Database,
@@ -157,6 +218,9 @@ export class Ingest {
     this.session = driver.session;
     this.rollups = new RollupAccumulator(settings.rollupSnapshotMs);
     this.maxInFlight = database.kind === 'postgres' ? 2 : 1;
+    this.telemetryOutage = new OutageLog(log, 'telemetry write');
+    this.latestOutage = new OutageLog(log, 'latest values and events write');
+    this.rollupOutage = new OutageLog(log, 'rollup write');
   }
 
   /** Each sink writes what is pending (a sink's flush never throws). */
@@ -177,35 +241,52 @@ export class Ingest {
         offlineAt: r.offline_at?.getTime() ?? null, intervalMs: r.interval_ms, dirty: false,
       });
     }
+    // Each flush keeps what failed and logs through its OutageLog: here only the failure is swallowed.
     const every = (ms: number, fn: () => Promise<void>) => {
-      const t = setInterval(() => void fn().catch((err: unknown) => this.log.error({ err }, 'ingest flush failed')), ms);
+      const t = setInterval(() => void fn().catch(() => undefined), ms);
       t.unref();
       this.timers.push(t);
     };
     every(this.settings.batchMs, () => this.flushBatch());
     every(this.settings.latestFlushMs, () => this.flushLatest());
     every(this.settings.rollupFlushMs, () => this.flushRollups());
-    every(30_000, () => this.registry.load());
+    every(30_000, () => this.registry.load().catch((err: unknown) => this.log.warn({ err }, 'device registry reload failed')));
   }
 
-  /** Handles one MQTT message; never throws. */
-  handle(topic: string, payload: Buffer, retained: boolean): void {
+  /**
+   * Handles one MQTT message; never throws. `receipt.ack` is called exactly once: when what the
+   * message carries is committed, or at once when there is nothing to store.
+   */
+  handle(topic: string, payload: Buffer, retained: boolean, receipt: Receipt = {}): void {
     this.counters.received++;
     const t0 = performance.now();
+    let acked = false;
+    const given = receipt.ack;
+    const ack: Ack = given
+      ? () => {
+          if (acked) return;
+          acked = true;
+          given();
+        }
+      : NO_ACK;
+    let kept = false;
     try {
-      this.route(topic, payload, retained);
+      kept = this.route(topic, payload, retained, ack, receipt.redelivered === true);
     } catch (err) {
       this.invalid(topic, `handler error: ${(err as Error).message}`);
     }
+    // Nothing held for a later write: the broker may forget the message now.
+    if (!kept) ack();
     this.counters.handleMs += performance.now() - t0;
   }
 
-  private route(topic: string, payload: Buffer, retained: boolean): void {
+  /** Returns whether the message is held for a write that will ack it. */
+  private route(topic: string, payload: Buffer, retained: boolean, ack: Ack, redelivered: boolean): boolean {
     const parsed = parseDeviceTopic(topic);
     if (!parsed) return this.invalid(topic, 'not a device topic');
     if (parsed.kind === 'command') {
       this.counters.ignored++;
-      return;
+      return false;
     }
     let body: unknown;
     try {
@@ -219,18 +300,23 @@ export class Ingest {
       case 'telemetry': {
         const r = parseTelemetry(body);
         if (!r.ok) return this.invalid(topic, r.error);
+        if (r.data.ts > MAX_TS || r.data.seq > MAX_INT4) return this.invalid(topic, 'ts or seq out of range');
         if (!known) return this.unknown();
         this.counters.telemetry++;
-        return this.telemetry(known, r.data.ts, r.data.seq, r.data.values);
+        return this.telemetry(known, r.data.ts, r.data.seq, r.data.values, ack, redelivered);
       }
       case 'event': {
         const r = eventPayloadSchema.safeParse(body);
         if (!r.success) return this.invalid(topic, r.error.issues[0]?.message ?? 'invalid event');
+        if (r.data.ts > MAX_TS) return this.invalid(topic, 'ts out of range');
         if (!known) return this.unknown();
         this.counters.events++;
-        this.events.push({ deviceId: known.id, code: r.data.code, active: r.data.active, message: r.data.message, ts: r.data.ts, receivedAt: Date.now() });
+        this.events.push({
+          deviceId: known.id, code: r.data.code, active: r.data.active, message: r.data.message, ts: r.data.ts, receivedAt: Date.now(), redelivered,
+        });
+        this.latestAcks.push(ack);
         for (const rule of this.rules) rule.event(known, r.data.code, r.data.active, r.data.message, r.data.ts);
-        return;
+        return true;
       }
       case 'status': {
         const r = statusPayloadSchema.safeParse(body);
@@ -241,9 +327,11 @@ export class Ingest {
         // time): the report timeout decides instead.
         if (retained) {
           this.counters.ignored++;
-          return;
+          return false;
         }
-        return this.status(known, r.data.online);
+        this.status(known, r.data.online);
+        this.latestAcks.push(ack);
+        return true;
       }
       case 'command/reply': {
         const r = commandReplySchema.safeParse(body);
@@ -251,14 +339,15 @@ export class Ingest {
         if (!known) return this.unknown();
         this.counters.replies++;
         this.replies.emit('reply', known, r.data);
-        return;
+        return false;
       }
       default:
         this.counters.ignored++;
+        return false;
     }
   }
 
-  private invalid(topic: string, reason: string): void {
+  private invalid(topic: string, reason: string): false {
     this.counters.invalid++;
     // At most 20 log lines a minute, however bad the stream.
     const now = Date.now();
@@ -267,11 +356,13 @@ export class Ingest {
       this.invalidLogged = 0;
     }
     if (this.invalidLogged++ < 20) this.log.warn({ topic, reason }, 'invalid device message dropped');
+    return false;
   }
 
-  private unknown(): void {
+  private unknown(): false {
     this.counters.unknownDevice++;
     this.registry.requestReload();
+    return false;
   }
 
   private state(id: number): LiveState {
@@ -283,11 +374,16 @@ export class Ingest {
     return s;
   }
 
-  private telemetry(device: RegisteredDevice, ts: number, seq: number, values: Record<string, TelemetryValue>): void {
+  private telemetry(device: RegisteredDevice, ts: number, seq: number, values: Record<string, TelemetryValue>, ack: Ack, redelivered: boolean): boolean {
     const st = this.state(device.id);
     if (st.ts === ts && st.seq === seq) {
+      // The same report again: its first copy is stored or held, and acknowledged with its batch.
       this.counters.duplicates++;
-      return;
+      if (!redelivered) return false;
+      // Delivered again after a reconnect, the first copy's acknowledgement is void: this one is
+      // acknowledged once the first is found in the table (or written in its place).
+      this.redelivered.push({ device, ts, seq, values: st.row ?? new Float64Array(0), points: 0, ack });
+      return true;
     }
     const slots = this.registry.products.get(device.productId);
     const row = new Float64Array(slots?.identifiers.length ?? 0).fill(NaN);
@@ -309,9 +405,16 @@ export class Ingest {
       }
     }
     this.arrival[Math.max(0, Math.min(MAX_LATENCY_MS, Date.now() - ts))]!++;
-    this.encoder.add(device.id, ts, seq, row);
-    this.reports.push({ device, ts, values: row });
-    this.points += points;
+    const report: PendingReport = { device, ts, seq, values: row, points, ack };
+    if (redelivered) {
+      // Checked against the table before it is written (its first copy may have committed).
+      this.redelivered.push(report);
+      this.redeliveredPoints += points;
+    } else {
+      this.encoder.add(device.id, ts, seq, row);
+      this.reports.push(report);
+      this.points += points;
+    }
 
     const now = Date.now();
     if (st.lastReport !== null && now > st.lastReport) {
@@ -329,7 +432,8 @@ export class Ingest {
       for (const rule of this.rules) rule.report(device, ts, row);
     }
     st.dirty = true;
-    if (this.points >= this.settings.batchPoints) void this.flushBatch();
+    if (this.points >= this.settings.batchPoints || this.reports.length >= MAX_BATCH_REPORTS) void this.flushBatch();
+    return true;
   }
 
   private status(device: RegisteredDevice, online: boolean): void {
@@ -351,27 +455,52 @@ export class Ingest {
 
   /** Seals the current batch and writes it (or leaves it to the write in flight to pick up). */
   flushBatch(): Promise<void> {
-    if (this.encoder.rows > 0) {
-      this.retry.push({ data: this.encoder.take(), reports: this.reports, points: this.points, attempts: 0 });
-      this.reports = [];
-      this.points = 0;
-    }
+    this.seal();
     this.pump();
     return this.drained();
   }
 
+  /**
+   * Seals what was received into batches: first the new reports, then the redelivered ones, so
+   * every first copy of a redelivered report is in an earlier batch than the copy.
+   */
+  private seal(): void {
+    this.sealReports();
+    if (this.redelivered.length > 0) {
+      this.retry.push({ data: null, reports: this.redelivered, points: this.redeliveredPoints, attempts: 0, redelivered: true });
+      this.redelivered = [];
+      this.redeliveredPoints = 0;
+    }
+  }
+
+  private sealReports(): void {
+    if (this.encoder.rows === 0) return;
+    this.retry.push({ data: this.encoder.take(), reports: this.reports, points: this.points, attempts: 0, redelivered: false });
+    this.reports = [];
+    this.points = 0;
+  }
+
+  /** A batch of some reports of another (a failing batch split in two). */
+  private batchOf(reports: PendingReport[], redelivered: boolean): Batch {
+    let data: Buffer | null = null;
+    if (!redelivered) {
+      const enc = new CopyEncoder(reports.length * 600 + 64);
+      for (const r of reports) enc.add(r.device.id, r.ts, r.seq, r.values);
+      data = enc.take();
+    }
+    return { data, reports, points: reports.reduce((a, r) => a + r.points, 0), attempts: 0, redelivered };
+  }
+
   private pump(): void {
     while (this.inFlight < this.maxInFlight && this.retry.length > 0) {
+      // Redelivered reports are checked against the table once every earlier batch has committed.
+      if (this.retry[0]!.redelivered && this.inFlight > 0) break;
       const batch = this.retry.shift()!;
       this.inFlight++;
       void this.write(batch).finally(() => {
         this.inFlight--;
         // What arrived meanwhile is the next batch, as large as the database's pace made it.
-        if (this.points >= this.settings.batchPoints && this.encoder.rows > 0) {
-          this.retry.push({ data: this.encoder.take(), reports: this.reports, points: this.points, attempts: 0 });
-          this.reports = [];
-          this.points = 0;
-        }
+        if (this.points >= this.settings.batchPoints || this.reports.length >= MAX_BATCH_REPORTS) this.sealReports();
         this.pump();
         if (this.inFlight === 0 && this.retry.length === 0) for (const f of this.idle.splice(0)) f();
       });
@@ -383,38 +512,97 @@ export class Ingest {
     return new Promise((resolve) => this.idle.push(resolve));
   }
 
+  /**
+   * Writes one batch. A failure keeps the batch: after a backoff (its slot stays taken, so a
+   * database that is down is not hammered) it goes back to the front of the queue, however long
+   * the database stays away; its messages stay unacknowledged meanwhile.
+   */
   private async write(batch: Batch): Promise<void> {
     const t0 = performance.now();
+    let stored = batch.reports;
+    let points = batch.points;
     try {
-      await this.copy('telemetry', TELEMETRY_COLUMNS, batch.data);
+      if (batch.redelivered) {
+        stored = await this.writeRedelivered(batch.reports);
+        points = stored.reduce((a, r) => a + r.points, 0);
+      } else await this.copy('telemetry', TELEMETRY_COLUMNS, batch.data!);
       this.counters.copyMs += performance.now() - t0;
     } catch (err) {
       this.counters.batchErrors++;
       batch.attempts++;
-      if (batch.attempts >= MAX_ATTEMPTS) {
-        this.counters.droppedReports += batch.reports.length;
-        this.log.error({ err, reports: batch.reports.length }, 'telemetry batch dropped after repeated failures');
+      if (this.abandoned) {
+        this.counters.abandonedReports += batch.reports.length;
         return;
       }
-      this.log.warn({ err, attempt: batch.attempts }, 'telemetry batch failed; retrying');
-      await new Promise((r) => setTimeout(r, 500 * batch.attempts));
+      if (!isConnectionError(err) && batch.attempts >= POISON_ATTEMPTS) {
+        // The database is there and refuses the batch: the halves go on their own until the one
+        // report it refuses is alone, and only that one is dropped (and acknowledged).
+        if (batch.reports.length === 1) {
+          const r = batch.reports[0]!;
+          this.counters.droppedReports++;
+          this.log.error({ err, deviceId: r.device.id, ts: r.ts, seq: r.seq }, 'telemetry report refused by the database; dropped');
+          r.ack();
+          return;
+        }
+        const half = batch.reports.length >> 1;
+        this.retry.unshift(this.batchOf(batch.reports.slice(0, half), batch.redelivered), this.batchOf(batch.reports.slice(half), batch.redelivered));
+        return;
+      }
+      this.telemetryOutage.failed(err, { reports: batch.reports.length, held: this.pendingReports });
+      await pause(retryDelayMs(batch.attempts));
       this.retry.unshift(batch);
       return;
     }
+    this.telemetryOutage.ok({ held: this.pendingReports });
     const now = Date.now();
     this.counters.batches++;
-    this.counters.storedReports += batch.reports.length;
-    this.counters.storedPoints += batch.points;
-    for (const r of batch.reports) {
+    this.counters.storedReports += stored.length;
+    this.counters.storedPoints += points;
+    for (const r of stored) {
       this.latency[Math.max(0, Math.min(MAX_LATENCY_MS, now - r.ts))]!++;
       this.rollups.add(r.device.id, r.device.timeZone, r.ts, r.values);
     }
+    for (const r of batch.reports) r.ack();
+  }
+
+  /**
+   * Redelivered reports: those whose (device, ts, seq) the table already holds were committed
+   * before the crash or reconnect that kept their acknowledgement from the broker; the rest are
+   * written. Returns the ones written.
+   */
+  private async writeRedelivered(reports: PendingReport[]): Promise<PendingReport[]> {
+    const key = (deviceId: number, ts: number, seq: number | null) => `${deviceId}:${ts}:${seq}`;
+    const { rows } = await this.database.sql.query<{ device_id: number; ts: Date; seq: number | null }>(
+      `select t.device_id, t.ts, t.seq from telemetry t
+       join (select distinct * from unnest($1::int4[], $2::timestamptz[]) as k(device_id, ts)) k on t.device_id = k.device_id and t.ts = k.ts`,
+      [reports.map((r) => r.device.id), reports.map((r) => new Date(r.ts))],
+    );
+    const seen = new Set(rows.map((r) => key(r.device_id, new Date(r.ts).getTime(), r.seq)));
+    const fresh: PendingReport[] = [];
+    for (const r of reports) {
+      const k = key(r.device.id, r.ts, r.seq);
+      if (seen.has(k)) {
+        this.counters.redeliveredStored++;
+        continue;
+      }
+      seen.add(k);
+      fresh.push(r);
+    }
+    if (fresh.length > 0) {
+      const enc = new CopyEncoder(fresh.length * 600 + 64);
+      for (const r of fresh) enc.add(r.device.id, r.ts, r.seq, r.values);
+      await this.copy('telemetry', TELEMETRY_COLUMNS, enc.take());
+    }
+    return fresh;
   }
 
   /** Upserts the latest values and last-seen of every device that changed, and the new events. */
   flushLatest(): Promise<void> {
-    this.latestWrite = this.latestWrite.then(() => this.writeLatest());
-    return this.latestWrite;
+    // Each flush runs after the one before, whether that one failed or not (a failed one put back
+    // what it took); the chain itself never stays rejected.
+    const run = this.latestWrite.then(() => this.writeLatest());
+    this.latestWrite = run.catch(() => undefined);
+    return run;
   }
 
   private async writeLatest(): Promise<void> {
@@ -427,35 +615,71 @@ export class Ingest {
     }
     const events = this.events;
     this.events = [];
-    if (dirty.length === 0 && events.length === 0) return this.flushRules();
-    const { sql } = this.database;
+    const acks = this.latestAcks;
+    this.latestAcks = [];
+    if (dirty.length === 0 && events.length === 0) {
+      for (const a of acks) a();
+      return this.flushRules();
+    }
     const t0 = performance.now();
     try {
-      if (dirty.length) await this.session((s) => this.upsertLatest(s, dirty));
-      for (let i = 0; i < events.length; i += 1000) {
-        const params: unknown[] = [];
-        const rows = events.slice(i, i + 1000).map((e) => {
-          const b = params.length;
-          params.push(e.deviceId, e.code, e.active, e.message, new Date(e.ts), new Date(e.receivedAt));
-          return `($${b + 1}::int4,$${b + 2},$${b + 3}::boolean,$${b + 4},$${b + 5}::timestamptz,$${b + 6}::timestamptz)`;
-        });
-        await sql.query(
-          `insert into device_event (device_id, code, active, message, ts, received_at)
-           select v.* from (values ${rows.join(',')}) as v(device_id, code, active, message, ts, received_at)
-           where exists (select 1 from device d where d.id = v.device_id)`,
-          params,
-        );
-        this.counters.eventsStored += rows.length;
-      }
+      // One transaction: the values and the events commit together or not at all, so a retry
+      // never stores an event twice.
+      await this.session(async (s) => {
+        if (dirty.length) await this.upsertLatest(s, dirty);
+        for (let i = 0; i < events.length; i += 1000) await this.insertEvents(s, events.slice(i, i + 1000));
+      });
+      this.counters.eventsStored += events.length;
       this.counters.latestFlushes++;
       this.counters.latestMs += performance.now() - t0;
     } catch (err) {
       // Put it back: the next flush tries again with whatever is newest by then.
       for (const [, st] of dirty) st.dirty = true;
-      this.events.unshift(...events);
+      if (!isConnectionError(err) && ++this.latestFailures >= POISON_ATTEMPTS && events.length > 0) {
+        // Refused for what it holds, not for being away: the events go (acknowledged, logged)
+        // so that they cannot hold back every acknowledgement behind them.
+        this.counters.droppedEvents += events.length;
+        this.log.error({ err, events: events.length }, 'device events refused by the database; dropped');
+        this.latestFailures = 0;
+        for (const a of acks) a();
+      } else {
+        this.events.unshift(...events);
+        this.latestAcks.unshift(...acks);
+      }
+      this.latestOutage.failed(err, { devices: dirty.length, events: events.length });
       throw err;
     }
+    this.latestFailures = 0;
+    this.latestOutage.ok();
+    for (const a of acks) a();
     await this.flushRules();
+  }
+
+  /** Fault events; a redelivered one is skipped when the table, or this flush, has it already. */
+  private async insertEvents(s: Session, all: EventRow[]): Promise<void> {
+    const key = (e: EventRow) => `${e.deviceId}:${e.code}:${e.ts}:${e.active}`;
+    const here = new Set(all.filter((e) => !e.redelivered).map(key));
+    const events = all.filter((e) => {
+      if (!e.redelivered) return true;
+      if (here.has(key(e))) return false;
+      here.add(key(e));
+      return true;
+    });
+    const params: unknown[] = [];
+    const rows = events.map((e) => {
+      const b = params.length;
+      params.push(e.deviceId, e.code, e.active, e.message, new Date(e.ts), new Date(e.receivedAt), e.redelivered);
+      return `($${b + 1}::int4,$${b + 2},$${b + 3}::boolean,$${b + 4},$${b + 5}::timestamptz,$${b + 6}::timestamptz,$${b + 7}::boolean)`;
+    });
+    await s.query(
+      `insert into device_event (device_id, code, active, message, ts, received_at)
+       select v.device_id, v.code, v.active, v.message, v.ts, v.received_at
+       from (values ${rows.join(',')}) as v(device_id, code, active, message, ts, received_at, redelivered)
+       where exists (select 1 from device d where d.id = v.device_id)
+         and not (v.redelivered and exists (
+           select 1 from device_event e where e.device_id = v.device_id and e.ts = v.ts and e.code = v.code and e.active = v.active))`,
+      params,
+    );
   }
 
   /**
@@ -498,22 +722,27 @@ export class Ingest {
 
   /** Writes the rollup aggregates that are due (every touched one with `force`). */
   flushRollups(force = false): Promise<void> {
-    this.rollupWrite = this.rollupWrite.then(() => this.writeRollups(force));
-    return this.rollupWrite;
+    const run = this.rollupWrite.then(() => this.writeRollups(force));
+    this.rollupWrite = run.catch(() => undefined);
+    return run;
   }
 
   private async writeRollups(force: boolean): Promise<void> {
     const taken = this.rollups.take(Date.now(), force);
     const t0 = performance.now();
-    for (const g of Object.keys(taken) as Granularity[]) {
+    const granularities = Object.keys(taken) as Granularity[];
+    for (const [i, g] of granularities.entries()) {
       try {
         if (taken[g].length) await this.session((s) => writeAggregates(s, ROLLUP_TABLES[g], taken[g]));
         this.counters.rollupRows += taken[g].length;
       } catch (err) {
-        this.rollups.retry(taken[g]);
+        // This granularity's aggregates and those of the ones not yet tried go back for the next flush.
+        for (const rest of granularities.slice(i)) this.rollups.retry(taken[rest]);
+        this.rollupOutage.failed(err);
         throw err;
       }
     }
+    this.rollupOutage.ok();
     this.counters.rollupFlushes++;
     this.counters.rollupMs += performance.now() - t0;
   }
@@ -527,7 +756,7 @@ export class Ingest {
 
   /** Reports received but not yet committed. */
   get pendingReports(): number {
-    return this.reports.length + this.retry.reduce((a, b) => a + b.reports.length, 0);
+    return this.reports.length + this.redelivered.length + this.retry.reduce((a, b) => a + b.reports.length, 0);
   }
 
   /** Latency percentile (ms from report ts to commit, or to arrival) over what came since the last reset. */
@@ -550,10 +779,24 @@ export class Ingest {
     this.arrival.fill(0);
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops the timers and writes what is held. A database still away after `waitMs` leaves it
+   * unwritten and unacknowledged (an external broker delivers it again to the next session).
+   */
+  async stop(waitMs = STOP_WAIT_MS): Promise<void> {
     for (const t of this.timers) clearInterval(t);
     this.timers.length = 0;
-    await this.flush();
+    const flushed = await Promise.race([
+      this.flush().then(
+        () => true,
+        () => false,
+      ),
+      pause(waitMs).then(() => false),
+    ]);
+    if (!flushed) {
+      this.abandoned = true;
+      this.log.warn({ reports: this.pendingReports, events: this.events.length }, 'ingest stopped with data not stored: left unacknowledged');
+    }
     for (const r of this.rules) await r.stop();
   }
 }

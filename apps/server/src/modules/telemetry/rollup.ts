@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { CopyEncoder } from './copy.ts';
 import type { Session } from './copy-writer.ts';
-import { FIVE_MINUTES, ZoneBuckets } from '../../platform/time/zone.ts';
+import { FIVE_MINUTES, ZoneBuckets } from '../../platform/time/local-time.ts';
 
 /** One writer's aggregate of one device and bucket, one element per property slot. */
 export class Aggregate {

@@ -20,8 +20,10 @@ const ALL_DEVICE_TOPICS = 'ess/+/+/#';
 /**
  * The ingest, subscribed to every device topic: inside the embedded broker (same process, no
  * network hop), or on an external broker as a persistent QoS 1 session through the shared
- * subscription `$share/<group>/…`, so several ingest instances split the stream. The rule sinks
- * (the alarm engine, …) are those the modules added before the telemetry module started.
+ * subscription `$share/<group>/…`, so several ingest instances split the stream. Either way a
+ * message is acknowledged to the broker once the ingest has committed it (docs/decisions/0025).
+ * The rule sinks (the alarm engine, …) are those the modules added before the telemetry module
+ * started.
  */
 export async function startTelemetry(ctx: AppContext, registry: DeviceRegistry, rules: readonly IngestRules[]): Promise<TelemetryRuntime> {
   const { config, database, log, mqtt } = ctx;
@@ -40,7 +42,7 @@ export async function startTelemetry(ctx: AppContext, registry: DeviceRegistry, 
     await ingest.start();
     if (mqtt.embedded) {
       // The embedded broker lives and dies with this process: subscribe inside it.
-      await mqtt.embedded.subscribe(ALL_DEVICE_TOPICS, (t, payload) => ingest.handle(t, payload, false));
+      await mqtt.embedded.subscribe(ALL_DEVICE_TOPICS, (t, payload, ack) => ingest.handle(t, payload, false, { ack }));
     } else {
       consumer = await startConsumer({
         url: mqtt.url,
@@ -48,8 +50,9 @@ export async function startTelemetry(ctx: AppContext, registry: DeviceRegistry, 
         topics: [`$share/${config.mqttShareGroup}/${ALL_DEVICE_TOPICS}`],
         username: config.mqttUsername,
         password: config.mqttPassword,
+        receiveMaximum: config.mqttReceiveMaximum,
         log,
-        onMessage: (t, payload, retained) => ingest.handle(t, payload, retained),
+        onMessage: (d) => ingest.handle(d.topic, d.payload, d.retained, { ack: d.ack, redelivered: d.redelivered }),
       });
     }
   } catch (err) {
@@ -60,9 +63,11 @@ export async function startTelemetry(ctx: AppContext, registry: DeviceRegistry, 
   return {
     ingest,
     close: async () => {
-      // Stop receiving first; everything received (and acknowledged) is then written.
-      await consumer?.close();
+      // Stop taking messages, write what is held (its acknowledgements still go out), then
+      // disconnect: what arrived after the pause is delivered again to the next session.
+      consumer?.pause();
       await ingest.stop();
+      await consumer?.close();
     },
   };
 }

@@ -63,6 +63,9 @@ export async function openDatabase(opts: { url?: string; dataDir: string; memory
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
   pool.on('error', () => undefined); // an idle client's error must not crash the process
+  // Nor a checked-out one's (a transaction or COPY in hand when the server restarts): its query
+  // fails with the error, and the pool drops the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg(pool, { schema });
   // Several instances may start at once: one migrates while the others wait on the lock.
   const lockClient = await pool.connect();

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { dispatcher, emitPings, prepareRecorder, recorder, seenCounts } from '../../../test/outbox-fixtures.ts';
 import { createLogger } from '../logging.ts';
-import { subscriber } from './outbox.ts';
+import { subscriber, type OutboxDeadPayload } from './outbox.ts';
 
 const log = createLogger('silent');
 const TOTAL = 300;
@@ -103,6 +103,9 @@ describe.each(DB_TARGETS)('domain-event outbox on %s', (target) => {
     const failingRows = rows.filter((r) => r.subscriber === 'test.failing');
     expect(failingRows.map((r) => [r.n, r.status])).toEqual([[0, 'done'], [1, 'done'], [2, 'dead'], [3, 'done'], [4, 'done']]);
     expect(failingRows.find((r) => r.n === 2)).toMatchObject({ attempts: 3, last_error: 'poison' });
+    // The death was announced with the mark: one outbox.dead event naming the subscriber, type, count and error.
+    const { rows: notices } = await t.ctx.database.sql.query<{ payload: OutboxDeadPayload }>("select payload from domain_event where type = 'outbox.dead'");
+    expect(notices.map((n) => n.payload)).toEqual([{ subscriber: 'test.failing', types: ['test.ping'], count: 1, eventIds: [expect.any(Number)], lastError: 'poison' }]);
     expect(await seenCounts(t.ctx.database)).toEqual({ rows: 5, distinct: 5 });
   });
 

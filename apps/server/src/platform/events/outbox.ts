@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { domainEvent } from '../../db/schema/events.ts';
 import type { AppContext } from '../context.ts';
 import type { Database, DbOrTx } from '../db/database.ts';
+import { isConnectionError, OutageLog } from '../db/outage.ts';
 import type { Logger } from '../logging.ts';
 
 /**
@@ -9,8 +10,21 @@ import type { Logger } from '../logging.ts';
  * their own (`declare module '…/platform/events/outbox.ts' { interface DomainEvents { … } }`),
  * so the platform names no domain and every emit and subscriber is typed.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by the modules
-export interface DomainEvents {}
+export interface DomainEvents {
+  /** The outbox's own: deliveries of one subscriber went dead (its retries exhausted). */
+  'outbox.dead': OutboxDeadPayload;
+}
+
+/** What went dead, in one batch of one subscriber. */
+export interface OutboxDeadPayload {
+  subscriber: string;
+  /** The types of the dead events, each once. */
+  types: string[];
+  count: number;
+  eventIds: number[];
+  /** The error of the last attempt. */
+  lastError: string;
+}
 
 export type DomainEventType = Extract<keyof DomainEvents, string>;
 
@@ -92,6 +106,7 @@ export class Outbox {
   private stopped = false;
   private killed = false;
   private ctx: AppContext | null = null;
+  private readonly outage: OutageLog;
   readonly counters = { fannedOut: 0, delivered: 0, failed: 0, dead: 0 };
 
   constructor(
@@ -100,6 +115,7 @@ export class Outbox {
     private readonly subscribers: readonly Subscriber[],
     private readonly settings: OutboxSettings = OUTBOX_DEFAULTS,
   ) {
+    this.outage = new OutageLog(log, 'domain-event dispatch');
     const names = new Set<string>();
     for (const s of subscribers) {
       if (names.has(s.name)) throw new Error(`two domain-event subscribers are named ${s.name}`);
@@ -159,9 +175,10 @@ export class Outbox {
         }
       } catch (err) {
         // The database went away or the like: the next poll tries again; nothing was marked.
-        if (!this.killed) this.log.warn({ err }, 'domain-event dispatch failed');
+        if (!this.killed) this.outage.failed(err);
         return;
       }
+      this.outage.ok();
     } while (this.again && !this.stopped);
   }
 
@@ -250,27 +267,56 @@ export class Outbox {
       this.counters.delivered += delivered;
     } catch (err) {
       if (this.killed) return;
+      // The database went away mid-delivery: nothing was marked and the events are not to blame,
+      // so no attempt is counted; a poll after it is back delivers them.
+      if (isConnectionError(err) && !(await this.databaseAnswers())) throw err;
       this.counters.failed += rows.length;
-      await this.failed(s, ids, err);
+      await this.failed(s, rows, err);
     }
   }
 
-  private async failed(s: Subscriber, ids: number[], err: unknown): Promise<void> {
+  /** Whether the database answers now (a connection error with it up is the subscriber's own). */
+  private async databaseAnswers(): Promise<boolean> {
+    try {
+      await this.database.sql.query('select 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Counts a failed attempt of each delivery. Those out of attempts are dead: an `outbox.dead`
+   * event naming them is written in the same transaction (so whoever subscribes to it, the system
+   * module's notice to administrators, hears of every dead batch once), except for dead
+   * `outbox.dead` events themselves, which are only logged (no notice about a notice, no loop).
+   */
+  private async failed(s: Subscriber, batch: DueRow[], err: unknown): Promise<void> {
+    const ids = batch.map((r) => Number(r.event_id));
     const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
     const { backoffMs, maxBackoffMs, maxAttempts } = this.settings;
-    const { rows } = await this.database.sql.query<{ event_id: string; status: string }>(
-      `update domain_event_delivery
-       set attempts = attempts + 1, last_error = $3,
-           status = case when attempts + 1 >= $4 then 'dead' else 'pending' end,
-           next_at = now() + least($5::float8, $6::float8 * power(2, attempts)) * interval '1 millisecond'
-       where subscriber = $1 and event_id = any($2::int8[]) and status = 'pending'
-       returning event_id, status`,
-      [s.name, ids, message, maxAttempts, maxBackoffMs, backoffMs],
-    );
-    const dead = rows.filter((r) => r.status === 'dead').map((r) => Number(r.event_id));
-    this.counters.dead += dead.length;
-    if (dead.length) this.log.error({ err, subscriber: s.name, eventIds: dead }, 'domain events dead: retries exhausted');
+    const dead = await this.database.db.transaction(async (tx) => {
+      const { rows } = await tx.execute<{ event_id: string | number; status: string }>(sql`
+        update domain_event_delivery
+        set attempts = attempts + 1, last_error = ${message},
+            status = case when attempts + 1 >= ${maxAttempts} then 'dead' else 'pending' end,
+            next_at = now() + least(${maxBackoffMs}::float8, ${backoffMs}::float8 * power(2, attempts)) * interval '1 millisecond'
+        where subscriber = ${s.name} and event_id = any(${`{${ids.join(',')}}`}::int8[]) and status = 'pending'
+        returning event_id, status`);
+      const deadIds = new Set(rows.filter((r) => r.status === 'dead').map((r) => Number(r.event_id)));
+      const deadRows = batch.filter((r) => deadIds.has(Number(r.event_id)) && r.type !== 'outbox.dead');
+      if (deadRows.length) {
+        await emit(tx, 'outbox.dead', [
+          { subscriber: s.name, types: [...new Set(deadRows.map((r) => r.type))], count: deadRows.length, eventIds: deadRows.map((r) => Number(r.event_id)), lastError: message },
+        ]);
+      }
+      return { ids: [...deadIds], notice: deadRows.length > 0 };
+    });
+    this.counters.dead += dead.ids.length;
+    if (dead.ids.length) this.log.error({ err, subscriber: s.name, eventIds: dead.ids }, 'domain events dead: retries exhausted');
     else this.log.warn({ err, subscriber: s.name, eventIds: ids }, 'domain-event delivery failed; retrying');
+    // The notice is due now: another round fans it out and hands it to its subscribers.
+    if (dead.notice) this.again = true;
   }
 
   /**

@@ -1,10 +1,8 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MENUS, patternCovers } from '@ess/contract';
-import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
-import { hashPassword } from '../password.ts';
 import { allRoutes } from '../../modules/index.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { scopeFixtures } from '../../../test/scope-fixtures.ts';
 import { isProbe, type AnyRoute, type ScopeProbe } from './route.ts';
 
@@ -18,28 +16,13 @@ describe.each(DB_TARGETS)('route table on %s', (target) => {
   let scopedToken: string;
   let foreignCompanyId: number;
 
-  async function makeUser(username: string, companyId: number, menuPaths: string[] | 'all') {
-    const { db } = t.ctx;
-    const menus = await db.select({ id: menu.id, path: menu.path }).from(menu);
-    const picked = menuPaths === 'all' ? menus : menus.filter((m) => menuPaths.includes(m.path));
-    const [r] = await db.insert(role).values({ name: `role-${username}`, companyId }).returning();
-    await db.insert(roleMenu).values(picked.map((m) => ({ roleId: r!.id, menuId: m.id })));
-    const [u] = await db
-      .insert(appUser)
-      .values({ username, name: username, companyId, passwordHash: await hashPassword('Passw0rd1') })
-      .returning();
-    await db.insert(userRole).values({ userId: u!.id, roleId: r!.id });
-    return t.api.login(username, 'Passw0rd1');
-  }
-
   beforeAll(async () => {
     t = await startTestApp(target);
-    const subs = await t.ctx.db.select().from(company).where(eq(company.code, 'EAST'));
-    const others = await t.ctx.db.select().from(company).where(eq(company.code, 'SOUTH'));
-    foreignCompanyId = others[0]!.id;
+    const { east, south } = await seededCompanies(t);
+    foreignCompanyId = south.id;
     // Only the welcome-level home page: every menu route must refuse this user.
-    narrowToken = await makeUser('narrow', subs[0]!.id, ['/home/index']);
-    scopedToken = await makeUser('scoped', subs[0]!.id, 'all');
+    narrowToken = (await newUser(t, east.id, { username: 'narrow', menus: ['/home/index'] })).token;
+    scopedToken = (await newUser(t, east.id, { username: 'scoped', menus: 'all' })).token;
   });
   afterAll(async () => t?.stop());
 

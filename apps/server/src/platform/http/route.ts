@@ -40,6 +40,8 @@ export const isProbe = (s: RouteScope | undefined): s is ScopeProbe => s !== und
 export interface RateLimit {
   max: (config: Config) => number;
   windowMs: number;
+  /** Records a refused request before it is answered 429 (its body is parsed by then). */
+  refused?: (ctx: AppContext, req: FastifyRequest) => Promise<void>;
 }
 
 export interface RouteCall<B, Q, A extends Access> {

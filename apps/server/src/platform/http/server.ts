@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -21,6 +23,10 @@ declare module 'fastify' {
     /** Set by handlers that wrote their access-log entry themselves (event streams, at open). */
     accessLogged?: boolean;
   }
+  interface FastifyContextConfig {
+    /** Called before a request over the route's rate limit is refused (the route's `rateLimit.refused`). */
+    rateLimitRefused?: (req: FastifyRequest) => Promise<void>;
+  }
 }
 
 export const ok = <T>(data: T): Envelope<T> => ({ errorCode: SUCCESS_CODE, tipMsg: '', errorMsg: '', data });
@@ -41,6 +47,26 @@ export function validationTip(err: ZodError, where: 'body' | 'query'): string {
 
 const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * Requests Node refuses before Fastify sees them (request line and headers over Node's 16 KB,
+ * a malformed request) are answered with the envelope too; the connection is then closed.
+ */
+function clientError(err: NodeJS.ErrnoException, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, def] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, ERRORS.HEADERS_TOO_LARGE]
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, ERRORS.UNAVAILABLE]
+    : [400, ERRORS.INVALID_PARAM];
+  const body = JSON.stringify({ errorCode: def.code, tipMsg: def.tip, errorMsg: '', data: null } satisfies Envelope<null>);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = ctx.log;
   const app = Fastify({
@@ -56,6 +82,7 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
       ignoreTrailingSlash: true,
     },
     trustProxy: ctx.config.trustProxy,
+    clientErrorHandler: clientError,
     // Malformed URLs (bad percent-encoding, over-long parameters) answer with the envelope too.
     frameworkErrors: (err, _req, reply) => {
       void envelope(reply, 400, ERRORS.INVALID_PARAM.code, ERRORS.INVALID_PARAM.tip, err.message);
@@ -67,7 +94,7 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
     limits: { fileSize: ctx.config.uploadMaxBytes, files: 20, fields: 50, fieldSize: 64 * 1024 },
   });
 
-  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+  app.setErrorHandler(async (err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) return envelope(reply, err.status, err.code, err.tip, err.detail ?? '');
     switch (err.code) {
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
@@ -83,7 +110,11 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
         return envelope(reply, 415, ERRORS.UNSUPPORTED_MEDIA.code, ERRORS.UNSUPPORTED_MEDIA.tip);
       default:
     }
-    if (err.statusCode === 429) return envelope(reply, 429, ERRORS.TOO_MANY_REQUESTS.code, ERRORS.TOO_MANY_REQUESTS.tip);
+    if (err.statusCode === 429) {
+      const refused = req.routeOptions.config.rateLimitRefused;
+      if (refused) await refused(req).catch((e: unknown) => req.log.error({ err: e }, 'rate-limit refusal hook failed'));
+      return envelope(reply, 429, ERRORS.TOO_MANY_REQUESTS.code, ERRORS.TOO_MANY_REQUESTS.tip);
+    }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return envelope(reply, err.statusCode, ERRORS.INVALID_PARAM.code, ERRORS.INVALID_PARAM.tip, err.message);
     }
@@ -139,8 +170,16 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
   app.route({
     method: r.method,
     url: API_BASE + r.path,
-    // `max` is read per request, so the limit follows the live configuration.
-    ...(limit ? { config: { rateLimit: { max: () => limit.max(ctx.config), timeWindow: limit.windowMs } } } : {}),
+    // `max` is read per request, so the limit follows the live configuration. A route that records
+    // its refusals is limited once its body is parsed, so the refusal can say what was sent.
+    ...(limit
+      ? {
+          config: {
+            rateLimit: { max: () => limit.max(ctx.config), timeWindow: limit.windowMs, ...(limit.refused ? { hook: 'preValidation' as const } : {}) },
+            ...(limit.refused ? { rateLimitRefused: (req: FastifyRequest) => limit.refused!(ctx, req) } : {}),
+          },
+        }
+      : {}),
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       let user: AuthUser | null = null;
       const token = tokenFrom(req);
@@ -162,8 +201,8 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
         if (!parsed.success) throw new AppError('INVALID_PARAM', validationTip(parsed.error, 'query'));
         query = parsed.data;
       }
-      const nul = nulPath(req.body) ?? nulPath(req.query);
-      if (nul) throw new AppError('INVALID_PARAM', `${nul.length ? nul.join('.') : '请求体'}: 不能包含空字符`);
+      const bad = badText(req.body) ?? badText(req.query);
+      if (bad) throw new AppError('INVALID_PARAM', `${bad.path.length ? bad.path.join('.') : '请求体'}: ${bad.problem}`);
       let body: unknown = undefined;
       if (r.body && !r.multipart) {
         const parsed = r.body.safeParse(req.body ?? {}, { reportInput: true });
@@ -213,16 +252,30 @@ async function registerRateLimit(app: FastifyInstance, ctx: AppContext) {
   });
 }
 
+/** A UTF-16 surrogate not paired with its other half (a `u` pattern matches a surrogate only when it is alone). */
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+function textProblem(s: string): string | null {
+  if (s.includes('\u0000')) return '不能包含空字符';
+  if (LONE_SURROGATE.test(s)) return '不是有效的 Unicode 文本';
+  return null;
+}
+
 /**
- * Where a string holds U+0000, which PostgreSQL text cannot store: such input is refused as a
- * bad parameter up front instead of failing in the database.
+ * Where a string holds U+0000, which PostgreSQL text cannot store, or a lone surrogate (JSON
+ * allows "\ud800"), which would be stored as U+FFFD: such input is refused as a bad parameter up
+ * front instead of failing in the database or being silently altered there.
  */
-function nulPath(value: unknown, path: string[] = [], depth = 0): string[] | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : null;
+function badText(value: unknown, path: string[] = [], depth = 0): { path: string[]; problem: string } | null {
+  if (typeof value === 'string') {
+    const problem = textProblem(value);
+    return problem ? { path, problem } : null;
+  }
   if (value === null || typeof value !== 'object' || depth > 32) return null;
   for (const [k, v] of Object.entries(value)) {
-    if (k.includes('\u0000')) return [...path, k];
-    const found = nulPath(v, [...path, k], depth + 1);
+    const keyProblem = textProblem(k);
+    if (keyProblem) return { path: [...path, k], problem: keyProblem };
+    const found = badText(v, [...path, k], depth + 1);
     if (found) return found;
   }
   return null;

@@ -7,9 +7,11 @@ export interface EmbeddedBroker {
   port: number;
   /**
    * Subscribes inside the broker's process: messages reach `handler` without a network hop or
-   * a second MQTT parse, and the publisher's PUBACK follows the handler's return.
+   * a second MQTT parse. The publisher's PUBACK waits for the handler's `ack` (the ingest calls it
+   * once the message is stored), and the broker hands over at most its `concurrency` messages not
+   * yet acked; the rest wait in the broker.
    */
-  subscribe(filter: string, handler: (topic: string, payload: Buffer) => void): Promise<void>;
+  subscribe(filter: string, handler: (topic: string, payload: Buffer, ack: () => void) => void): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,8 +46,12 @@ export async function startEmbeddedBroker(port: number, host: string): Promise<E
         broker.subscribe(
           filter,
           (packet, cb) => {
-            handler(packet.topic, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
-            cb();
+            let acked = false;
+            handler(packet.topic, Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), () => {
+              if (acked) return;
+              acked = true;
+              cb();
+            });
           },
           () => resolve(),
         );

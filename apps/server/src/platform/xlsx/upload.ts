@@ -42,30 +42,3 @@ function tooLarge(err: unknown, ctx: AppContext): unknown {
   }
   return err;
 }
-
-/** One refusal of an imported sheet: its row (1 = the header row, 0 = the whole file) and column. */
-export interface SheetError {
-  row: number;
-  column: string;
-  message: string;
-}
-
-/**
- * The header checks of every import: no repeated or unknown column, every required one present,
- * at least one data row and at most `maxRows`.
- */
-export function sheetHeaderErrors(sheet: XlsxSheet, o: { required: readonly string[]; known: (header: string) => boolean; maxRows: number }): SheetError[] {
-  const errors: SheetError[] = [];
-  const seen = new Set<string>();
-  sheet.headers.forEach((h) => {
-    if (!h) return;
-    if (seen.has(h)) errors.push({ row: 1, column: h, message: '列名重复' });
-    seen.add(h);
-    if (!o.known(h)) errors.push({ row: 1, column: h, message: '不是可导入的列' });
-  });
-  for (const h of o.required) if (!seen.has(h)) errors.push({ row: 1, column: h, message: '缺少此列' });
-  if (errors.length === 0 && sheet.rows.length === 0) errors.push({ row: 0, column: '', message: '文件中没有数据行' });
-  if (sheet.rows.length > o.maxRows) errors.push({ row: 0, column: '', message: `一次最多导入${o.maxRows}行` });
-  return errors;
-}
-
