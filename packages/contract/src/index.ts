@@ -14,7 +14,6 @@ export * from './device.ts';
 export * from './product.ts';
 export * from './site.ts';
 export * from './monitor.ts';
-export * from './equipment.ts';
 export * from './pricing.ts';
 export * from './comprehensive.ts';
 export * from './alarm.ts';

@@ -3,7 +3,7 @@ import type { PeriodValues } from '@ess/contract';
 import { site } from './site.ts';
 
 /**
- * Revenue figures per station and station-local day (modules/revenue, docs/decisions/0014):
+ * Revenue figures per station and station-local day (modules/dashboard, docs/decisions/0014):
  * computed from the rollups of the meter registers and the day's prices, never entered. Today's
  * row is refreshed every few minutes, a range is recomputed when prices change. Money is to the
  * cent in `currency`; energy kWh.

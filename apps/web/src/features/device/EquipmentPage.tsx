@@ -1,5 +1,5 @@
 import { CloudUploadOutlined, DownloadOutlined, HistoryOutlined, UploadOutlined, WifiOutlined } from '@ant-design/icons';
-import { equipmentEndpoints, type EmsCheckResult, type ImportRowError } from '@ess/contract/equipment';
+import { deviceEndpoints, type EmsCheckResult, type ImportRowError } from '@ess/contract/device';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Drawer, Form, Modal, Result, Select, Upload } from 'antd';
 import { useState } from 'react';
@@ -166,8 +166,8 @@ export function EquipmentPage() {
           <Button key="productExport" icon={<DownloadOutlined />} onClick={() => setDialog('productExport')}>
             {t('导出产品数据')}
           </Button>,
-          <ImportButton key="productImport" endpoint={equipmentEndpoints.productImport} label="导入产品数据" testId="product-import" onReport={setReport} />,
-          <ImportButton key="import" endpoint={equipmentEndpoints.import} label="导入设备" testId="device-import" onReport={setReport} />,
+          <ImportButton key="productImport" endpoint={deviceEndpoints.productImport} label="导入产品数据" testId="product-import" onReport={setReport} />,
+          <ImportButton key="import" endpoint={deviceEndpoints.import} label="导入设备" testId="device-import" onReport={setReport} />,
         ]}
       />
       {report && <ImportReport tip={report.tip} errors={report.errors} onClose={() => setReport(null)} />}

@@ -1,4 +1,4 @@
-import type { ImportRowError } from '@ess/contract/equipment';
+import type { ImportRowError } from '@ess/contract/device';
 import { Alert, Modal, Table } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
 

@@ -1,6 +1,6 @@
 import { SwapOutlined } from '@ant-design/icons';
 import type { DeviceRecord } from '@ess/contract/device';
-import { deviceChangeBody } from '@ess/contract/equipment';
+import { deviceChangeBody } from '@ess/contract/device';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Col, Descriptions, Form, Input, Popconfirm, Row, Select, Space } from 'antd';
 import { useState } from 'react';

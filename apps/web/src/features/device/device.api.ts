@@ -1,6 +1,5 @@
-import { deviceEndpoints } from '@ess/contract/device';
+import { deviceEndpoints, type ImportRefusal, type ImportResult, type ImportRowError } from '@ess/contract/device';
 import type { EndpointInput } from '@ess/contract/endpoint';
-import { equipmentEndpoints, type ImportRefusal, type ImportResult, type ImportRowError } from '@ess/contract/equipment';
 import type { OptionSource } from '../../components/crud/index.ts';
 import { call, callFile, RequestError } from '../../platform/request.ts';
 import { deviceKeys } from './device.keys.ts';
@@ -8,15 +7,15 @@ import { deviceKeys } from './device.keys.ts';
 /** The calls of /product/equipment and /product/replace beyond the resource layer. */
 export const equipmentApi = {
   devices: (body: { siteId: number; productId?: number }) => call(deviceEndpoints.list, body, { loading: false }),
-  checkEms: (siteId: number) => call(equipmentEndpoints.checkEms, { siteId }),
-  changeProducts: (siteId: number) => call(equipmentEndpoints.changeProducts, { siteId }, { loading: false }),
-  change: (body: ChangeBody) => call(equipmentEndpoints.change, body),
-  exportProductData: (productId: number, siteId?: number) => callFile(equipmentEndpoints.productExport, { productId, ...(siteId ? { siteId } : {}) }),
+  checkEms: (siteId: number) => call(deviceEndpoints.checkEms, { siteId }),
+  changeProducts: (siteId: number) => call(deviceEndpoints.changeProducts, { siteId }, { loading: false }),
+  change: (body: ChangeBody) => call(deviceEndpoints.change, body),
+  exportProductData: (productId: number, siteId?: number) => callFile(deviceEndpoints.productExport, { productId, ...(siteId ? { siteId } : {}) }),
 };
 
-export type ChangeBody = NonNullable<EndpointInput<typeof equipmentEndpoints.change>>;
+export type ChangeBody = NonNullable<EndpointInput<typeof deviceEndpoints.change>>;
 /** The device and the product data imports (the same declaration type): xlsx uploads answering the counts. */
-export type ImportEndpoint = typeof equipmentEndpoints.import;
+export type ImportEndpoint = typeof deviceEndpoints.import;
 
 export type ImportOutcome = { ok: true; result: ImportResult } | { ok: false; tip: string; errors: ImportRowError[] };
 

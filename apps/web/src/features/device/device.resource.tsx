@@ -1,5 +1,4 @@
-import { DEVICE_STATUS_LABELS, DEVICE_STATUSES, deviceEndpoints, type DeviceRecord } from '@ess/contract/device';
-import { deviceEditBody, equipmentEndpoints, type DeviceChangeRecord, type DeviceImportRecord } from '@ess/contract/equipment';
+import { DEVICE_STATUS_LABELS, DEVICE_STATUSES, deviceEndpoints, type DeviceRecord, deviceEditBody, type DeviceChangeRecord, type DeviceImportRecord } from '@ess/contract/device';
 import { DEVICE_TYPES, METER_PURPOSE_LABELS, METER_PURPOSES } from '@ess/contract/telemetry';
 import { Link } from 'react-router';
 import { defineResource, type EnumOption } from '../../components/crud/index.ts';
@@ -47,9 +46,9 @@ export const deviceResource = defineResource<DeviceRecord, DeviceForm, DeviceRec
   endpoints: {
     page: deviceEndpoints.page,
     one: deviceEndpoints.one,
-    edit: equipmentEndpoints.edit,
-    export: equipmentEndpoints.export,
-    import: equipmentEndpoints.import,
+    edit: deviceEndpoints.edit,
+    export: deviceEndpoints.export,
+    import: deviceEndpoints.import,
   },
   // The import button of this screen shows the per-row report (EquipmentPage).
   showImport: false,
@@ -117,7 +116,7 @@ export const deviceResource = defineResource<DeviceRecord, DeviceForm, DeviceRec
 export const changeResource = defineResource<DeviceChangeRecord>({
   key: ['equipment', 'change'],
   name: '更换记录',
-  endpoints: { page: equipmentEndpoints.changePage, one: equipmentEndpoints.changeOne },
+  endpoints: { page: deviceEndpoints.changePage, one: deviceEndpoints.changeOne },
   columns: [
     { key: 'changedAt', title: '更换时间', type: 'datetime', width: 160 },
     { key: 'siteName', title: '所属站点', width: 130, ellipsis: true },
@@ -153,7 +152,7 @@ const IMPORT_STATUS_OPTIONS: EnumOption[] = [
 export const importHistoryResource = defineResource<DeviceImportRecord>({
   key: ['equipment', 'import-history'],
   name: '导入记录',
-  endpoints: { page: equipmentEndpoints.importHistoryPage },
+  endpoints: { page: deviceEndpoints.importHistoryPage },
   detail: true,
   actionsWidth: 90,
   columns: [
