@@ -249,7 +249,9 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
     const refused = await t.api.call('POST', '/configure/product/import', { token: t.adminToken, rawBody: bad });
     expect([refused.status, refused.body.errorCode]).toEqual([406, 'A0406']);
     expect(refused.body.tipMsg).toMatch(/^导入失败：第3行「标识符」/);
-    expect(refusalOf(refused.body).errors).toEqual([{ row: 3, column: '标识符', message: expect.stringMatching(/小驼峰/) }]);
+    const [badRow, ...more] = refusalOf(refused.body).errors;
+    expect([badRow?.row, badRow?.column, more]).toEqual([3, '标识符', []]);
+    expect(badRow?.message).toMatch(/小驼峰/);
     // Every bad row is listed: the bad identifier and, with the file's own code, the taken code too.
     const both = new FormData();
     both.append('file', new Blob([new Uint8Array(broken)]), 'model.xlsx');
