@@ -64,6 +64,7 @@ const envSchema = z.object({
   ROLLUP_SNAPSHOT_MS: z.coerce.number().int().positive().default(300_000),
   /** A device is offline when nothing came for max(this, 3 observed report intervals). */
   DEVICE_OFFLINE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  PRESENCE_SWEEP_MS: z.coerce.number().int().positive().default(5_000),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   TELEMETRY_5M_RETENTION_DAYS: z.coerce.number().positive().default(93),
   /** on: start the station simulator with the server (npm start); auto: only with the embedded broker and the demo seed. */
@@ -130,6 +131,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rollupFlushMs: raw.ROLLUP_FLUSH_MS,
     rollupSnapshotMs: raw.ROLLUP_SNAPSHOT_MS,
     deviceOfflineTimeoutMs: raw.DEVICE_OFFLINE_TIMEOUT_MS,
+    presenceSweepMs: raw.PRESENCE_SWEEP_MS,
     rawRetentionDays: raw.TELEMETRY_RAW_RETENTION_DAYS,
     fiveMinuteRetentionDays: raw.TELEMETRY_5M_RETENTION_DAYS,
     simulator: raw.SIMULATOR,
