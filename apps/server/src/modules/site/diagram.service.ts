@@ -78,7 +78,7 @@ async function checkBindings(db: DbOrTx, siteId: number, bindings: DiagramBindin
   });
 }
 
-function toRecord(row: typeof distributionDiagram.$inferSelect, elementIds = svgElementIds(row.svg)): DiagramRecord {
+function toRecord(row: typeof distributionDiagram.$inferSelect, elementIds: string[]): DiagramRecord {
   return { id: row.id, siteId: row.siteId, fileName: row.fileName, svg: row.svg, bindings: row.bindings, elementIds, updatedAt: row.updatedAt.toISOString() };
 }
 
@@ -102,9 +102,15 @@ export async function uploadDiagram(ctx: AppContext, user: AuthUser, req: Fastif
 
   return ctx.db.transaction(async (tx) => {
     await siteInScope(tx, user, siteId);
-    const [cur] = await tx.select().from(distributionDiagram).where(eq(distributionDiagram.siteId, siteId)).for('update');
+    const [cur] = await tx
+      .select({ id: distributionDiagram.id, fileName: distributionDiagram.fileName, bindings: distributionDiagram.bindings })
+      .from(distributionDiagram)
+      .where(eq(distributionDiagram.siteId, siteId))
+      .for('update');
     if (!clean && !cur) throw new AppError('INVALID_PARAM', 'file不能为空');
-    const elementIds = clean?.elementIds ?? svgElementIds(cur!.svg);
+    // The stored markup is read only when it stays (a new file replaces it unread).
+    const svg = clean?.svg ?? (await tx.select({ svg: distributionDiagram.svg }).from(distributionDiagram).where(eq(distributionDiagram.id, cur!.id)))[0]!.svg;
+    const elementIds = clean?.elementIds ?? (await svgElementIds(svg));
     let next = bindings;
     if (!next) {
       const present = new Set(elementIds);
@@ -112,18 +118,12 @@ export async function uploadDiagram(ctx: AppContext, user: AuthUser, req: Fastif
     } else {
       await checkBindings(tx, siteId, next, elementIds);
     }
-    const values = {
-      siteId,
-      fileName: file?.name ?? cur!.fileName,
-      svg: clean?.svg ?? cur!.svg,
-      bindings: next,
-      uploadedBy: user.id,
-      updatedAt: new Date(),
-    };
+    // The markup is written only when a new file came, and not read back: it is the largest thing here.
+    const values = { siteId, fileName: file?.name ?? cur!.fileName, bindings: next, uploadedBy: user.id, updatedAt: new Date() };
     const [row] = cur
-      ? await tx.update(distributionDiagram).set(values).where(eq(distributionDiagram.id, cur.id)).returning()
-      : await tx.insert(distributionDiagram).values(values).returning();
-    return toRecord(row!, elementIds);
+      ? await tx.update(distributionDiagram).set(clean ? { ...values, svg } : values).where(eq(distributionDiagram.id, cur.id)).returning({ id: distributionDiagram.id })
+      : await tx.insert(distributionDiagram).values({ ...values, svg }).returning({ id: distributionDiagram.id });
+    return { id: row!.id, siteId, fileName: values.fileName, svg, bindings: next, elementIds, updatedAt: values.updatedAt.toISOString() };
   });
 }
 
@@ -131,7 +131,7 @@ export async function uploadDiagram(ctx: AppContext, user: AuthUser, req: Fastif
 export async function loadDiagram(ctx: AppContext, user: AuthUser, siteId: number): Promise<DiagramRecord | null> {
   await siteInScope(ctx.db, user, siteId);
   const [row] = await ctx.db.select().from(distributionDiagram).where(eq(distributionDiagram.siteId, siteId));
-  return row ? toRecord(row) : null;
+  return row ? toRecord(row, await svgElementIds(row.svg)) : null;
 }
 
 export async function deleteDiagram(ctx: AppContext, user: AuthUser, id: number): Promise<void> {
@@ -147,7 +147,7 @@ export async function deleteDiagram(ctx: AppContext, user: AuthUser, id: number)
 export async function pruneBindings(db: DbOrTx, siteId: number): Promise<{ kept: number; removed: DiagramBinding[] } | null> {
   const [row] = await db.select().from(distributionDiagram).where(eq(distributionDiagram.siteId, siteId)).for('update');
   if (!row) return null;
-  const elementIds = new Set(svgElementIds(row.svg));
+  const elementIds = new Set(await svgElementIds(row.svg));
   const keep: DiagramBinding[] = [];
   const removed: DiagramBinding[] = [];
   for (const b of row.bindings) {

@@ -1,6 +1,6 @@
 import createDOMPurify, { type Config } from 'dompurify';
 import { createRequire } from 'node:module';
-import { svgElementIds } from './svg-scan.ts';
+import { svgElementIdsSync } from './svg-scan.ts';
 
 /**
  * Distribution diagrams are user-supplied SVG shown inline in the console, so they pass through
@@ -100,5 +100,5 @@ export function sanitiseSvg(markup: string): SanitisedSvg | null {
   if (!root) return null;
   root.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
   const svg = root.outerHTML;
-  return { svg, elementIds: svgElementIds(svg) };
+  return { svg, elementIds: svgElementIdsSync(svg) };
 }

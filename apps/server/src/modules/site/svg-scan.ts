@@ -7,6 +7,8 @@
  * attribute values may hold '>'. An end tag closes the innermost open element only when it names
  * that element (as in well-formed XML); any other end tag closes nothing, so a malformed document
  * can only look deeper than it is, never shallower. The scan stops as soon as a visitor asks.
+ * On the event loop the text is walked in slices with a turn of the loop between them, so even
+ * megabytes of tags hold nothing else up for more than a few milliseconds.
  */
 
 interface TagVisitor {
@@ -19,12 +21,17 @@ interface TagVisitor {
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 12 || c === 13;
 const isLetter = (c: number) => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
-function walkTags(s: string, visit: TagVisitor): void {
+/**
+ * Walks the tags from `from`; returns where the next tag may start once it has passed `until`
+ * (to go on from there), or -1 at the end of the text or when a visitor stopped the walk.
+ */
+function walkTags(s: string, visit: TagVisitor, from = 0, until = Infinity): number {
   const n = s.length;
-  let i = 0;
+  let i = from;
   while (i < n) {
+    if (i >= until) return i;
     const lt = s.indexOf('<', i);
-    if (lt < 0) return;
+    if (lt < 0) return -1;
     const c = s.charCodeAt(lt + 1);
     if (c === 33 /* ! */) {
       let end: number;
@@ -35,16 +42,16 @@ function walkTags(s: string, visit: TagVisitor): void {
         else {
           const a = s.indexOf('-->', lt + 4);
           const b = s.indexOf('--!>', lt + 4);
-          if (a < 0 && b < 0) return;
+          if (a < 0 && b < 0) return -1;
           end = a >= 0 && (b < 0 || a < b) ? a + 3 : b + 4;
         }
       } else if (s.startsWith('[CDATA[', lt + 2)) {
         const e = s.indexOf(']]>', lt + 9);
-        if (e < 0) return;
+        if (e < 0) return -1;
         end = e + 3;
       } else {
         const e = s.indexOf('>', lt + 2);
-        if (e < 0) return;
+        if (e < 0) return -1;
         end = e + 1;
       }
       i = end;
@@ -52,7 +59,7 @@ function walkTags(s: string, visit: TagVisitor): void {
     }
     if (c === 63 /* ? */) {
       const e = s.indexOf('>', lt + 2);
-      if (e < 0) return;
+      if (e < 0) return -1;
       i = e + 1;
       continue;
     }
@@ -62,7 +69,7 @@ function walkTags(s: string, visit: TagVisitor): void {
       // '</>' is dropped, '</3…>' is a bogus comment, and '<' before anything else is text.
       if (closing) {
         const e = s.indexOf('>', lt + 2);
-        if (e < 0) return;
+        if (e < 0) return -1;
         i = e + 1;
       } else {
         i = lt + 1;
@@ -81,7 +88,7 @@ function walkTags(s: string, visit: TagVisitor): void {
     let id: string | undefined;
     for (;;) {
       while (j < n && isSpace(s.charCodeAt(j))) j++;
-      if (j >= n) return; // a tag cut off by the end of the text is no tag
+      if (j >= n) return -1; // a tag cut off by the end of the text is no tag
       const k = s.charCodeAt(j);
       if (k === 62) {
         j++;
@@ -111,7 +118,7 @@ function walkTags(s: string, visit: TagVisitor): void {
         const q = s.charCodeAt(j);
         if (q === 34 || q === 39) {
           const close = s.indexOf(q === 34 ? '"' : "'", j + 1);
-          if (close < 0) return;
+          if (close < 0) return -1;
           value = s.slice(j + 1, close);
           j = close + 1;
         } else {
@@ -123,7 +130,17 @@ function walkTags(s: string, visit: TagVisitor): void {
       if (id === undefined && attr.length === 2 && attr.toLowerCase() === 'id') id = value;
     }
     i = j;
-    if (!(closing ? visit.end(name) : visit.start(name, selfClosing, id))) return;
+    if (!(closing ? visit.end(name) : visit.start(name, selfClosing, id))) return -1;
+  }
+  return -1;
+}
+
+/** Characters walked between two turns of the event loop. */
+const SLICE = 16 * 1024;
+
+async function walkYielding(s: string, visit: TagVisitor): Promise<void> {
+  for (let i = walkTags(s, visit, 0, SLICE); i >= 0; i = walkTags(s, visit, i, i + SLICE)) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }
 
@@ -134,14 +151,10 @@ export interface SvgShape {
   depth: number;
 }
 
-/**
- * Counts elements and nesting, stopping as soon as either passes its limit (so a document far
- * over a limit costs no more than its first few kilobytes).
- */
-export function measureSvg(markup: string, limits: { depth: number; elements: number }): SvgShape {
+function shapeVisitor(limits: { depth: number; elements: number }) {
   const open: string[] = [];
   const shape: SvgShape = { elements: 0, depth: 0 };
-  walkTags(markup, {
+  const visit: TagVisitor = {
     start(name, selfClosing) {
       shape.elements++;
       if (!selfClosing) open.push(name);
@@ -152,21 +165,51 @@ export function measureSvg(markup: string, limits: { depth: number; elements: nu
       if (open[open.length - 1] === name) open.pop();
       return true;
     },
-  });
-  return shape;
+  };
+  return { shape, visit };
 }
 
 const ELEMENT_ID = /^[A-Za-z_][\w.:-]*$/;
 
-/** Ids of the markup's elements (those a binding may name), in document order. */
-export function svgElementIds(markup: string): string[] {
+function idVisitor() {
   const ids: string[] = [];
-  walkTags(markup, {
+  const visit: TagVisitor = {
     start(_name, _selfClosing, id) {
       if (id !== undefined && ELEMENT_ID.test(id)) ids.push(id);
       return true;
     },
     end: () => true,
-  });
+  };
+  return { ids, visit };
+}
+
+/**
+ * Counts elements and nesting, stopping as soon as either passes its limit (so a document far
+ * over a limit costs no more than its first few kilobytes). Yields to the event loop between slices.
+ */
+export async function measureSvg(markup: string, limits: { depth: number; elements: number }): Promise<SvgShape> {
+  const { shape, visit } = shapeVisitor(limits);
+  await walkYielding(markup, visit);
+  return shape;
+}
+
+/** Ids of the markup's elements (those a binding may name), in document order. Yields to the event loop between slices. */
+export async function svgElementIds(markup: string): Promise<string[]> {
+  const { ids, visit } = idVisitor();
+  await walkYielding(markup, visit);
+  return ids;
+}
+
+/** measureSvg in one go, for the sanitiser's worker thread (which has no one else to wait for it). */
+export function measureSvgSync(markup: string, limits: { depth: number; elements: number }): SvgShape {
+  const { shape, visit } = shapeVisitor(limits);
+  walkTags(markup, visit);
+  return shape;
+}
+
+/** svgElementIds in one go, for the sanitiser's worker thread. */
+export function svgElementIdsSync(markup: string): string[] {
+  const { ids, visit } = idVisitor();
+  walkTags(markup, visit);
   return ids;
 }

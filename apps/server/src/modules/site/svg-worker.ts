@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import { loadSanitiser, sanitiseSvg } from './svg-sanitize.ts';
-import { measureSvg } from './svg-scan.ts';
+import { measureSvgSync } from './svg-scan.ts';
 
 /**
  * The sanitiser's worker thread (started by diagram-svg.ts through svg-worker.mjs): loads jsdom,
@@ -23,7 +23,7 @@ port.on('message', (job: SvgJob) => {
   let answer: SvgJobResult;
   try {
     const clean = sanitiseSvg(job.markup);
-    answer = { id: job.id, ok: true, result: clean && { ...clean, ...measureSvg(clean.svg, job.limits) } };
+    answer = { id: job.id, ok: true, result: clean && { ...clean, ...measureSvgSync(clean.svg, job.limits) } };
   } catch (err) {
     answer = { id: job.id, ok: false, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
   }

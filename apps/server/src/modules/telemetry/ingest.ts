@@ -247,7 +247,10 @@ export class Ingest {
       t.unref();
       this.timers.push(t);
     };
-    every(this.settings.batchMs, () => this.flushBatch());
+    every(this.settings.batchMs, () => {
+      this.kick();
+      return Promise.resolve();
+    });
     every(this.settings.latestFlushMs, () => this.flushLatest());
     every(this.settings.rollupFlushMs, () => this.flushRollups());
     every(30_000, () => this.registry.load().catch((err: unknown) => this.log.warn({ err }, 'device registry reload failed')));
@@ -432,7 +435,7 @@ export class Ingest {
       for (const rule of this.rules) rule.report(device, ts, row);
     }
     st.dirty = true;
-    if (this.points >= this.settings.batchPoints || this.reports.length >= MAX_BATCH_REPORTS) void this.flushBatch();
+    if (this.points >= this.settings.batchPoints || this.reports.length >= MAX_BATCH_REPORTS) this.kick();
     return true;
   }
 
@@ -453,11 +456,16 @@ export class Ingest {
     }
   }
 
-  /** Seals the current batch and writes it (or leaves it to the write in flight to pick up). */
+  /** Seals the current batch and writes it (or leaves it to the write in flight to pick up); resolves once all is written. */
   flushBatch(): Promise<void> {
+    this.kick();
+    return this.drained();
+  }
+
+  /** Seals and starts writing, without waiting. */
+  private kick(): void {
     this.seal();
     this.pump();
-    return this.drained();
   }
 
   /**
