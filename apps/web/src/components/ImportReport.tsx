@@ -1,8 +1,8 @@
-import type { ImportRowError } from '@ess/contract/device';
+import type { ImportRowError } from '@ess/contract/common';
 import { Alert, Modal, Table } from 'antd';
-import { useT } from '../../platform/i18n/useT.ts';
+import { useT } from '../platform/i18n/useT.ts';
 
-/** The per-row report of a refused import: which row, which column, why. Nothing was written. */
+/** The per-row report of a refused import (uploadSheet): which row, which column, why. Nothing was written. */
 export function ImportReport({ tip, errors, onClose }: { tip: string; errors: ImportRowError[]; onClose: () => void }) {
   const t = useT();
   return (

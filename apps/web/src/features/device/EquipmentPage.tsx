@@ -6,8 +6,9 @@ import { useState } from 'react';
 import { formatDateTime, ResourceTable, useOptionSource } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
-import { ImportReport } from './ImportReport.tsx';
-import { equipmentApi, importSheet, type ImportEndpoint } from './device.api.ts';
+import { ImportReport } from '../../components/ImportReport.tsx';
+import { uploadSheet } from '../../components/upload-sheet.ts';
+import { equipmentApi, type ImportEndpoint } from './device.api.ts';
 import { siteSource } from '../../components/options/sites.ts';
 import { productSource } from '../../components/options/products.ts';
 import { deviceResource, importHistoryResource } from './device.resource.tsx';
@@ -31,7 +32,7 @@ function ImportButton({ endpoint, label, testId, onReport }: { endpoint: ImportE
           return Upload.LIST_IGNORE;
         }
         setBusy(true);
-        void importSheet(endpoint, file)
+        void uploadSheet(endpoint, file)
           .then((r) => {
             if (r.ok) {
               void message.success(t('导入成功：新增 $1 条，更新 $2 条', r.result.created, r.result.updated));
