@@ -10,6 +10,8 @@ import { z, type ZodError } from 'zod';
 import { API_BASE, ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract';
 import type { AppContext } from '../context.ts';
 import { checkSession, tokenFrom, type AuthUser } from './auth.ts';
+import { isConnectionError } from '../db/outage.ts';
+import { pgErrorCode, QUERY_CANCELED } from '../db/errors.ts';
 import { AppError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
@@ -117,6 +119,12 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return envelope(reply, err.statusCode, ERRORS.INVALID_PARAM.code, ERRORS.INVALID_PARAM.tip, err.message);
+    }
+    // The database away, or a statement past DB_STATEMENT_TIMEOUT_MS: the service is unavailable
+    // for now (503), not broken; the caller may try again.
+    if (isConnectionError(err) || pgErrorCode(err) === QUERY_CANCELED) {
+      req.log.warn({ err }, 'database unavailable or statement timed out');
+      return envelope(reply, 503, ERRORS.UNAVAILABLE.code, ERRORS.UNAVAILABLE.tip);
     }
     req.log.error({ err }, 'unhandled error');
     return envelope(reply, 500, ERRORS.SYSTEM_ERROR.code, ERRORS.SYSTEM_ERROR.tip);
