@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { constants as zlib } from 'node:zlib';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
@@ -92,6 +94,15 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
   });
 
   await registerRateLimit(app, ctx);
+  // Answers over 1 KB travel compressed when the client accepts it (br, else gzip). Brotli at
+  // quality 4: near gzip's speed with smaller output; its default (11) is for static files, which
+  // are pre-compressed at build time and served as they are. Event streams are hijacked and stay
+  // uncompressed (each event must reach the client at once).
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(multipart, {
     limits: { fileSize: ctx.config.uploadMaxBytes, files: 20, fields: 50, fieldSize: 64 * 1024 },
   });
