@@ -49,7 +49,9 @@ describe('import boundaries (ARCHITECTURE.md §3–§4)', () => {
     ['the server imports the simulator outside the demo', `${S}/main.ts`, "import { demoFleet } from '@ess/simulator';"],
     ['a module loads the simulator lazily', `${S}/modules/telemetry/runtime.ts`, "const sim = await import('@ess/simulator');"],
     ['web platform imports a feature', 'apps/web/src/platform/user-store.ts', "import { x } from '../features/system/user.model.ts';"],
-    ['web components import a feature', 'apps/web/src/components/crud/ResourceTable.tsx', "import { siteSource } from '../../features/config/config.options.ts';"],
+    ['web components import a feature', 'apps/web/src/components/crud/ResourceTable.tsx', "import { siteSource } from '../../features/site/site.options.ts';"],
+    ['a feature imports another feature', 'apps/web/src/features/dashboard/HomePage.tsx', "import { LevelTag } from '../alarm/LevelTag.tsx';"],
+    ['a page writes a literal query key', 'apps/web/src/features/site/SitePage.tsx', "const q = useQuery({ queryKey: ['configure', 'site', id], queryFn });"],
   ])('fails when %s', (_what, path, source) => {
     expect(check(path, source)).toHaveLength(1);
   });
@@ -60,6 +62,8 @@ describe('import boundaries (ARCHITECTURE.md §3–§4)', () => {
     ['the demo imports the simulator', `${S}/demo/demo-seed.ts`, "import { demoFleet } from '@ess/simulator';"],
     ['a test reaches into what it tests', `${S}/modules/alarm/alarm.ingest.test.ts`, "import { runSimulator } from '@ess/simulator';"],
     ['app.ts loads the demo', `${S}/app.ts`, "import { loadDemo } from './demo/load.ts';"],
+    ['a feature imports a shared component', 'apps/web/src/features/dashboard/HomePage.tsx', "import { LevelTag } from '../../components/LevelTag.tsx';"],
+    ['a key factory declares its keys', 'apps/web/src/features/site/site.keys.ts', "export const k = { x: () => ['configure', 'x'] as const, q: { queryKey: ['a'] } };"],
   ])('allows %s', (_what, path, source) => {
     expect(check(path, source)).toEqual([]);
   });

@@ -7,7 +7,9 @@ import { dirname, join, normalize, relative } from 'node:path';
  * - the server's platform/ and db/ import no module and not the demo;
  * - a module imports another module only through its index.ts, and never the demo;
  * - only the server's demo/ imports the station simulator (@ess/simulator);
- * - the console's platform/ and components/ import no feature.
+ * - the console's platform/ and components/ import no feature, and a feature imports no other
+ *   feature (shared parts — charts, formatters, pickers, option sources — live in components/);
+ * - the console's query keys come from key factories (`*.keys.ts`), never a literal in a page.
  */
 export interface SourceFile {
   /** Path relative to the repository root, with forward slashes. */
@@ -31,6 +33,9 @@ function importsOf(f: SourceFile): { spec: string; target: string | null }[] {
   return out;
 }
 
+const featureOf = (p: string) => (p.startsWith(`${WEB}features/`) ? (p.slice(`${WEB}features/`.length).split('/')[0] ?? null) : null);
+const LITERAL_KEY = /queryKey:\s*\[/;
+
 const moduleOf = (p: string) => (p.startsWith(`${SERVER}modules/`) ? (p.slice(`${SERVER}modules/`.length).split('/')[0] ?? null) : null);
 
 /** Every import that crosses a boundary, as "file → import: rule". */
@@ -38,6 +43,9 @@ export function boundaryViolations(files: readonly SourceFile[]): string[] {
   const out: string[] = [];
   for (const f of files) {
     if (isTest(f.path)) continue;
+    if (f.path.startsWith(WEB) && !f.path.endsWith('.keys.ts') && LITERAL_KEY.test(f.source)) {
+      out.push(`${f.path}: a literal query key (keys come from a key factory, *.keys.ts)`);
+    }
     for (const { spec, target } of importsOf(f)) {
       const say = (rule: string) => out.push(`${f.path} → ${spec}: ${rule}`);
       if (spec === '@ess/simulator' || spec.startsWith('@ess/simulator/')) {
@@ -58,6 +66,9 @@ export function boundaryViolations(files: readonly SourceFile[]): string[] {
       if ((f.path.startsWith(`${WEB}platform/`) || f.path.startsWith(`${WEB}components/`)) && target.startsWith(`${WEB}features/`)) {
         say('web platform/ and components/ import no feature');
       }
+      const feature = featureOf(f.path);
+      const other = featureOf(target);
+      if (feature !== null && other !== null && other !== feature) say(`a feature imports no other feature (features/${other}); shared parts live in components/`);
     }
   }
   return out;

@@ -92,7 +92,7 @@ async function main() {
   await page.keyboard.press('Escape');
 
   await page.goto(`${server.url}/synthesis/running`);
-  await page.locator('[data-testid=site-select]').click();
+  await page.locator('[data-testid=station-select]').click();
   await page.locator('.ant-select-item-option', { hasText: '洛杉矶' }).click();
   await page.locator('[data-testid=gun-state]').first().waitFor();
   await shot('running');

@@ -61,7 +61,7 @@ describe('site monitoring with live stations in Chromium', () => {
     await page.locator('[data-testid=key-figures]').getByText('kWh').first().waitFor();
     await page.locator('[data-testid=station-curves] canvas').waitFor();
     await expect(seriousViolations(page)).resolves.toEqual([]);
-    await page.locator('[data-testid=site-select]').click();
+    await page.locator('[data-testid=station-select]').click();
     await page.locator('.ant-select-item-option', { hasText: '上海' }).click();
     await page.locator('[data-testid=no-pv]').waitFor();
     await page.locator('[data-testid=no-piles]').waitFor();
@@ -80,7 +80,7 @@ describe('site monitoring with live stations in Chromium', () => {
 
   it('shows running monitoring and the device overview', async () => {
     await page.goto(`${server.url}/synthesis/running`);
-    await page.locator('[data-testid=site-select]').click();
+    await page.locator('[data-testid=station-select]').click();
     await page.locator('.ant-select-item-option', { hasText: '洛杉矶' }).click();
     await page.locator('[data-testid=gun-state]').first().waitFor({ timeout: 30_000 });
     await expect(seriousViolations(page)).resolves.toEqual([]);

@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { DEVICE_SHEET_COLUMNS } from '@ess/contract/equipment';
+import { DEVICE_SHEET_COLUMNS } from '@ess/contract/device';
 import { demoFleet, runSimulator, type SimulatorHandle } from '@ess/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';

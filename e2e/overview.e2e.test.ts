@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../apps/server/src/app.ts';
-import { refreshAll } from '../apps/server/src/modules/revenue/revenue.jobs.ts';
+import { refreshAll } from '../apps/server/src/modules/dashboard/revenue.jobs.ts';
 import { LoginPage } from './pages/LoginPage.ts';
 import { animationsSettled } from './support/animations.ts';
 import { ConsoleApi } from './support/api.ts';

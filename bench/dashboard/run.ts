@@ -25,7 +25,7 @@ import { freshPostgres } from '../../apps/server/test/harness.ts';
 import { startApp } from '../../apps/server/src/app.ts';
 import { demoKeyValues } from '../../apps/server/src/demo/demo-key-values.ts';
 import { seedStationPrices } from '../../apps/server/src/demo/demo-prices.ts';
-import { refreshAll } from '../../apps/server/src/modules/revenue/revenue.jobs.ts';
+import { refreshAll } from '../../apps/server/src/modules/dashboard/revenue.jobs.ts';
 import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { createLogger } from '../../apps/server/src/platform/logging.ts';
 import type { SqlExecutor } from '../../apps/server/src/platform/db/database.ts';

@@ -60,7 +60,10 @@ export async function startApp(
   const listed = opts.modules ?? allModules;
   const modules: readonly ServerModule[] = demo ? [...listed, demo.demoModule] : listed;
   const routes = modules.flatMap((m) => m.routes ?? []);
-  const database = await openDatabase({ url: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb, image: opts.pgliteImage });
+  const database = await openDatabase({
+    url: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb, image: opts.pgliteImage,
+    poolMax: config.dbPoolMax, statementTimeoutMs: config.dbStatementTimeoutMs,
+  });
   const interfaceIds = await syncInterfaces(database.db, routes);
   await syncMenus(database.db);
   const seed = await seedOnce(database, config.adminPassword);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { id, idBody, instant, pageRequest } from './common.ts';
+import { cell, cellNumber, cellText, cellYesNo, id, idBody, importRowError, instant, optionalText, pageRequest, trimmed } from './common.ts';
 import { QUERY_RANGE_LIMIT_MS } from './constants.ts';
-import { endpoint, isoTime, pageOf } from './endpoint.ts';
-import { deviceCodeSchema, deviceTypeSchema, identifierSchema, meterPurposeSchema, telemetryValueSchema } from './telemetry.ts';
+import { endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
+import { deviceCodeSchema, deviceTypeSchema, identifierSchema, METER_PURPOSES, meterPurposeSchema, telemetryValueSchema } from './telemetry.ts';
 
 /**
  * Device registry, live values and history (api-catalogue "Configuration" → Device, "Device
@@ -222,9 +222,219 @@ export const deviceFaultWarning = z.object({
 });
 export type DeviceFaultWarning = z.infer<typeof deviceFaultWarning>;
 
+// ── The registry: edits, files and changes ───────────────────────────────────────────
+
+/**
+ * Device registry operations (api-catalogue "Configuration" → Device, Device change): edit,
+ * xlsx export and import of devices and of their products' static values, the EMS check,
+ * device replacement and the import history. Uploads must be xlsx (product-spec §5).
+ */
+
+/** Device codes are what a device publishes under (ess/{site}/{code}/…): topic-safe. */
+export const registryCodeSchema = z
+  .string()
+  .trim()
+  .min(1, '设备编码不能为空')
+  .max(64, '设备编码不能超过64个字符')
+  .regex(/^[A-Za-z0-9_.-]+$/, '设备编码只能包含字母、数字、_ . -');
+
+const smallPosition = z.number().int().min(1).max(32_767).nullable().optional();
+
+export const deviceEditBody = z.object({
+  id,
+  code: registryCodeSchema,
+  name: trimmed(64),
+  barcode: optionalText(64),
+  parentId: id.nullable().optional(),
+  cabinetId: id.nullable().optional(),
+  meterPurpose: meterPurposeSchema.nullable().optional(),
+  ratedPower: z.number().min(0).max(1_000_000).nullable().optional(),
+  no: smallPosition,
+  subNo: smallPosition,
+  firmwareName: optionalText(64),
+  firmwareVersion: optionalText(32),
+  disabled: z.boolean().optional(),
+  sort: z.number().int().min(0).max(1_000_000).optional(),
+});
+export type DeviceEditBody = z.infer<typeof deviceEditBody>;
+
+/** Export: the device filter (at most DEVICE_EXPORT_MAX_ROWS rows). */
+export const deviceExportBody = deviceFilter;
+export const DEVICE_EXPORT_MAX_ROWS = 20_000;
+/** Rows one import file may hold. */
+export const DEVICE_IMPORT_MAX_ROWS = 5_000;
+
+/**
+ * Columns of the device sheet, export and import alike (source-text headers). `required`
+ * columns must be present and filled; the others may be absent or empty.
+ */
+export const DEVICE_SHEET_COLUMNS = [
+  { key: 'siteCode', header: '站点编码', required: true },
+  { key: 'code', header: '设备编码', required: true },
+  { key: 'name', header: '设备名称', required: true },
+  { key: 'productCode', header: '产品编码', required: true },
+  { key: 'barcode', header: '条码', required: false },
+  { key: 'parentCode', header: '上级设备编码', required: false },
+  { key: 'meterPurpose', header: '电表用途', required: false },
+  { key: 'cabinetCode', header: '储能柜编码', required: false },
+  { key: 'ratedPower', header: '额定功率', required: false },
+  { key: 'no', header: '序号', required: false },
+  { key: 'subNo', header: '子序号', required: false },
+  { key: 'firmwareName', header: '固件名称', required: false },
+  { key: 'firmwareVersion', header: '固件版本', required: false },
+  { key: 'disabled', header: '禁用', required: false },
+  { key: 'sort', header: '排序', required: false },
+] as const;
+export type DeviceSheetKey = (typeof DEVICE_SHEET_COLUMNS)[number]['key'];
+
+const DEVICE_CODE_RE = /^[A-Za-z0-9_.-]{1,64}$/;
+/** A row of the device sheet (its cells by column key); station, product, parent and cabinet are checked against the stored ones by the import. */
+export const deviceSheetRow = z
+  .object({
+    siteCode: cellText(32, '站点编码'),
+    code: cell((s, bad) => (!s ? bad('设备编码不能为空') : s.length > 64 ? bad('不能超过64个字符') : DEVICE_CODE_RE.test(s) ? s : bad('设备编码只能包含字母、数字、_ . -'))),
+    name: cellText(64, '设备名称'),
+    productCode: cellText(64, '产品编码'),
+    barcode: cellText(64),
+    parentCode: cellText(64),
+    meterPurpose: cell((s, bad) => (!s ? null : (METER_PURPOSES as readonly string[]).includes(s) ? s : bad(`须为 ${METER_PURPOSES.join('、')} 之一`))),
+    cabinetCode: cellText(64),
+    ratedPower: cellNumber(0, 1_000_000, false),
+    no: cellNumber(1, 32_767, true),
+    subNo: cellNumber(1, 32_767, true),
+    firmwareName: cellText(64),
+    firmwareVersion: cellText(32),
+    disabled: cellYesNo(false),
+    sort: cellNumber(0, 1_000_000, true).transform((v) => v ?? 0),
+  } satisfies Record<DeviceSheetKey, z.ZodType>)
+  .refine((r) => r.parentCode !== r.code, { message: '上级设备不能是设备自身', path: ['parentCode'] });
+export type DeviceSheetRow = z.output<typeof deviceSheetRow>;
+
+/** Device product data: the static property values of one product's devices. */
+export const deviceProductExportBody = z.object({ productId: id, siteId: id.optional() });
+/** Fixed leading columns of the product data sheet; then one column per static property, "名称(identifier)". */
+export const PRODUCT_SHEET_COLUMNS = [
+  { key: 'code', header: '设备编码' },
+  { key: 'name', header: '设备名称' },
+  { key: 'siteCode', header: '站点编码' },
+] as const;
+/** A row of the product data sheet: the device by code; the property columns are checked against the device's product by the import. */
+export const productDataSheetRow = z.object({ code: cellText(64, '设备编码'), name: cell((s) => s || null), siteCode: cell((s) => s || null) });
+
+export const emsCheckBody = z.object({ siteId: id });
+
+export const deviceChangeBody = z.object({
+  /** The device (position) whose hardware is replaced. */
+  deviceId: id,
+  newCode: registryCodeSchema,
+  newBarcode: optionalText(64),
+  /** Default: the current name. */
+  newName: optionalText(64),
+  newFirmwareVersion: optionalText(32),
+  reason: optionalText(200),
+});
+export type DeviceChangeBody = z.infer<typeof deviceChangeBody>;
+
+export const deviceChangeFilter = z.object({
+  siteId: id.optional(),
+  deviceId: id.optional(),
+  /** Old or new code or barcode contains. */
+  keyword: z.string().trim().max(64).optional(),
+  start: instant.optional(),
+  end: instant.optional(),
+});
+export const deviceChangePage = pageRequest.extend(deviceChangeFilter.shape);
+export const deviceChangeProductQuery = z.object({ siteId: id });
+
+export const IMPORT_KINDS = ['device', 'product'] as const;
+export const IMPORT_STATUSES = ['success', 'failed'] as const;
+export const importHistoryPage = pageRequest.extend({
+  kind: z.enum(IMPORT_KINDS).optional(),
+  status: z.enum(IMPORT_STATUSES).optional(),
+  fileName: z.string().trim().max(64).optional(),
+});
+
+// ── Registry responses ───────────────────────────────────────────────────────────────
+
+/** The refusal of the device imports: the one import refusal (common.ts), with the history row's id. */
+export { importRefusal, importRowError, type ImportRefusal, type ImportRowError } from './common.ts';
+
+/** A successful import; a refused one answers 406 and its errorMsg is the JSON of ImportRefusal. */
+export const importResult = z.object({
+  historyId: z.number(),
+  totalRows: z.number(),
+  created: z.number(),
+  updated: z.number(),
+});
+export type ImportResult = z.infer<typeof importResult>;
+
+
+export const deviceImportRecord = z.object({
+  id: z.number(),
+  kind: z.enum(IMPORT_KINDS),
+  fileName: z.string(),
+  status: z.enum(IMPORT_STATUSES),
+  totalRows: z.number(),
+  createdCount: z.number(),
+  updatedCount: z.number(),
+  errorCount: z.number(),
+  errors: z.array(importRowError),
+  username: z.string(),
+  durationMs: z.number(),
+  createdAt: isoTime,
+});
+export type DeviceImportRecord = z.infer<typeof deviceImportRecord>;
+
+export const emsCheckResult = z.object({
+  siteId: z.number(),
+  deviceId: z.number(),
+  deviceCode: z.string(),
+  /** Registry status from the last report (online, offline, disabled, inactive). */
+  status: deviceStatusSchema,
+  lastSeenAt: isoTime.nullable(),
+  /** Whether the EMS answered the probe command over MQTT in time. */
+  answered: z.boolean(),
+  /** Round trip of the probe, ms (null when it did not answer). */
+  latencyMs: z.number().nullable(),
+  /** online: answered; otherwise why not (timeout, disabled, broker unreachable). */
+  online: z.boolean(),
+  message: z.string(),
+});
+export type EmsCheckResult = z.infer<typeof emsCheckResult>;
+
+export const deviceChangeRecord = z.object({
+  id: z.number(),
+  deviceId: z.number(),
+  siteId: z.number(),
+  siteName: z.string(),
+  productId: z.number(),
+  productName: z.string(),
+  deviceType: z.string(),
+  oldCode: z.string(),
+  newCode: z.string(),
+  oldBarcode: z.string().nullable(),
+  newBarcode: z.string().nullable(),
+  oldName: z.string(),
+  newName: z.string(),
+  oldFirmwareVersion: z.string().nullable(),
+  newFirmwareVersion: z.string().nullable(),
+  reason: z.string().nullable(),
+  username: z.string(),
+  changedAt: isoTime,
+});
+export type DeviceChangeRecord = z.infer<typeof deviceChangeRecord>;
+
+export const deviceChangeProduct = z.object({
+  productId: z.number(),
+  productCode: z.string(),
+  productName: z.string(),
+  type: z.string(),
+  deviceCount: z.number(),
+});
+export type DeviceChangeProduct = z.infer<typeof deviceChangeProduct>;
+
 // ── Endpoints ─────────────────────────────────────────────────────────────────────────
 
-/** The device registry's reads: devices, the station tree and latest values (edits, files and changes: equipmentEndpoints). */
 export const deviceEndpoints = {
   page: endpoint({ method: 'POST', path: '/configure/device/query/page', body: devicePage, response: pageOf(deviceRecord) }),
   list: endpoint({ method: 'POST', path: '/configure/device/query/list', body: deviceFilter, response: z.array(deviceRecord) }),
@@ -233,4 +443,16 @@ export const deviceEndpoints = {
   latestList: endpoint({ method: 'POST', path: '/configure/device/data/latest/list', body: deviceLatestFilter, response: z.array(deviceLatestRecord) }),
   latestPage: endpoint({ method: 'POST', path: '/configure/device/data/latest/page', body: deviceLatestPage, response: pageOf(deviceLatestRecord) }),
   latestOne: endpoint({ method: 'POST', path: '/template/product/data/query/latest/one', body: productLatestOneBody, response: deviceLatestRecord }),
+  // The registry: edit, xlsx export and import, the EMS check, replacement, import history.
+  edit: endpoint({ method: 'POST', path: '/configure/device/edit', body: deviceEditBody, response: deviceRecord }),
+  export: endpoint({ method: 'POST', path: '/configure/device/export', body: deviceExportBody, response: FILE }),
+  import: endpoint({ method: 'POST', path: '/configure/device/import', multipart: true, response: importResult }),
+  productExport: endpoint({ method: 'POST', path: '/configure/device/product/export', body: deviceProductExportBody, response: FILE }),
+  productImport: endpoint({ method: 'POST', path: '/configure/device/product/import', multipart: true, response: importResult }),
+  checkEms: endpoint({ method: 'POST', path: '/configure/device/check/ems', body: emsCheckBody, response: emsCheckResult }),
+  change: endpoint({ method: 'POST', path: '/configure/device/change/change', body: deviceChangeBody, response: deviceChangeRecord }),
+  changePage: endpoint({ method: 'POST', path: '/configure/device/change/query/page', body: deviceChangePage, response: pageOf(deviceChangeRecord) }),
+  changeOne: endpoint({ method: 'POST', path: '/configure/device/change/query/one', body: idBody, response: deviceChangeRecord }),
+  changeProducts: endpoint({ method: 'GET', path: '/configure/device/change/product/list', query: deviceChangeProductQuery, response: z.array(deviceChangeProduct) }),
+  importHistoryPage: endpoint({ method: 'POST', path: '/configure/device/import/history/query/page', body: importHistoryPage, response: pageOf(deviceImportRecord) }),
 };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, idBody, idQuery, instant, optionalText, pageRequest, trimmed } from './common.ts';
+import { cell, fromLabel, id, idBody, idQuery, instant, optionalText, pageRequest, trimmed } from './common.ts';
 import { deviceHistory, deviceLatestRecord, deviceStatusSchema, HISTORY_INTERVALS } from './device.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { deviceTypeSchema, identifierSchema, telemetryValueSchema } from './telemetry.ts';
@@ -97,6 +97,79 @@ export type ProductEdit = z.infer<typeof productEdit>;
 
 /** GET /configure/product/export/model: one product's model, or every product's (optionally of a type). */
 export const productExportModelQuery = z.object({ id: id.optional(), type: deviceTypeSchema.optional() });
+
+/**
+ * The model sheet (export and import): one row per product followed by one row per property,
+ * event, command and static property of it; lists (enumeration values, command parameters) as
+ * JSON text.
+ */
+export const PRODUCT_MODEL_KIND_LABELS = { product: '产品', property: '属性', event: '事件', command: '命令', static: '静态属性' } as const;
+export type ProductModelKind = keyof typeof PRODUCT_MODEL_KIND_LABELS;
+export const PRODUCT_MODEL_SHEET_COLUMNS = [
+  { key: 'kind', header: '类别', required: true },
+  { key: 'identifier', header: '标识符', required: true },
+  { key: 'name', header: '名称', required: true },
+  { key: 'dataType', header: '数据类型' },
+  { key: 'unit', header: '单位' },
+  { key: 'enumValues', header: '枚举值' },
+  { key: 'cumulative', header: '累计量' },
+  { key: 'writable', header: '可写' },
+  { key: 'min', header: '最小值' },
+  { key: 'max', header: '最大值' },
+  { key: 'level', header: '等级' },
+  { key: 'required', header: '必填' },
+  { key: 'requestParams', header: '请求参数' },
+  { key: 'responseParams', header: '响应参数' },
+  { key: 'sort', header: '排序' },
+  { key: 'description', header: '描述' },
+] as const;
+export type ProductModelSheetKey = (typeof PRODUCT_MODEL_SHEET_COLUMNS)[number]['key'];
+export const PRODUCT_MODEL_IMPORT_MAX_ROWS = 20_000;
+
+const modelText = cell((s) => s);
+const modelNumber = cell((s, bad) => {
+  if (s === '') return null;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : bad('应为数字');
+});
+/** Yes/no cells of the model sheet: 是/true/1/y/yes are yes, anything else no. */
+const modelFlag = cell((s) => ['是', 'true', '1', 'y', 'yes'].includes(s.toLowerCase()));
+const modelJson = cell((s, bad): unknown => {
+  if (s === '') return undefined;
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return bad('不是有效的 JSON');
+  }
+});
+/**
+ * A row of the model sheet (its cells by column key). The import then applies the rules of the
+ * row's kind (productAdd, propertyAdd, eventAdd, commandAdd, staticPropertyAdd), refuses
+ * repeated identifiers of a product and product codes already taken.
+ */
+export const productModelSheetRow = z.object({
+  kind: cell((s, bad) =>
+    s === '' ? null : (fromLabel(s, PRODUCT_MODEL_KIND_LABELS) ?? bad(`须为 ${Object.values(PRODUCT_MODEL_KIND_LABELS).join('、')} 之一`)),
+  ),
+  identifier: modelText,
+  name: modelText,
+  dataType: modelText,
+  unit: modelText,
+  enumValues: modelJson,
+  cumulative: modelFlag,
+  writable: modelFlag,
+  min: modelNumber,
+  max: modelNumber,
+  level: modelNumber,
+  required: modelFlag,
+  requestParams: modelJson,
+  responseParams: modelJson,
+  sort: modelNumber,
+  description: modelText,
+} satisfies Record<ProductModelSheetKey, z.ZodType>);
+export type ProductModelSheetRow = z.output<typeof productModelSheetRow>;
+/** Fields of POST /configure/product/import besides the file: a new code and name for a single-product file. */
+export const productImportFields = z.object({ code: productCodeSchema.optional(), name: trimmed(64).optional() });
 
 // ── Properties ────────────────────────────────────────────────────────────────────────
 
@@ -425,7 +498,7 @@ export const productEndpoints = {
   exportModel: endpoint({ method: 'GET', path: '/configure/product/export/model', query: productExportModelQuery, response: FILE }),
   exportData: endpoint({ method: 'GET', path: '/configure/product/export/data', query: idQuery, response: FILE }),
   /** Multipart: file, and optionally code and name to import a single-product file as a new product. */
-  import: endpoint({ method: 'POST', path: '/configure/product/import', multipart: true, response: productImportResult }),
+  import: endpoint({ method: 'POST', path: '/configure/product/import', multipart: true, body: productImportFields, response: productImportResult }),
 };
 
 export const productCommandEndpoints = {

@@ -3,7 +3,7 @@ import { demoFleet } from '@ess/simulator';
 import type { SiteEarnings } from '@ess/contract';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { site } from '../db/schema/site.ts';
-import { refreshAll } from '../modules/revenue/revenue.jobs.ts';
+import { refreshAll } from '../modules/dashboard/revenue.jobs.ts';
 import { demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 
 /** The demo's past: the simulator's readings of the last day into the rollups, and the revenue the engine computes from them. */

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { demoFleet } from '@ess/simulator';
 import type { RunningApp } from '../app.ts';
 import { defineModule } from '../platform/module.ts';
-import { refreshRevenue } from '../modules/revenue/index.ts';
+import { refreshRevenue } from '../modules/dashboard/index.ts';
 import { demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
 import { startSimulatorProcess, wantsSimulator, type SimulatorProcess } from './simulator-process.ts';

@@ -11,7 +11,7 @@ import { meterModule } from './meter/index.ts';
 import { monitorModule } from './monitor/index.ts';
 import { pricingModule } from './pricing/index.ts';
 import { productModule } from './product/index.ts';
-import { revenueModule } from './revenue/index.ts';
+import { dashboardModule } from './dashboard/index.ts';
 import { siteModule } from './site/index.ts';
 import { systemModule } from './system/index.ts';
 import { telemetryModule } from './telemetry/index.ts';
@@ -24,7 +24,7 @@ import { telemetryModule } from './telemetry/index.ts';
 export const modules: readonly ServerModule[] = [
   systemModule, dictionaryModule, filesModule, basicModule, i18nModule,
   deviceModule, monitorModule, meterModule, siteModule, productModule, pricingModule, comprehensiveModule,
-  alarmModule, revenueModule, telemetryModule,
+  alarmModule, dashboardModule, telemetryModule,
 ];
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */

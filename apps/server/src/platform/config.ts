@@ -10,6 +10,8 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('.data'),
   DATABASE_URL: z.string().optional(),
+  DB_POOL_MAX: z.coerce.number().int().min(1).max(1000).default(20),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   REDIS_URL: z.string().optional(),
   MQTT_URL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
@@ -64,6 +66,7 @@ const envSchema = z.object({
   ROLLUP_SNAPSHOT_MS: z.coerce.number().int().positive().default(300_000),
   /** A device is offline when nothing came for max(this, 3 observed report intervals). */
   DEVICE_OFFLINE_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  PRESENCE_SWEEP_MS: z.coerce.number().int().positive().default(5_000),
   TELEMETRY_RAW_RETENTION_DAYS: z.coerce.number().positive().default(3),
   TELEMETRY_5M_RETENTION_DAYS: z.coerce.number().positive().default(93),
   /** on: start the station simulator with the server (npm start); auto: only with the embedded broker and the demo seed. */
@@ -92,6 +95,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: raw.HOST,
     dataDir,
     databaseUrl: raw.DATABASE_URL,
+    dbPoolMax: raw.DB_POOL_MAX,
+    dbStatementTimeoutMs: raw.DB_STATEMENT_TIMEOUT_MS,
     redisUrl: raw.REDIS_URL,
     mqttUrl: raw.MQTT_URL,
     adminPassword: raw.ADMIN_PASSWORD,
@@ -130,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     rollupFlushMs: raw.ROLLUP_FLUSH_MS,
     rollupSnapshotMs: raw.ROLLUP_SNAPSHOT_MS,
     deviceOfflineTimeoutMs: raw.DEVICE_OFFLINE_TIMEOUT_MS,
+    presenceSweepMs: raw.PRESENCE_SWEEP_MS,
     rawRetentionDays: raw.TELEMETRY_RAW_RETENTION_DAYS,
     fiveMinuteRetentionDays: raw.TELEMETRY_5M_RETENTION_DAYS,
     simulator: raw.SIMULATOR,

@@ -139,3 +139,15 @@ export const device = pgTable(
     index('device_cabinet_idx').on(t.cabinetId),
   ],
 );
+
+/**
+ * A device's presence as last judged (online or offline), so that a change of it is a written
+ * transition with its domain event (device.online / device.offline). The status the screens show
+ * is still computed from the ingest's last-seen times at read time (statusExpr); this row follows
+ * it, a sweep at a time (modules/device/presence.jobs.ts).
+ */
+export const devicePresence = pgTable('device_presence', {
+  deviceId: integer('device_id').primaryKey().references(() => device.id, { onDelete: 'cascade' }),
+  online: boolean('online').notNull(),
+  changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+});

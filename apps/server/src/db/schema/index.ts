@@ -9,5 +9,5 @@ export * from './device-registry.ts';
 export * from './pricing.ts';
 export * from './comprehensive.ts';
 export * from './alarm.ts';
-export * from './revenue.ts';
+export * from './dashboard.ts';
 export * from './events.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totalStreamLimit } from '../../platform/sse/hub.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, FIXTURE_PASSWORD, makeUser } from '../../../test/notify-fixtures.ts';
+import { FACTORY_PASSWORD, newUser, seededCompanies } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 
 /** Issue 14, item 7: one user must not be able to exhaust the server's file descriptors with streams. */
@@ -25,9 +25,9 @@ describe('live events: stream caps', () => {
   });
 
   it('a session over its cap: the oldest stream gets a close event (superseded) and ends, the others stay', async () => {
-    const { east } = await companiesOf(t);
-    const u = await makeUser(t, east.id);
-    const other = await makeUser(t, east.id);
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id);
+    const other = await newUser(t, east.id);
     const o = await open(other.token);
     const a1 = await open(u.token);
     const a2 = await open(u.token);
@@ -41,9 +41,9 @@ describe('live events: stream caps', () => {
     expect(t.ctx.sse.size).toBe(3);
 
     // A second session of the same user: the user's cap (3) closes the user's oldest stream.
-    const b1 = await open(await t.api.login(u.username, FIXTURE_PASSWORD));
+    const b1 = await open(await t.api.login(u.username, FACTORY_PASSWORD));
     expect(a2.closed).toBe(false);
-    const b2 = await open(await t.api.login(u.username, FIXTURE_PASSWORD));
+    const b2 = await open(await t.api.login(u.username, FACTORY_PASSWORD));
     expect((await a2.nextEvent<{ reason: string }>('close')).data.reason).toBe('superseded');
     expect(await a2.endsWithin(5000)).toBe(true);
     for (const s of [a3, b1, b2, o]) expect(s.closed).toBe(false);
@@ -56,11 +56,11 @@ describe('live events: stream caps', () => {
   });
 
   it('past the instance cap a new stream is refused with 503 while sign-in and API calls still answer', async () => {
-    const { east } = await companiesOf(t);
+    const { east } = await seededCompanies(t);
     // Wait for the streams of the previous test to be gone on the server side too.
     for (let i = 0; i < 100 && t.ctx.sse.size > 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(t.ctx.sse.size).toBe(0);
-    const users = await Promise.all(Array.from({ length: 4 }, () => makeUser(t, east.id)));
+    const users = await Promise.all(Array.from({ length: 4 }, () => newUser(t, east.id)));
     const held: SseStream[] = [];
     for (const u of users) {
       held.push(await open(u.token));
@@ -73,7 +73,7 @@ describe('live events: stream caps', () => {
     expect(refused.json?.tipMsg).toBeTruthy();
     expect(refused.headers.get('content-type')).not.toMatch(/event-stream/);
     // Sign-in and API calls are not starved.
-    const token = await t.api.login(users[0]!.username, FIXTURE_PASSWORD);
+    const token = await t.api.login(users[0]!.username, FACTORY_PASSWORD);
     expect((await t.api.call('GET', '/system/user/profile/info', { token })).status).toBe(200);
     // A closed stream frees its place.
     held[0]!.close();

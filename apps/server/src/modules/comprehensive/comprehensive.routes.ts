@@ -11,7 +11,7 @@ const siteProbe = { entity: 'site', input: (id: number) => ({ siteId: id }) };
 
 /**
  * Site monitoring. The two earnings calls (/comprehensive/site/overview/earnings and
- * …/earnings/chart) are money: they live with the revenue engine (modules/revenue/revenue.routes.ts).
+ * …/earnings/chart) are money: they live with the revenue engine (modules/dashboard/dashboard.routes.ts).
  */
 export const comprehensiveRoutes = [
   route(api.list, {

@@ -1,4 +1,4 @@
-import { deviceEndpoints as api, equipmentEndpoints as ops } from '@ess/contract';
+import { deviceEndpoints as api, deviceEndpoints as ops } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import * as changes from './device-change.service.ts';
 import * as transfer from './device-transfer.service.ts';

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedFile } from '../../db/schema/files.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { companiesOf, makeUser } from '../../../test/notify-fixtures.ts';
+import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { addFileReferences, sweepUnreferencedFiles } from './index.ts';
 
 const PNG_HEAD = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -23,7 +23,7 @@ describe.each(DB_TARGETS)('upload quotas and the sweep of unreferenced uploads o
     f.append('file', new Blob([content]), name);
     return t.api.call<Uploaded>('POST', '/basic/oss/upload', { token, rawBody: f });
   };
-  const user = async () => (await makeUser(t, (await companiesOf(t)).east.id)).token;
+  const user = async () => (await newUser(t, (await seededCompanies(t)).east.id, { menus: ['/config/site'] })).token;
   const totalStored = async () => (await t.ctx.db.select({ size: storedFile.size }).from(storedFile)).reduce((n, r) => n + r.size, 0);
   const filesDir = () => join(t.ctx.config.dataDir, 'files');
 

@@ -4,7 +4,9 @@ import { probeSuffix, sendStoredFile, storeUpload } from './files.service.ts';
 
 export const filesRoutes = [
   route(api.upload, {
-    access: 'user', name: '上传文件', area: 'Session and basics', kind: 'other',
+    // Only the screens that attach files (station pictures, upgrade packages, defect photos) may
+    // upload: the menu table maps /basic/oss/** to them.
+    access: 'menu', name: '上传文件', area: 'Session and basics', kind: 'other',
     scope: { global: "stores a new file for the caller's own company; names no object" },
     handler: ({ ctx, user, req }) => storeUpload(ctx, user, req),
   }),

@@ -45,7 +45,7 @@ describe.each(DB_TARGETS)('files on %s', (target) => {
 
   async function userIn(code: string, username: string) {
     const [c] = await t.ctx.db.select().from(company).where(eq(company.code, code));
-    return { companyId: c!.id, token: (await newUser(t, c!.id, { username, name: username })).token };
+    return { companyId: c!.id, token: (await newUser(t, c!.id, { username, name: username, menus: ['/config/site'] })).token };
   }
 
   beforeAll(async () => {
@@ -144,6 +144,16 @@ describe.each(DB_TARGETS)('files on %s', (target) => {
     }
     expect(await t.ctx.db.$count(storedFile)).toBe(before);
     expect(filesOnDisk().filter((f) => f.startsWith('.upload-'))).toEqual([]);
+  });
+
+  it('lets only the screens that attach files upload: a user with only the log menus is refused 403 and nothing is stored (issue 14, item 6)', async () => {
+    const [c] = await t.ctx.db.select().from(company).where(eq(company.code, 'EAST'));
+    const logsOnly = await newUser(t, c!.id, { menus: ['/log/login', '/log/api'] });
+    const before = filesOnDisk().length;
+    const r = await upload(PNG, 'a.png', logsOnly.token);
+    expect(r.status).toBe(403);
+    expect(filesOnDisk()).toHaveLength(before);
+    expect((await upload(PNG, 'b.png', eastToken)).status).toBe(200);
   });
 
   it('refuses a file over UPLOAD_MAX_MB with 413 and keeps nothing of it', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   cycleIssues, issueMessage, normalizeBands, priceIssues, type BillingSystem, type ElectricityType, type Page, type PageRequest,
   type PriceCycleAddBatch, type PriceCycleEdit, type PriceCycleInput, type PriceCycleRecord, type PriceIssue, type PriceTemplateAdd,
@@ -11,6 +11,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
+import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { siteInScope } from '../site/index.ts';
 import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
@@ -43,48 +44,40 @@ const columns = {
   updatedAt: priceTemplate.updatedAt,
 };
 
-type Row = Awaited<ReturnType<typeof selectTemplates>>[number];
-
-function toRecord(r: Row): PriceTemplateRecord {
-  return {
-    ...r,
-    type: r.type as ElectricityType,
-    billingSystem: r.billingSystem as BillingSystem,
-    createdAt: r.createdAt.toISOString(),
-    updatedAt: r.updatedAt.toISOString(),
-  };
-}
-
-function selectTemplates(db: DbOrTx, where: SQL | undefined) {
-  return db.select(columns).from(priceTemplate).innerJoin(company, eq(company.id, priceTemplate.companyId)).where(where).orderBy(asc(priceTemplate.id));
-}
-
 /** Templates of this company and every company under it. */
 const underCompany = (companyId: number) =>
   sql`${priceTemplate.companyId} in (select c.id from ${company} c where c.path like (select p.path from ${company} p where p.id = ${companyId}) || '%')`;
 
-function filterOf(db: DbOrTx, user: AuthUser, f: PriceTemplateFilter): SQL | undefined {
-  return and(
-    inCompanyScope(priceTemplate.companyId, db, user),
+const templates = defineListQuery({
+  table: priceTemplate,
+  columns,
+  joins: [{ table: company, on: eq(company.id, priceTemplate.companyId) }],
+  scope: (db, user) => inCompanyScope(priceTemplate.companyId, db, user),
+  filter: (f: PriceTemplateFilter) => [
     f.companyId ? underCompany(f.companyId) : undefined,
     f.keyword ? likeEscaped(priceTemplate.name, f.keyword) : undefined,
     f.type ? eq(priceTemplate.type, f.type) : undefined,
     f.billingSystem ? eq(priceTemplate.billingSystem, f.billingSystem) : undefined,
     f.currency ? eq(priceTemplate.currency, f.currency.toUpperCase()) : undefined,
-  );
-}
+  ],
+  orderBy: [asc(priceTemplate.id)],
+  toRecord: (r): PriceTemplateRecord => ({
+    ...r,
+    type: r.type as ElectricityType,
+    billingSystem: r.billingSystem as BillingSystem,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }),
+});
 
 export async function templateList(ctx: AppContext, user: AuthUser, f: PriceTemplateFilter): Promise<PriceTemplateRecord[]> {
   if (f.companyId) await assertCompany(ctx.db, user, f.companyId);
-  return (await selectTemplates(ctx.db, filterOf(ctx.db, user, f)).limit(5000)).map(toRecord);
+  return templates.list(ctx.db, user, f, 5000);
 }
 
 export async function templatePage(ctx: AppContext, user: AuthUser, req: PageRequest & PriceTemplateFilter): Promise<Page<PriceTemplateRecord>> {
   if (req.companyId) await assertCompany(ctx.db, user, req.companyId);
-  const where = filterOf(ctx.db, user, req);
-  const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(priceTemplate).where(where);
-  const rows = n === 0 ? [] : await selectTemplates(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
-  return { records: rows.map(toRecord), total: n, current: req.current, pageSize: req.pageSize };
+  return templates.page(ctx.db, user, req);
 }
 
 /** A template of the caller's companies (locked for the transaction with `lock`); any other is not found. */
@@ -97,8 +90,8 @@ export async function templateInScope(db: DbOrTx, user: AuthUser, id: number, lo
       .for('update');
     found(locked, TEMPLATE_MISSING);
   }
-  const [row] = await selectTemplates(db, and(eq(priceTemplate.id, id), inCompanyScope(priceTemplate.companyId, db, user)));
-  return toRecord(found(row, TEMPLATE_MISSING));
+  const [row] = await templates.rows(db, and(eq(priceTemplate.id, id), inCompanyScope(priceTemplate.companyId, db, user)));
+  return found(row, TEMPLATE_MISSING);
 }
 
 async function cyclesOf(db: DbOrTx, templateIds: number[]): Promise<PriceCycleRecord[]> {
@@ -311,7 +304,7 @@ export async function templatesWithCycles(
     const s = await siteInScope(db, user, q.siteId);
     usable = and(eq(priceTemplate.currency, s.currency), usableBy(s.companyId));
   }
-  const rows = (await selectTemplates(db, and(filterOf(db, user, { companyId: q.companyId, keyword: q.keyword }), usable)).limit(500)).map(toRecord);
+  const rows = await templates.rows(db, and(templates.where(db, user, { companyId: q.companyId, keyword: q.keyword }), usable), 500);
   const cycles = await cyclesOf(db, rows.map((r) => r.id));
   return rows.map((r) => ({ ...r, cycles: cycles.filter((c) => c.templateId === r.id) }));
 }

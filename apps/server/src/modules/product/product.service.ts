@@ -1,10 +1,11 @@
-import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
 import type { DeviceType, Page, PageRequest, ProductAdd, ProductEdit, ProductFilter, ProductRecord } from '@ess/contract';
 import { device, product, productCommand, productEvent, productProperty } from '../../db/schema/device.ts';
 import { productTemplate } from '../../db/schema/product.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { defineListQuery } from '../../platform/http/paging.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
 import { ingestOf } from '../telemetry/index.ts';
@@ -18,54 +19,42 @@ import { ingestOf } from '../telemetry/index.ts';
 const counted = (table: typeof productProperty | typeof productEvent | typeof productCommand | typeof device) =>
   sql<number>`(select count(*)::int from ${table} x where x.product_id = "product"."id")`;
 
-const selectProducts = (db: DbOrTx) =>
-  db
-    .select({
-      id: product.id, code: product.code, name: product.name, type: product.type, description: product.description,
-      propertyCount: counted(productProperty), eventCount: counted(productEvent), commandCount: counted(productCommand),
-      deviceCount: counted(device), createdAt: product.createdAt, updatedAt: product.updatedAt,
-    })
-    .from(product);
-
-type ProductRow = Awaited<ReturnType<ReturnType<typeof selectProducts>['where']>>[number];
-const toRecord = (r: ProductRow): ProductRecord => ({
-  ...r,
-  type: r.type as DeviceType,
-  propertyCount: Number(r.propertyCount),
-  eventCount: Number(r.eventCount),
-  commandCount: Number(r.commandCount),
-  deviceCount: Number(r.deviceCount),
-  createdAt: r.createdAt.toISOString(),
-  updatedAt: r.updatedAt.toISOString(),
-});
-
-function productWhere(f: ProductFilter): SQL | undefined {
-  return and(
+const products = defineListQuery({
+  table: product,
+  columns: {
+    id: product.id, code: product.code, name: product.name, type: product.type, description: product.description,
+    propertyCount: counted(productProperty), eventCount: counted(productEvent), commandCount: counted(productCommand),
+    deviceCount: counted(device), createdAt: product.createdAt, updatedAt: product.updatedAt,
+  },
+  // Shared by every company (above).
+  scope: null,
+  filter: (f: ProductFilter) => [
     f.type ? eq(product.type, f.type) : undefined,
     f.code ? likeEscaped(product.code, f.code) : undefined,
     f.name ? likeEscaped(product.name, f.name) : undefined,
     f.keyword ? or(likeEscaped(product.code, f.keyword), likeEscaped(product.name, f.keyword)) : undefined,
-  );
-}
+  ],
+  orderBy: [asc(product.type), asc(product.id)],
+  toRecord: (r): ProductRecord => ({
+    ...r,
+    type: r.type as DeviceType,
+    propertyCount: Number(r.propertyCount),
+    eventCount: Number(r.eventCount),
+    commandCount: Number(r.commandCount),
+    deviceCount: Number(r.deviceCount),
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  }),
+});
 
-export async function productList(ctx: AppContext, f: ProductFilter): Promise<ProductRecord[]> {
-  const rows = await selectProducts(ctx.db).where(productWhere(f)).orderBy(asc(product.type), asc(product.id)).limit(1000);
-  return rows.map(toRecord);
-}
+export const productList = (ctx: AppContext, f: ProductFilter): Promise<ProductRecord[]> => products.list(ctx.db, null, f, 1000);
 
-export async function productPage(ctx: AppContext, req: PageRequest & ProductFilter): Promise<Page<ProductRecord>> {
-  const where = productWhere(req);
-  const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(product).where(where);
-  const records = n === 0
-    ? []
-    : (await selectProducts(ctx.db).where(where).orderBy(asc(product.type), asc(product.id)).limit(req.pageSize).offset((req.current - 1) * req.pageSize)).map(toRecord);
-  return { records, total: n, current: req.current, pageSize: req.pageSize };
-}
+export const productPage = (ctx: AppContext, req: PageRequest & ProductFilter): Promise<Page<ProductRecord>> => products.page(ctx.db, null, req);
 
 export async function productOne(ctx: AppContext, id: number): Promise<ProductRecord> {
-  const [row] = await selectProducts(ctx.db).where(eq(product.id, id));
+  const [row] = await products.rows(ctx.db, eq(product.id, id));
   if (!row) throw new AppError('NOT_FOUND', '产品不存在');
-  return toRecord(row);
+  return row;
 }
 
 /** The product row, locked for the rest of the transaction (slot assignment, model edits). */

@@ -4,7 +4,7 @@ import ExcelJS from 'exceljs';
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  deviceTopic, type CommandRecord, type DeviceHistory, type DeviceLatestRecord, type EventRecord, type Page, type ProductRecord, type PropertyRecord,
+  deviceTopic, type CommandRecord, type ImportRefusal, type DeviceHistory, type DeviceLatestRecord, type EventRecord, type Page, type ProductRecord, type PropertyRecord,
   type StaticPropertyRecord, type TemplateRecord, type TemplateTreeNode,
 } from '@ess/contract';
 import { product } from '../../db/schema/device.ts';
@@ -13,6 +13,7 @@ import { newDevice, newSite, newUser, okData, seededCompanies, until } from '../
 import { ingestOf } from '../telemetry/index.ts';
 
 const tag = () => randomBytes(3).toString('hex');
+const refusalOf = (body: { errorMsg: string }) => JSON.parse(body.errorMsg) as ImportRefusal;
 
 describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
   let t: TestApp;
@@ -235,7 +236,9 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
     const again = new FormData();
     again.append('code', code);
     again.append('file', new Blob([new Uint8Array(res.raw)]), 'model.xlsx');
-    expect((await t.api.call('POST', '/configure/product/import', { token: t.adminToken, rawBody: again })).body.errorCode).toBe('A0409');
+    const taken = await t.api.call('POST', '/configure/product/import', { token: t.adminToken, rawBody: again });
+    expect([taken.status, taken.body.errorCode]).toEqual([406, 'A0406']);
+    expect(refusalOf(taken.body).errors).toEqual([{ row: 2, column: '标识符', message: `产品编码 ${code} 已存在` }]);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(res.raw as unknown as ArrayBuffer);
     wb.worksheets[0]!.getRow(3).getCell(2).value = 'Bad_Identifier';
@@ -244,8 +247,16 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
     bad.append('code', `BAD-${tag()}`);
     bad.append('file', new Blob([new Uint8Array(broken)]), 'model.xlsx');
     const refused = await t.api.call('POST', '/configure/product/import', { token: t.adminToken, rawBody: bad });
-    expect(refused.status).toBe(400);
-    expect(refused.body.tipMsg).toMatch(/^第3行 identifier: /);
+    expect([refused.status, refused.body.errorCode]).toEqual([406, 'A0406']);
+    expect(refused.body.tipMsg).toMatch(/^导入失败：第3行「标识符」/);
+    const [badRow, ...more] = refusalOf(refused.body).errors;
+    expect([badRow?.row, badRow?.column, more]).toEqual([3, '标识符', []]);
+    expect(badRow?.message).toMatch(/小驼峰/);
+    // Every bad row is listed: the bad identifier and, with the file's own code, the taken code too.
+    const both = new FormData();
+    both.append('file', new Blob([new Uint8Array(broken)]), 'model.xlsx');
+    const all = await t.api.call('POST', '/configure/product/import', { token: t.adminToken, rawBody: both });
+    expect(refusalOf(all.body).errors.map((e) => [e.row, e.column])).toEqual([[2, '标识符'], [3, '标识符']]);
     const notXlsx = new FormData();
     notXlsx.append('file', new Blob(['a,b']), 'model.csv');
     expect((await t.api.call('POST', '/configure/product/import', { token: t.adminToken, rawBody: notXlsx })).body.errorCode).toBe('A0420');

@@ -2,26 +2,31 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  commandAdd, DEVICE_STATUS_LABELS, eventAdd, productAdd, propertyAdd, staticPropertyAdd, type DeviceType,
-  type TelemetryValue,
+  commandAdd, DEVICE_STATUS_LABELS, eventAdd, PRODUCT_MODEL_IMPORT_MAX_ROWS, PRODUCT_MODEL_KIND_LABELS, PRODUCT_MODEL_SHEET_COLUMNS, productAdd,
+  productImportFields, productModelSheetRow, propertyAdd, staticPropertyAdd, type DeviceType, type ProductAdd, type ProductModelKind,
+  type ProductModelSheetKey, type ProductModelSheetRow, type PropertyAdd, type TelemetryValue,
 } from '@ess/contract';
 import { product, productCommand, productEvent, productProperty } from '../../db/schema/device.ts';
 import { productStaticProperty } from '../../db/schema/product.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { readXlsx, sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
+import type { Tx } from '../../platform/db/database.ts';
+import { importSheet, type Refuse, type SheetRow } from '../../platform/xlsx/import.ts';
+import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
+import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { latestList } from '../device/index.ts';
 import { lockProduct, refreshIngest, uniqueOr } from './product.service.ts';
 
 /**
  * Product model export and import: one sheet, one row per product followed by one row per
  * property, event, command and static property of it. Lists (enumeration values, command
- * parameters) travel as JSON text. Import is all or nothing.
+ * parameters) travel as JSON text (the contract's PRODUCT_MODEL_SHEET_COLUMNS). Import is all or nothing.
  */
 
-const KINDS = { product: '产品', property: '属性', event: '事件', command: '命令', static: '静态属性' } as const;
-type Kind = keyof typeof KINDS;
+const KINDS = PRODUCT_MODEL_KIND_LABELS;
+type Kind = ProductModelKind;
+const HEADER = Object.fromEntries(PRODUCT_MODEL_SHEET_COLUMNS.map((c) => [c.key, c.header])) as Record<ProductModelSheetKey, string>;
 
 interface ModelRow {
   kind: Kind;
@@ -46,22 +51,22 @@ const json = (v: unknown) => (v === null || v === undefined || (Array.isArray(v)
 const yes = (v: boolean | undefined) => (v === undefined ? null : v ? '是' : '否');
 
 const COLUMNS: XlsxColumn<ModelRow>[] = [
-  { header: '类别', width: 10, value: (r) => KINDS[r.kind] },
-  { header: '标识符', width: 26, value: (r) => r.identifier },
-  { header: '名称', width: 22, value: (r) => r.name },
-  { header: '数据类型', width: 12, value: (r) => r.dataType },
-  { header: '单位', width: 8, value: (r) => r.unit },
-  { header: '枚举值', width: 40, value: (r) => json(r.enumValues) },
-  { header: '累计量', width: 8, value: (r) => yes(r.cumulative) },
-  { header: '可写', width: 8, value: (r) => yes(r.writable) },
-  { header: '最小值', width: 10, value: (r) => r.min },
-  { header: '最大值', width: 10, value: (r) => r.max },
-  { header: '等级', width: 8, value: (r) => r.level },
-  { header: '必填', width: 8, value: (r) => yes(r.required) },
-  { header: '请求参数', width: 40, value: (r) => json(r.requestParams) },
-  { header: '响应参数', width: 40, value: (r) => json(r.responseParams) },
-  { header: '排序', width: 8, value: (r) => r.sort },
-  { header: '描述', width: 30, value: (r) => r.description },
+  { header: HEADER.kind, width: 10, value: (r) => KINDS[r.kind] },
+  { header: HEADER.identifier, width: 26, value: (r) => r.identifier },
+  { header: HEADER.name, width: 22, value: (r) => r.name },
+  { header: HEADER.dataType, width: 12, value: (r) => r.dataType },
+  { header: HEADER.unit, width: 8, value: (r) => r.unit },
+  { header: HEADER.enumValues, width: 40, value: (r) => json(r.enumValues) },
+  { header: HEADER.cumulative, width: 8, value: (r) => yes(r.cumulative) },
+  { header: HEADER.writable, width: 8, value: (r) => yes(r.writable) },
+  { header: HEADER.min, width: 10, value: (r) => r.min },
+  { header: HEADER.max, width: 10, value: (r) => r.max },
+  { header: HEADER.level, width: 8, value: (r) => r.level },
+  { header: HEADER.required, width: 8, value: (r) => yes(r.required) },
+  { header: HEADER.requestParams, width: 40, value: (r) => json(r.requestParams) },
+  { header: HEADER.responseParams, width: 40, value: (r) => json(r.responseParams) },
+  { header: HEADER.sort, width: 8, value: (r) => r.sort },
+  { header: HEADER.description, width: 30, value: (r) => r.description },
 ];
 
 export async function exportModel(ctx: AppContext, q: { id?: number; type?: DeviceType }, reply: FastifyReply) {
@@ -99,175 +104,137 @@ export async function exportModel(ctx: AppContext, q: { id?: number; type?: Devi
 
 // ── Import ────────────────────────────────────────────────────────────────────────────
 
-const text = (v: unknown): string => {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v.trim();
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  if (v instanceof Date) return v.toISOString();
-  if (typeof v === 'object' && 'richText' in v) return (v as { richText: { text: string }[] }).richText.map((t) => t.text).join('');
-  if (typeof v === 'object' && 'text' in v) return text((v).text);
-  if (typeof v === 'object' && 'result' in v) return text((v).result);
-  return JSON.stringify(v);
-};
-const bool = (v: unknown) => ['是', 'true', '1', 'y', 'yes'].includes(text(v).toLowerCase());
-const numOrNull = (v: unknown): number | null | string => {
-  const s = text(v);
-  if (s === '') return null;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : s;
-};
-const parsed = (v: unknown, column: string, line: number): unknown => {
-  const s = text(v);
-  if (s === '') return undefined;
-  try {
-    return JSON.parse(s);
-  } catch {
-    throw new AppError('INVALID_PARAM', `第${line}行 ${column}: 不是有效的 JSON`);
-  }
-};
-
-const issueText = (err: z.ZodError) => {
-  const i = err.issues[0]!;
-  return `${i.path.join('.') || '行'}: ${i.message}`;
-};
-function check<T>(schema: z.ZodType<T>, input: unknown, line: number): T {
-  const r = schema.safeParse(input);
-  if (!r.success) throw new AppError('INVALID_PARAM', `第${line}行 ${issueText(r.error)}`);
-  return r.data;
-}
+type SheetKey = ProductModelSheetKey;
+/** Columns of the fields the add schemas name differently (a product's code is its row's identifier). */
+const FIELD_COLUMN: Record<string, SheetKey> = { code: 'identifier', type: 'dataType', productId: 'identifier' };
 
 interface ImportedProduct {
-  line: number;
-  product: z.infer<typeof productAdd>;
-  properties: Omit<z.infer<typeof propertyAdd>, 'productId'>[];
+  row: number;
+  /** Null when the product row was refused (its other rows are still checked). */
+  product: ProductAdd | null;
+  properties: Omit<PropertyAdd, 'productId'>[];
   events: Omit<z.infer<typeof eventAdd>, 'productId'>[];
   commands: Omit<z.infer<typeof commandAdd>, 'productId'>[];
   statics: Omit<z.infer<typeof staticPropertyAdd>, 'productId'>[];
+  /** First row of each identifier, by kind. */
+  seen: Map<string, number>;
 }
 
-/** Reads the uploaded workbook into products, checking every row with the add schemas. */
-function parseModel(rows: Record<string, unknown>[], override: { code?: string; name?: string }): ImportedProduct[] {
+/**
+ * Applies the rules of each row's kind (the add schemas) to the sheet's rows, groups them under
+ * their products and refuses repeated identifiers of a product, repeated product codes and codes
+ * already taken.
+ */
+async function checkModel(tx: Tx, rows: SheetRow<ProductModelSheetRow>[], refuse: Refuse, override: { code?: string; name?: string }): Promise<ImportedProduct[]> {
+  const productRows = rows.filter((r) => r.data.kind === 'product').length;
+  if ((override.code || override.name) && productRows > 1) throw new AppError('INVALID_PARAM', 'code: 文件含多个产品时不能指定新编码或名称');
   const out: ImportedProduct[] = [];
-  const kindOf = new Map<string, Kind>((Object.keys(KINDS) as Kind[]).map((k) => [KINDS[k], k]));
-  rows.forEach((r, i) => {
-    const line = i + 2;
-    const kindText = text(r['类别']);
-    if (!kindText && !text(r['标识符'])) return;
-    const kind = kindOf.get(kindText);
-    if (!kind) throw new AppError('INVALID_PARAM', `第${line}行 类别: 须为 ${Object.values(KINDS).join('、')} 之一`);
+  const valid = <T>(row: number, r: z.ZodSafeParseResult<T>): T | null => {
+    if (r.success) return r.data;
+    for (const issue of r.error.issues.slice(0, 3)) {
+      const [field, ...rest] = issue.path.map(String);
+      const key = FIELD_COLUMN[field ?? ''] ?? (HEADER[field as SheetKey] ? (field as SheetKey) : 'identifier');
+      refuse(row, HEADER[key], rest.length ? `${rest.join('.')}: ${issue.message}` : issue.message);
+    }
+    return null;
+  };
+  for (const { row, data: d } of rows) {
+    if (!d.kind) {
+      if (d.identifier) refuse(row, HEADER.kind, `须为 ${Object.values(PRODUCT_MODEL_KIND_LABELS).join('、')} 之一`);
+      continue;
+    }
+    if (d.kind === 'product') {
+      const input = { code: override.code ?? d.identifier, name: override.name ?? d.name, type: d.dataType, description: d.description || null };
+      out.push({ row, product: valid(row, productAdd.safeParse(input)), properties: [], events: [], commands: [], statics: [], seen: new Map() });
+      continue;
+    }
     const cur = out[out.length - 1];
-    if (kind !== 'product' && !cur) throw new AppError('INVALID_PARAM', `第${line}行 类别: 产品行须在其属性、事件、命令之前`);
-    const base = { identifier: text(r['标识符']), name: text(r['名称']), sort: numOrNull(r['排序']) ?? 0 };
-    switch (kind) {
-      case 'product':
-        out.push({
-          line,
-          product: check(productAdd, { code: base.identifier, name: base.name, type: text(r['数据类型']), description: text(r['描述']) || null }, line),
-          properties: [], events: [], commands: [], statics: [],
-        });
-        break;
+    if (!cur) {
+      refuse(row, HEADER.kind, '产品行须在其属性、事件、命令之前');
+      continue;
+    }
+    const base = { productId: 1, identifier: d.identifier, name: d.name, sort: d.sort ?? 0 };
+    const key = `${d.kind}:${d.identifier}`;
+    const prev = cur.seen.get(key);
+    if (prev !== undefined) refuse(row, HEADER.identifier, `${PRODUCT_MODEL_KIND_LABELS[d.kind]}标识符 ${d.identifier} 与第${prev}行重复`);
+    else cur.seen.set(key, row);
+    const strip = <T extends { productId: number }>({ productId: _p, ...rest }: T) => rest;
+    switch (d.kind) {
       case 'property': {
-        const v = check(propertyAdd, {
-          ...base, productId: 1, dataType: text(r['数据类型']), unit: text(r['单位']), enumValues: parsed(r['枚举值'], '枚举值', line) ?? null,
-          cumulative: bool(r['累计量']), writable: bool(r['可写']), min: numOrNull(r['最小值']), max: numOrNull(r['最大值']),
-        }, line);
-        const { productId: _p, ...rest } = v;
-        cur!.properties.push(rest);
+        const v = valid(row, propertyAdd.safeParse({
+          ...base, dataType: d.dataType, unit: d.unit, enumValues: d.enumValues ?? null, cumulative: d.cumulative, writable: d.writable, min: d.min, max: d.max,
+        }));
+        if (v) cur.properties.push(strip(v));
         break;
       }
       case 'event': {
-        const { productId: _p, ...rest } = check(eventAdd, { ...base, productId: 1, level: numOrNull(r['等级']) ?? 3 }, line);
-        cur!.events.push(rest);
+        const v = valid(row, eventAdd.safeParse({ ...base, level: d.level ?? 3 }));
+        if (v) cur.events.push(strip(v));
         break;
       }
       case 'command': {
-        const { productId: _p, ...rest } = check(commandAdd, {
-          ...base, productId: 1, requestParams: parsed(r['请求参数'], '请求参数', line) ?? [], responseParams: parsed(r['响应参数'], '响应参数', line) ?? [],
-        }, line);
-        cur!.commands.push(rest);
+        const v = valid(row, commandAdd.safeParse({ ...base, requestParams: d.requestParams ?? [], responseParams: d.responseParams ?? [] }));
+        if (v) cur.commands.push(strip(v));
         break;
       }
       case 'static': {
-        const { productId: _p, ...rest } = check(staticPropertyAdd, {
-          ...base, productId: 1, dataType: text(r['数据类型']), unit: text(r['单位']), enumValues: parsed(r['枚举值'], '枚举值', line) ?? null, required: bool(r['必填']),
-        }, line);
-        cur!.statics.push(rest);
+        const v = valid(row, staticPropertyAdd.safeParse({ ...base, dataType: d.dataType, unit: d.unit, enumValues: d.enumValues ?? null, required: d.required }));
+        if (v) cur.statics.push(strip(v));
         break;
       }
     }
-  });
-  if (!out.length) throw new AppError('INVALID_PARAM', 'file: 文件中没有产品');
-  if ((override.code || override.name) && out.length !== 1) throw new AppError('INVALID_PARAM', 'code: 文件含多个产品时不能指定新编码或名称');
-  for (const p of out) {
-    if (override.code) p.product.code = check(productAdd.shape.code, override.code, p.line);
-    if (override.name) p.product.name = check(productAdd.shape.name, override.name, p.line);
-    for (const [what, list] of [['属性', p.properties], ['事件', p.events], ['命令', p.commands], ['静态属性', p.statics]] as const) {
-      const seen = new Set<string>();
-      for (const x of list) {
-        if (seen.has(x.identifier)) throw new AppError('DUPLICATE', `产品 ${p.product.code} 的${what}标识符 ${x.identifier} 重复`);
-        seen.add(x.identifier);
-      }
-    }
   }
+  if (!out.length && rows.length) refuse(0, '', '文件中没有产品');
+  const firstRowOf = new Map<string, number>();
+  for (const m of out) {
+    if (!m.product) continue;
+    const prev = firstRowOf.get(m.product.code);
+    if (prev !== undefined) refuse(m.row, HEADER.identifier, `产品编码 ${m.product.code} 与第${prev}行重复`);
+    else firstRowOf.set(m.product.code, m.row);
+  }
+  const codes = [...firstRowOf.keys()];
+  const taken = codes.length ? await tx.select({ code: product.code }).from(product).where(inArray(product.code, codes)) : [];
+  for (const { code } of taken) refuse(firstRowOf.get(code)!, HEADER.identifier, `产品编码 ${code} 已存在`);
   return out;
 }
 
 /**
  * POST /configure/product/import (multipart: file, and optionally code and name to import a
  * single-product file as a new product). Creates the products with their models; an existing
- * code is refused, and nothing is written unless every row is valid.
+ * code is refused, and nothing is written unless every row is valid (importSheet: the refusal
+ * lists every bad row and column).
  */
 export async function importModel(ctx: AppContext, req: FastifyRequest): Promise<{ ids: number[]; count: number }> {
-  let file: Buffer | null = null;
-  const fields: Record<string, string> = {};
-  try {
-    for await (const part of req.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || file) {
-          part.file.resume();
-          continue;
-        }
-        if (!/\.xlsx$/i.test(part.filename)) {
-          part.file.resume();
-          throw new AppError('FILE_TYPE', '上传文件须为 xlsx');
-        }
-        file = await part.toBuffer();
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value;
-      }
-    }
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('FILE_TOO_LARGE');
-    if ((err as { code?: string }).code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') throw new AppError('INVALID_PARAM', 'file不能为空');
-    throw err;
+  const { sheet, fields } = await readUploadedSheet(ctx, req);
+  const form = productImportFields.safeParse({ code: fields.code?.trim() || undefined, name: fields.name?.trim() || undefined });
+  if (!form.success) {
+    const issue = form.error.issues[0]!;
+    throw new AppError('INVALID_PARAM', `${issue.path.join('.')}: ${issue.message}`);
   }
-  if (!file?.length) throw new AppError('INVALID_PARAM', 'file不能为空');
-  let rows: Record<string, unknown>[];
-  try {
-    rows = await readXlsx(file);
-  } catch {
-    throw new AppError('FILE_TYPE', '文件不是有效的 xlsx');
-  }
-  const models = parseModel(rows, { code: fields.code?.trim() || undefined, name: fields.name?.trim() || undefined });
-  const ids = await ctx.db.transaction(async (tx) => {
-    const made: number[] = [];
-    for (const m of models) {
-      const [dup] = await tx.select({ id: product.id }).from(product).where(eq(product.code, m.product.code));
-      if (dup) throw new AppError('DUPLICATE', `code: 产品编码 ${m.product.code} 已存在`);
-      const [p] = await uniqueOr('产品编码', () => tx.insert(product).values(m.product).returning());
-      const productId = p!.id;
-      await lockProduct(tx, productId);
-      let slot = 0;
-      if (m.properties.length) {
-        await tx.insert(productProperty).values(m.properties.map((x) => ({ ...x, productId, slot: x.dataType === 'string' ? null : ++slot })));
+  const ids = await importSheet(ctx.db, {
+    sheet,
+    columns: PRODUCT_MODEL_SHEET_COLUMNS,
+    maxRows: PRODUCT_MODEL_IMPORT_MAX_ROWS,
+    rowSchema: productModelSheetRow,
+    check: (tx, rows, refuse) => checkModel(tx, rows, refuse, form.data),
+    write: async (tx, models) => {
+      const made: number[] = [];
+      for (const m of models) {
+        const [p] = await uniqueOr('产品编码', () => tx.insert(product).values(m.product!).returning());
+        const productId = p!.id;
+        await lockProduct(tx, productId);
+        let slot = 0;
+        if (m.properties.length) {
+          await tx.insert(productProperty).values(m.properties.map((x) => ({ ...x, productId, slot: x.dataType === 'string' ? null : ++slot })));
+        }
+        await tx.update(product).set({ slotCount: slot }).where(eq(product.id, productId));
+        if (m.events.length) await tx.insert(productEvent).values(m.events.map((x) => ({ ...x, productId })));
+        if (m.commands.length) await tx.insert(productCommand).values(m.commands.map((x) => ({ ...x, productId })));
+        if (m.statics.length) await tx.insert(productStaticProperty).values(m.statics.map((x) => ({ ...x, productId })));
+        made.push(productId);
       }
-      await tx.update(product).set({ slotCount: slot }).where(eq(product.id, productId));
-      if (m.events.length) await tx.insert(productEvent).values(m.events.map((x) => ({ ...x, productId })));
-      if (m.commands.length) await tx.insert(productCommand).values(m.commands.map((x) => ({ ...x, productId })));
-      if (m.statics.length) await tx.insert(productStaticProperty).values(m.statics.map((x) => ({ ...x, productId })));
-      made.push(productId);
-    }
-    return made;
+      return made;
+    },
   });
   await refreshIngest(ctx);
   return { ids, count: ids.length };

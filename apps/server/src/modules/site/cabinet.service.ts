@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
 import type { CabinetRecord, Page, PageRequest } from '@ess/contract';
 import { cabinet, device } from '../../db/schema/device.ts';
 import { site } from '../../db/schema/site.ts';
@@ -6,6 +6,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
+import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { siteInScope } from './site.service.ts';
@@ -29,19 +30,19 @@ const columns = {
   updatedAt: cabinet.updatedAt,
 };
 
-const select = (db: DbOrTx, where: SQL | undefined) =>
-  db.select(columns).from(cabinet).innerJoin(site, eq(site.id, cabinet.siteId)).where(where).orderBy(asc(cabinet.siteId), asc(cabinet.code), asc(cabinet.id));
-
-const toRecord = (r: Awaited<ReturnType<typeof select>>[number]): CabinetRecord => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() });
-
-function filterOf(db: DbOrTx, user: AuthUser, f: CabinetFilter): SQL | undefined {
-  return and(
-    inSiteScope(cabinet.siteId, db, user),
+const cabinets = defineListQuery({
+  table: cabinet,
+  columns,
+  joins: [{ table: site, on: eq(site.id, cabinet.siteId) }],
+  scope: (db, user) => inSiteScope(cabinet.siteId, db, user),
+  filter: (f: CabinetFilter) => [
     f.siteId ? eq(cabinet.siteId, f.siteId) : undefined,
     f.companyId ? sql`${site.companyId} in (select c.id from company c where c.path like (select p.path from company p where p.id = ${f.companyId}) || '%')` : undefined,
     f.keyword ? or(likeEscaped(cabinet.code, f.keyword), likeEscaped(cabinet.name, f.keyword)) : undefined,
-  );
-}
+  ],
+  orderBy: [asc(cabinet.siteId), asc(cabinet.code), asc(cabinet.id)],
+  toRecord: (r): CabinetRecord => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }),
+});
 
 async function assertFilter(db: DbOrTx, user: AuthUser, f: CabinetFilter) {
   if (f.companyId) await assertCompany(db, user, f.companyId);
@@ -50,20 +51,17 @@ async function assertFilter(db: DbOrTx, user: AuthUser, f: CabinetFilter) {
 
 export async function cabinetList(ctx: AppContext, user: AuthUser, f: CabinetFilter): Promise<CabinetRecord[]> {
   await assertFilter(ctx.db, user, f);
-  return (await select(ctx.db, filterOf(ctx.db, user, f)).limit(5000)).map(toRecord);
+  return cabinets.list(ctx.db, user, f, 5000);
 }
 
 export async function cabinetPage(ctx: AppContext, user: AuthUser, req: PageRequest & CabinetFilter): Promise<Page<CabinetRecord>> {
   await assertFilter(ctx.db, user, req);
-  const where = filterOf(ctx.db, user, req);
-  const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(cabinet).innerJoin(site, eq(site.id, cabinet.siteId)).where(where);
-  const rows = n === 0 ? [] : await select(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
-  return { records: rows.map(toRecord), total: n, current: req.current, pageSize: req.pageSize };
+  return cabinets.page(ctx.db, user, req);
 }
 
 async function cabinetInScope(db: DbOrTx, user: AuthUser, id: number): Promise<CabinetRecord> {
-  const [row] = await select(db, and(eq(cabinet.id, id), inSiteScope(cabinet.siteId, db, user)));
-  return toRecord(found(row, '储能柜不存在'));
+  const [row] = await cabinets.rows(db, and(eq(cabinet.id, id), inSiteScope(cabinet.siteId, db, user)));
+  return found(row, '储能柜不存在');
 }
 
 export const cabinetOne = (ctx: AppContext, user: AuthUser, id: number) => cabinetInScope(ctx.db, user, id);

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, like, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, like, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
   SERVICE_END_PAST, serviceEndNotPast, type Page, type PageRequest, type SiteAdd, type SiteEdit, type SiteFilter,
   type SiteKeyValue, type SiteKeyValueRecord, type SiteRecord, type SiteTreeNode, type SiteType,
@@ -12,6 +12,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { emit } from '../../platform/events/outbox.ts';
 import './site.events.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
+import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 
@@ -48,11 +49,27 @@ const columns = {
   updatedAt: site.updatedAt,
 };
 
-type Row = Awaited<ReturnType<typeof selectSites>>[number];
 const num = (v: string | null) => (v === null ? null : Number(v));
 
-function toRecord(r: Row): SiteRecord {
-  return {
+/** Stations of this company and every company under it. */
+export const underCompany = (companyId: number) =>
+  sql`${site.companyId} in (select c.id from ${company} c where c.path like (select p.path from ${company} p where p.id = ${companyId}) || '%')`;
+
+const sites = defineListQuery({
+  table: site,
+  columns,
+  joins: [{ table: company, on: eq(company.id, site.companyId) }],
+  scope: (db, user) => inSiteScope(site.id, db, user),
+  filter: (f: SiteFilter) => [
+    f.companyId ? underCompany(f.companyId) : undefined,
+    f.keyword ? or(likeEscaped(site.name, f.keyword), likeEscaped(site.code, f.keyword)) : undefined,
+    f.name ? likeEscaped(site.name, f.name) : undefined,
+    f.code ? likeEscaped(site.code, f.code) : undefined,
+    f.siteType ? eq(site.siteType, f.siteType) : undefined,
+    f.regionCode ? like(site.regionCode, `${f.regionCode.replace(/[^0-9]/g, '')}%`) : undefined,
+  ],
+  orderBy: [asc(site.id)],
+  toRecord: (r): SiteRecord => ({
     ...r,
     siteType: r.siteType as SiteType,
     longitude: num(r.longitude),
@@ -60,28 +77,8 @@ function toRecord(r: Row): SiteRecord {
     investorShareRatio: num(r.investorShareRatio),
     createdAt: r.createdAt.toISOString(),
     updatedAt: r.updatedAt.toISOString(),
-  };
-}
-
-function selectSites(db: DbOrTx, where: SQL | undefined) {
-  return db.select(columns).from(site).innerJoin(company, eq(company.id, site.companyId)).where(where).orderBy(asc(site.id));
-}
-
-/** Stations of this company and every company under it. */
-export const underCompany = (companyId: number) =>
-  sql`${site.companyId} in (select c.id from ${company} c where c.path like (select p.path from ${company} p where p.id = ${companyId}) || '%')`;
-
-function filterOf(db: DbOrTx, user: AuthUser, f: SiteFilter): SQL | undefined {
-  return and(
-    inSiteScope(site.id, db, user),
-    f.companyId ? underCompany(f.companyId) : undefined,
-    f.keyword ? or(likeEscaped(site.name, f.keyword), likeEscaped(site.code, f.keyword)) : undefined,
-    f.name ? likeEscaped(site.name, f.name) : undefined,
-    f.code ? likeEscaped(site.code, f.code) : undefined,
-    f.siteType ? eq(site.siteType, f.siteType) : undefined,
-    f.regionCode ? like(site.regionCode, `${f.regionCode.replace(/[^0-9]/g, '')}%`) : undefined,
-  );
-}
+  }),
+});
 
 /** A filter naming a company outside the caller's scope is refused, not answered empty. */
 async function assertFilterCompany(db: DbOrTx, user: AuthUser, f: { companyId?: number }) {
@@ -90,21 +87,18 @@ async function assertFilterCompany(db: DbOrTx, user: AuthUser, f: { companyId?: 
 
 export async function siteList(ctx: AppContext, user: AuthUser, f: SiteFilter): Promise<SiteRecord[]> {
   await assertFilterCompany(ctx.db, user, f);
-  return (await selectSites(ctx.db, filterOf(ctx.db, user, f)).limit(5000)).map(toRecord);
+  return sites.list(ctx.db, user, f, 5000);
 }
 
 export async function sitePage(ctx: AppContext, user: AuthUser, req: PageRequest & SiteFilter): Promise<Page<SiteRecord>> {
   await assertFilterCompany(ctx.db, user, req);
-  const where = filterOf(ctx.db, user, req);
-  const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(site).where(where);
-  const records = n === 0 ? [] : await selectSites(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
-  return { records: records.map(toRecord), total: n, current: req.current, pageSize: req.pageSize };
+  return sites.page(ctx.db, user, req);
 }
 
 /** One station the caller may see; any other is reported as not found. */
 export async function siteInScope(db: DbOrTx, user: AuthUser, id: number): Promise<SiteRecord> {
-  const [row] = await selectSites(db, and(eq(site.id, id), inSiteScope(site.id, db, user)));
-  return toRecord(found(row, '站点不存在'));
+  const [row] = await sites.rows(db, and(eq(site.id, id), inSiteScope(site.id, db, user)));
+  return found(row, '站点不存在');
 }
 
 export const siteOne = (ctx: AppContext, user: AuthUser, id: number) => siteInScope(ctx.db, user, id);

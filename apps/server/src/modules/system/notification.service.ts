@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, like, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
   LiveEventData, PageRequest, PushMode, PushResult, SettingSaved, SettingStatus, TargetType, notificationLogPage, notificationPage,
@@ -9,7 +9,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx, Tx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { defineListQuery, pageOf } from '../../platform/http/paging.ts';
+import { defineListQuery } from '../../platform/http/paging.ts';
 import { inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 
 type SettingInput = z.infer<typeof notificationSetAdd>;
@@ -139,36 +139,28 @@ const settingColumns = {
   updatedAt: notificationSetting.updatedAt,
 };
 
-export function settingPage(ctx: AppContext, user: AuthUser, req: z.infer<typeof notificationSetPage>) {
-  const { db } = ctx;
-  const where = and(
-    inCompanyScope(notificationSetting.companyId, db, user),
-    req.title ? likeEscaped(notificationSetting.title, req.title) : undefined,
-    req.pushMode ? eq(notificationSetting.pushMode, req.pushMode) : undefined,
-  );
-  return pageOf(db, notificationSetting, where, req, (limit, offset) =>
-    db
-      .select(settingColumns)
-      .from(notificationSetting)
-      .innerJoin(company, eq(company.id, notificationSetting.companyId))
-      .leftJoin(appUser, eq(appUser.id, notificationSetting.createdBy))
-      .where(where)
-      .orderBy(desc(notificationSetting.createdAt), desc(notificationSetting.id))
-      .limit(limit)
-      .offset(offset)
-      .then((rows) => rows.map(typedSetting)),
-  );
-}
+const settings = defineListQuery({
+  table: notificationSetting,
+  columns: settingColumns,
+  joins: [
+    { table: company, on: eq(company.id, notificationSetting.companyId) },
+    { table: appUser, on: eq(appUser.id, notificationSetting.createdBy), left: true },
+  ],
+  scope: (db, user) => inCompanyScope(notificationSetting.companyId, db, user),
+  filter: (f: z.infer<typeof notificationSetPage>) => [
+    f.title ? likeEscaped(notificationSetting.title, f.title) : undefined,
+    f.pushMode ? eq(notificationSetting.pushMode, f.pushMode) : undefined,
+  ],
+  orderBy: [desc(notificationSetting.createdAt), desc(notificationSetting.id)],
+  toRecord: typedSetting,
+});
+
+export const settingPage = (ctx: AppContext, user: AuthUser, req: z.infer<typeof notificationSetPage>) => settings.page(ctx.db, user, req);
 
 export async function settingOne(ctx: AppContext, user: AuthUser, id: number) {
   const { db } = ctx;
-  const [row] = await db
-    .select(settingColumns)
-    .from(notificationSetting)
-    .innerJoin(company, eq(company.id, notificationSetting.companyId))
-    .leftJoin(appUser, eq(appUser.id, notificationSetting.createdBy))
-    .where(and(eq(notificationSetting.id, id), inCompanyScope(notificationSetting.companyId, db, user)));
-  const setting = typedSetting(found(row, '消息不存在'));
+  const [row] = await settings.rows(db, and(eq(notificationSetting.id, id), inCompanyScope(notificationSetting.companyId, db, user)));
+  const setting = found(row, '消息不存在');
   const targets =
     setting.targetType === 'role'
       ? await db.select({ id: role.id, name: role.name }).from(role).where(inArray(role.id, setting.targetIds)).orderBy(asc(role.id))
@@ -410,23 +402,16 @@ const logColumns = {
   createdAt: notificationLog.createdAt,
 };
 
-export function logPage(ctx: AppContext, user: AuthUser, req: z.infer<typeof notificationLogPage> & PageRequest) {
-  const { db } = ctx;
-  const where: SQL | undefined = and(
-    inCompanyScope(notificationLog.companyId, db, user),
-    req.settingId ? eq(notificationLog.settingId, req.settingId) : undefined,
-  );
-  return pageOf(db, notificationLog, where, req, (limit, offset) =>
-    db
-      .select(logColumns)
-      .from(notificationLog)
-      .where(where)
-      .orderBy(desc(notificationLog.createdAt), desc(notificationLog.id))
-      .limit(limit)
-      .offset(offset)
-      .then((rows) => rows.map(typedLog)),
-  );
-}
+const logs = defineListQuery({
+  table: notificationLog,
+  columns: logColumns,
+  scope: (db, user) => inCompanyScope(notificationLog.companyId, db, user),
+  filter: (f: z.infer<typeof notificationLogPage>) => [f.settingId ? eq(notificationLog.settingId, f.settingId) : undefined],
+  orderBy: [desc(notificationLog.createdAt), desc(notificationLog.id)],
+  toRecord: typedLog,
+});
+
+export const logPage = (ctx: AppContext, user: AuthUser, req: z.infer<typeof notificationLogPage> & PageRequest) => logs.page(ctx.db, user, req);
 
 export async function logOne(ctx: AppContext, user: AuthUser, id: number) {
   const { db } = ctx;

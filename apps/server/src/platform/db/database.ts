@@ -32,8 +32,12 @@ export const migrationsFolder = resolve(import.meta.dirname, '../../db/migration
  * Opens the database: PostgreSQL when a URL is given, otherwise embedded PGlite in
  * `<dataDir>/pglite` (kept across restarts; `memory://` for tests). Migrations are applied here.
  */
-export async function openDatabase(opts: { url?: string; dataDir: string; memory?: boolean; image?: Blob }): Promise<Database> {
-  if (opts.url) return openPostgres(opts.url);
+export async function openDatabase(opts: {
+  url?: string; dataDir: string; memory?: boolean; image?: Blob;
+  /** PostgreSQL only: connections of this instance's pool, and the longest a statement may run (ms; 0 = no limit). */
+  poolMax?: number; statementTimeoutMs?: number;
+}): Promise<Database> {
+  if (opts.url) return openPostgres(opts.url, opts.poolMax ?? 20, opts.statementTimeoutMs ?? 0);
   let dir = 'memory://';
   if (!opts.memory) {
     mkdirSync(opts.dataDir, { recursive: true });
@@ -60,8 +64,10 @@ export async function openDatabase(opts: { url?: string; dataDir: string; memory
   };
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
+async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Database> {
+  // A runaway statement is cancelled by the server (57014) instead of holding a connection; the
+  // migration below sets its own limit off (a large migration may run long).
+  const pool = new pg.Pool({ connectionString: url, max, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
   pool.on('error', () => undefined); // an idle client's error must not crash the process
   // Nor a checked-out one's (a transaction or COPY in hand when the server restarts): its query
   // fails with the error, and the pool drops the client when it is released.
@@ -70,10 +76,13 @@ async function openPostgres(url: string): Promise<Database> {
   // Several instances may start at once: one migrates while the others wait on the lock.
   const lockClient = await pool.connect();
   try {
+    await lockClient.query('set statement_timeout = 0');
     await lockClient.query('select pg_advisory_lock(727001)');
     await migratePg(drizzlePg(lockClient, { schema }), { migrationsFolder });
   } finally {
     await lockClient.query('select pg_advisory_unlock(727001)').catch(() => undefined);
+    // Back to the connection's own limit (its start-up setting) before the pool lends it out.
+    await lockClient.query('reset statement_timeout').catch(() => undefined);
     lockClient.release();
   }
   return {

@@ -16,4 +16,6 @@ export function pgErrorCode(err: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = '23505';
+/** A statement cancelled, by statement_timeout among others. */
+export const QUERY_CANCELED = '57014';
 export const FOREIGN_KEY_VIOLATION = '23503';

@@ -46,4 +46,32 @@ describe('defineListQuery', () => {
     expect(await probes.page(t.ctx.db, userOf(1), { name: 'b', current: 1, pageSize: 1 })).toEqual({ records: ['one:ab'], total: 2, current: 1, pageSize: 1 });
     expect(await probes.page(t.ctx.db, userOf(3), { current: 1, pageSize: 10 })).toEqual({ records: [], total: 0, current: 1, pageSize: 10 });
   });
+
+  it('counts over the joins, so a filter may name a joined column; left joins keep unmatched rows', async () => {
+    const labelled = defineListQuery({
+      table: probe,
+      columns: { name: probe.name, label: owner.label },
+      joins: [{ table: owner, on: eq(owner.companyId, probe.companyId) }],
+      scope: null,
+      filter: (f: { label?: string }) => [f.label ? eq(owner.label, f.label) : undefined],
+      orderBy: [asc(probe.name)],
+    });
+    expect(await labelled.page(t.ctx.db, null, { label: 'two', current: 1, pageSize: 10 })).toEqual({ records: [{ name: 'a-other', label: 'two' }], total: 1, current: 1, pageSize: 10 });
+    await t.ctx.db.insert(probe).values({ companyId: 9, name: 'orphan' });
+    const left = defineListQuery({
+      table: probe,
+      columns: { name: probe.name, label: owner.label },
+      joins: [{ table: owner, on: eq(owner.companyId, probe.companyId), left: true }],
+      scope: null,
+      filter: (f: { name?: string }) => [f.name ? eq(probe.name, f.name) : undefined],
+      orderBy: [asc(probe.name)],
+    });
+    expect(await left.page(t.ctx.db, null, { name: 'orphan', current: 1, pageSize: 10 })).toMatchObject({ records: [{ name: 'orphan', label: null }], total: 1 });
+    expect((await labelled.page(t.ctx.db, null, { current: 1, pageSize: 10 })).total).toBe(7);
+    expect(await probes.rows(t.ctx.db, eq(probe.name, 'b'))).toEqual(['one:b']);
+  });
+
+  it('refuses a scoped list without a caller', async () => {
+    await expect(probes.list(t.ctx.db, null, {})).rejects.toThrow(/needs the caller/);
+  });
 });

@@ -24,46 +24,65 @@ export type { PgColumn };
 
 interface DynamicSelect extends PromiseLike<unknown[]> {
   innerJoin(table: PgTable, on: SQL): DynamicSelect;
+  leftJoin(table: PgTable, on: SQL): DynamicSelect;
   where(where: SQL | undefined): DynamicSelect;
   orderBy(...by: (PgColumn | SQL)[]): DynamicSelect;
   limit(n: number): DynamicSelect;
   offset(n: number): DynamicSelect;
 }
 
+/** A joined table; `left` keeps the rows without a match (their columns null). */
+export interface ListJoin {
+  table: PgTable;
+  on: SQL;
+  left?: boolean;
+}
+
 /**
  * The list/page idiom of the services, declared once per resource: the rows of `table` (with
- * inner joins) that the caller's data scope admits and the request's filter selects, as
+ * its joins) that the caller's data scope admits and the request's filter selects, as
  * `columns`, in `orderBy` order, mapped by `toRecord`; `list` answers them all, `page` one page
- * and the total (pageOf).
+ * and the total (counted over the same joins, so a filter may name a joined table's columns),
+ * `rows` those of any condition (a single record's read).
  */
 export function defineListQuery<F, S extends SelectedFields, R = SelectResultFields<S>>(o: {
   table: PgTable;
   columns: S;
-  joins?: { table: PgTable; on: SQL }[];
-  /** The rows the caller may see (data scope); undefined: every row. */
+  joins?: ListJoin[];
+  /** The rows the caller may see (data scope); null: every row (resources shared by every company), and the caller may be null. */
   scope: ((db: DbOrTx, user: AuthUser) => SQL | undefined) | null;
   filter: (f: F, db: DbOrTx) => (SQL | undefined)[];
   orderBy: (PgColumn | SQL)[];
   toRecord?: (row: SelectResultFields<S>) => R;
 }) {
-  const where = (db: DbOrTx, user: AuthUser, f: F) => and(o.scope?.(db, user), ...o.filter(f, db));
-  const select = (db: DbOrTx, w: SQL | undefined) => {
-    // Drizzle's dynamic query types do not survive a generic join loop; the rows are S's fields.
-    let q = db.select(o.columns).from(o.table).$dynamic() as unknown as DynamicSelect;
-    for (const j of o.joins ?? []) q = q.innerJoin(j.table, j.on);
-    return q.where(w).orderBy(...o.orderBy);
+  const where = (db: DbOrTx, user: AuthUser | null, f: F) => {
+    if (o.scope && !user) throw new Error('a scoped list needs the caller');
+    return and(o.scope && user ? o.scope(db, user) : undefined, ...o.filter(f, db));
   };
+  // Drizzle's dynamic query types do not survive a generic join loop; the rows are S's fields.
+  const joined = (q: DynamicSelect) => (o.joins ?? []).reduce((acc, j) => (j.left ? acc.leftJoin(j.table, j.on) : acc.innerJoin(j.table, j.on)), q);
+  const select = (db: DbOrTx, w: SQL | undefined) =>
+    joined(db.select(o.columns).from(o.table).$dynamic() as unknown as DynamicSelect).where(w).orderBy(...o.orderBy);
   const map = (rows: unknown[]): R[] => (o.toRecord ? (rows as SelectResultFields<S>[]).map(o.toRecord) : (rows as R[]));
   return {
     where,
+    /** The records of a condition (the caller's scope is the caller's to add), in order; the first `limit`. */
+    rows: async (db: DbOrTx, w: SQL | undefined, limit?: number): Promise<R[]> => {
+      const q = select(db, w);
+      return map(await (limit === undefined ? q : q.limit(limit)));
+    },
     /** Every row, or the first `limit` (an export's cap). */
-    list: async (db: DbOrTx, user: AuthUser, f: F, limit?: number): Promise<R[]> => {
+    list: async (db: DbOrTx, user: AuthUser | null, f: F, limit?: number): Promise<R[]> => {
       const q = select(db, where(db, user, f));
       return map(await (limit === undefined ? q : q.limit(limit)));
     },
-    page: (db: DbOrTx, user: AuthUser, req: F & PageRequest): Promise<Page<R>> => {
+    page: async (db: DbOrTx, user: AuthUser | null, req: F & PageRequest): Promise<Page<R>> => {
       const w = where(db, user, req);
-      return pageOf(db, o.table, w, req, async (limit, offset) => map(await select(db, w).limit(limit).offset(offset)));
+      const counting = db.select({ n: count() }).from(o.table).$dynamic() as unknown as DynamicSelect;
+      const counted = (await joined(counting).where(w)) as { n: number }[];
+      const total = counted[0]?.n ?? 0;
+      const records = total === 0 ? [] : map(await select(db, w).limit(req.pageSize).offset((req.current - 1) * req.pageSize));
+      return { records, total, current: req.current, pageSize: req.pageSize };
     },
   };
 }

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
+import { constants as zlib } from 'node:zlib';
 import type { Socket } from 'node:net';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import compress from '@fastify/compress';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
@@ -10,6 +12,8 @@ import { z, type ZodError } from 'zod';
 import { API_BASE, ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract';
 import type { AppContext } from '../context.ts';
 import { checkSession, tokenFrom, type AuthUser } from './auth.ts';
+import { isConnectionError } from '../db/outage.ts';
+import { pgErrorCode, QUERY_CANCELED } from '../db/errors.ts';
 import { AppError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
@@ -90,6 +94,15 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
   });
 
   await registerRateLimit(app, ctx);
+  // Answers over 1 KB travel compressed when the client accepts it (br, else gzip). Brotli at
+  // quality 4: near gzip's speed with smaller output; its default (11) is for static files, which
+  // are pre-compressed at build time and served as they are. Event streams are hijacked and stay
+  // uncompressed (each event must reach the client at once).
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(multipart, {
     limits: { fileSize: ctx.config.uploadMaxBytes, files: 20, fields: 50, fieldSize: 64 * 1024 },
   });
@@ -117,6 +130,12 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
     }
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return envelope(reply, err.statusCode, ERRORS.INVALID_PARAM.code, ERRORS.INVALID_PARAM.tip, err.message);
+    }
+    // The database away, or a statement past DB_STATEMENT_TIMEOUT_MS: the service is unavailable
+    // for now (503), not broken; the caller may try again.
+    if (isConnectionError(err) || pgErrorCode(err) === QUERY_CANCELED) {
+      req.log.warn({ err }, 'database unavailable or statement timed out');
+      return envelope(reply, 503, ERRORS.UNAVAILABLE.code, ERRORS.UNAVAILABLE.tip);
     }
     req.log.error({ err }, 'unhandled error');
     return envelope(reply, 500, ERRORS.SYSTEM_ERROR.code, ERRORS.SYSTEM_ERROR.tip);

@@ -3,36 +3,45 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { readXlsxSheet, type XlsxSheet } from './xlsx.ts';
 
+export interface UploadedSheet {
+  fileName: string;
+  sheet: XlsxSheet;
+  /** The form's text fields (before or after the file); the import checks them with its endpoint's body schema. */
+  fields: Record<string, string>;
+}
+
 /**
  * Reads the multipart field `file` of an import and parses it as xlsx (product-spec §5: upload
  * file must be xlsx): by name and by content. Refusals name the problem; nothing is stored.
  */
-export async function readUploadedSheet(ctx: AppContext, req: FastifyRequest): Promise<{ fileName: string; sheet: XlsxSheet }> {
-  let part;
+export async function readUploadedSheet(ctx: AppContext, req: FastifyRequest): Promise<UploadedSheet> {
+  let file: { name: string; data: Buffer } | null = null;
+  const fields: Record<string, string> = {};
   try {
-    part = await req.file();
+    for await (const part of req.parts()) {
+      if (part.type !== 'file') {
+        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        continue;
+      }
+      if (part.fieldname !== 'file' || file) {
+        part.file.resume();
+        continue;
+      }
+      const name = part.filename.replace(/[\\/]/g, '_').slice(-200) || 'upload.xlsx';
+      if (!/\.xlsx$/i.test(name)) {
+        part.file.resume();
+        throw new AppError('FILE_TYPE', '上传文件必须是xlsx格式');
+      }
+      file = { name, data: await part.toBuffer() };
+    }
   } catch (err) {
     throw tooLarge(err, ctx);
   }
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume();
-    throw new AppError('INVALID_PARAM', 'file不能为空');
-  }
-  const fileName = part.filename.replace(/[\\/]/g, '_').slice(-200) || 'upload.xlsx';
-  if (!/\.xlsx$/i.test(fileName)) {
-    part.file.resume();
-    throw new AppError('FILE_TYPE', '上传文件必须是xlsx格式');
-  }
-  let buf: Buffer;
-  try {
-    buf = await part.toBuffer();
-  } catch (err) {
-    throw tooLarge(err, ctx);
-  }
-  if (buf.length === 0) throw new AppError('INVALID_PARAM', '文件内容不能为空');
-  const sheet = await readXlsxSheet(buf);
+  if (!file) throw new AppError('INVALID_PARAM', 'file不能为空');
+  if (file.data.length === 0) throw new AppError('INVALID_PARAM', '文件内容不能为空');
+  const sheet = await readXlsxSheet(file.data);
   if (!sheet) throw new AppError('FILE_TYPE', '上传文件必须是xlsx格式（文件内容无法读取）');
-  return { fileName, sheet };
+  return { fileName: file.name, sheet, fields };
 }
 
 function tooLarge(err: unknown, ctx: AppContext): unknown {

@@ -60,29 +60,6 @@ const asciiName = (name: string) => name.replace(/[^\x20-\x7e]/g, '_').replace(/
 /** RFC 5987 value-chars: percent-encoded UTF-8, including the ' ( ) * that encodeURIComponent leaves. */
 const rfc5987 = (name: string) => encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/** Reads the first sheet of an uploaded workbook as header-keyed rows. */
-export async function readXlsx(buf: Buffer): Promise<Record<string, unknown>[]> {
-  const wb = new (ExcelJS().Workbook)();
-  await wb.xlsx.load(buf as unknown as ArrayBuffer);
-  const ws = wb.worksheets[0];
-  if (!ws) return [];
-  const headers: string[] = [];
-  ws.getRow(1).eachCell((cell, col) => {
-    headers[col] = cell.text.trim();
-  });
-  const out: Record<string, unknown>[] = [];
-  ws.eachRow((row, n) => {
-    if (n === 1) return;
-    const rec: Record<string, unknown> = {};
-    row.eachCell((cell, col) => {
-      const h = headers[col];
-      if (h) rec[h] = cell.value;
-    });
-    out.push(rec);
-  });
-  return out;
-}
-
 export interface XlsxSheet {
   /** Header texts of row 1, trimmed, in column order ('' for an empty header cell). */
   headers: string[];

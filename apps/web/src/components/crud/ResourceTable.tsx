@@ -4,6 +4,8 @@ import type { SizeType } from 'antd/es/config-provider/SizeContext';
 import { lazy, Suspense, useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
 import { Deferred } from '../Deferred.tsx';
 import { PageFallback } from '../PageFallback.tsx';
+import type { UploadOutcome } from '../upload-sheet.ts';
+import { toast } from '../../platform/feedback/toast.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import type { ResourceDetailProps } from './ResourceDetail.tsx';
 import type { ResourceFormProps } from './ResourceForm.tsx';
@@ -46,6 +48,7 @@ export interface ResourceTableProps<R extends { id: number }, F, O> {
 const ResourceForm = lazy(() => import('./ResourceForm.tsx').then((m) => ({ default: m.ResourceForm }))) as <R extends { id: number }, F, O>(
   props: ResourceFormProps<R, F, O>,
 ) => ReactNode;
+const ImportReport = lazy(() => import('../ImportReport.tsx').then((m) => ({ default: m.ImportReport })));
 const ResourceDetail = lazy(() => import('./ResourceDetail.tsx').then((m) => ({ default: m.ResourceDetail }))) as <R extends { id: number }, F, O>(
   props: ResourceDetailProps<R, F, O>,
 ) => ReactNode;
@@ -72,7 +75,8 @@ const parentIds = <R extends { id: number }>(rows: R[]): number[] =>
 /**
  * The list screen of a resource: the definition's search form, then antd's Table over the server's page
  * ({ records, total, current, pageSize }) or tree, refresh, add/edit form, detail drawer, delete
- * with confirmation, xlsx export of the current search and xlsx import.
+ * with confirmation, xlsx export of the current search and xlsx import (a refused file opens its
+ * per-row report, ImportReport).
  */
 export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, rowActions, selectable, detailExtra, onDetail, emptyText }: ResourceTableProps<R, F, O>) {
   const t = useT();
@@ -85,6 +89,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   const [expanded, setExpanded] = useState<readonly Key[] | null>(null);
   const [density, setDensity] = useState<SizeType>('large');
   const [hiddenColumns, setHiddenColumns] = useState<string[]>([]);
+  const [report, setReport] = useState<Extract<UploadOutcome<unknown>, { ok: false }> | null>(null);
 
   const { endpoints } = def;
   const mode = endpoints.page ? 'page' : endpoints.tree ? 'tree' : 'list';
@@ -212,7 +217,14 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
                 void message.error(t('只能上传 xlsx 文件'));
                 return Upload.LIST_IGNORE;
               }
-              importer.mutate(file, { onSuccess: () => void message.success(t('导入成功')) });
+              importer.mutate(file, {
+                onSuccess: (r) => {
+                  // A refusal with a per-row report opens it; any other failure keeps its toast.
+                  if (r.ok) void message.success(t('导入成功'));
+                  else if (r.errors.length) setReport(r);
+                  else toast('error', t(r.tip), { align: 'left', pauseOnHover: true });
+                },
+              });
               return false;
             }}
           >
@@ -315,6 +327,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
           />
         )}
         {detail && <ResourceDetail def={def} row={detail} onClose={() => setDetail(null)} extra={detailExtra} />}
+        {report && <ImportReport tip={report.tip} errors={report.errors} onClose={() => setReport(null)} />}
       </Suspense>
     </>
   );

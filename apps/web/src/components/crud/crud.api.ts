@@ -1,6 +1,7 @@
 import type { Page } from '@ess/contract/common';
 import type { AnyEndpoint } from '@ess/contract/endpoint';
 import { call, callFile, type DownloadResult } from '../../platform/request.ts';
+import { uploadSheet, type UploadOutcome } from '../upload-sheet.ts';
 import type { Endpoints } from './crud.types.ts';
 
 /**
@@ -25,7 +26,8 @@ export function resourceApi<R, O = R>(endpoints: Endpoints) {
     remove: (id: number) => send<unknown>('delete', { id }),
     exportFile: (filters: Record<string, unknown>, fileName?: string): Promise<DownloadResult> =>
       callFile(need('export'), filters, { fileName }),
-    importFile: (file: File) => send<unknown>('import', { file }),
+    /** An xlsx import: its refusal answers the per-row report instead of a toast. */
+    importFile: (file: File): Promise<UploadOutcome<unknown>> => uploadSheet(need('import'), file),
   };
 }
 

@@ -56,7 +56,7 @@ export function useImportResource<R extends { id: number }, F, O>(def: AnyDef<R,
   const client = useQueryClient();
   return useMutation({
     mutationFn: (file: File) => api.importFile(file),
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.all }),
+    onSuccess: (r) => (r.ok ? client.invalidateQueries({ queryKey: keys.all }) : undefined),
   });
 }
 

@@ -5,11 +5,12 @@ import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { EChart } from '../monitor/EChart.tsx';
+import { EChart } from '../../components/chart/EChart.tsx';
 import { countBarsOption, levelBarsOption, raisedEndedOption, sumLevels, typeItems } from './alarm.charts.ts';
 import { useKanbanChart, useKanbanSite, type KanbanQuery } from './alarm.api.ts';
-import { formatDuration, levelColour } from './alarm.options.ts';
-import { AlarmSiteSelect } from './AlarmSiteSelect.tsx';
+import { formatDuration } from './alarm.options.ts';
+import { levelColour } from '../../components/options/levels.ts';
+import { StationPicker } from '../../components/StationPicker.tsx';
 
 type TopDevice = AlarmKanbanChart['topDevices'][number];
 
@@ -59,7 +60,7 @@ export function AlarmAnalysisPage() {
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="alarm-analysis">
       <Card size="small">
         <Space wrap>
-          <AlarmSiteSelect value={siteId} onChange={setSiteId} />
+          <StationPicker value={siteId} onChange={setSiteId} onClear={() => setSiteId(undefined)} />
           <DatePicker.RangePicker
             aria-label={t('统计时间')}
             showTime={{ format: 'HH:mm' }}

@@ -6,12 +6,13 @@ import { useMemo, useState, type HTMLAttributes } from 'react';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { EChart } from '../monitor/EChart.tsx';
+import { EChart } from '../../components/chart/EChart.tsx';
 import { levelBarsOption, raisedEndedOption, sumLevels } from './alarm.charts.ts';
 import { useAlarmList, useAlarmLiveRefresh, useKanbanCabinet, useKanbanChart, useKanbanSite, type KanbanQuery } from './alarm.api.ts';
-import { formatDuration, levelColour } from './alarm.options.ts';
-import { AlarmSiteSelect } from './AlarmSiteSelect.tsx';
-import { LevelTag } from './LevelTag.tsx';
+import { formatDuration } from './alarm.options.ts';
+import { levelColour } from '../../components/options/levels.ts';
+import { StationPicker } from '../../components/StationPicker.tsx';
+import { LevelTag } from '../../components/LevelTag.tsx';
 
 type CabinetRow = AlarmKanbanCabinet['cabinets'][number];
 
@@ -75,7 +76,7 @@ export function AlarmKanbanPage() {
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="alarm-kanban">
       <Card size="small">
         <Space wrap>
-          <AlarmSiteSelect value={siteId} onChange={setSiteId} />
+          <StationPicker value={siteId} onChange={setSiteId} onClear={() => setSiteId(undefined)} />
           <Typography.Text type="secondary">{t('告警发生或结束时自动刷新')}</Typography.Text>
           <Link to="/alarm/monitor">{t('告警监控')}</Link>
         </Space>

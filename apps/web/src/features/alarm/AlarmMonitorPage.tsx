@@ -8,7 +8,8 @@ import { useState } from 'react';
 import { ResourceTable, issueText } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
-import { alarmKeys, useAlarmLiveRefresh } from './alarm.api.ts';
+import { useAlarmLiveRefresh } from './alarm.api.ts';
+import { alarmKeys } from './alarm.keys.ts';
 import { alarmResource } from './monitor.resource.tsx';
 
 interface ShieldValues {

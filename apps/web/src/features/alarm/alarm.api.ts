@@ -3,15 +3,7 @@ import type { EndpointInput } from '@ess/contract/endpoint';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call } from '../../platform/request.ts';
 import { useLiveEvent } from '../../platform/useLiveEvent.ts';
-
-/** Query keys of the alarm screens: everything under ['alarm'] is read again on RefreshAlarmKanban. */
-export const alarmKeys = {
-  all: ['alarm'] as const,
-  site: (q: KanbanQuery) => ['alarm', 'kanban', 'site', q] as const,
-  chart: (q: KanbanQuery) => ['alarm', 'kanban', 'chart', q] as const,
-  cabinet: (q: KanbanQuery) => ['alarm', 'kanban', 'cabinet', q] as const,
-  list: (body: object) => ['alarm', 'monitor', 'list', body] as const,
-};
+import { alarmKeys } from './alarm.keys.ts';
 
 /** The kanban calls' optional query (contract alarmKanbanQuery): a station and a range of epoch ms. */
 export interface KanbanQuery {

@@ -1,9 +1,9 @@
 import { ALARM_LEVELS } from '@ess/contract/constants';
 import { ALARM_LEVEL_LABELS, ALARM_TYPE_LABELS, type AlarmKanbanChart, type AlarmLevelCount } from '@ess/contract/alarm';
 import dayjs from 'dayjs';
-import type { ChartOption } from '../monitor/EChart.tsx';
-import { emptyNote } from '../monitor/chart-options.ts';
-import { levelColour } from './alarm.options.ts';
+import type { ChartOption } from '../../components/chart/EChart.tsx';
+import { emptyNote } from '../../components/chart/chart-options.ts';
+import { levelColour } from '../../components/options/levels.ts';
 
 type Translate = (source: string, ...args: unknown[]) => string;
 

@@ -1,11 +1,12 @@
 import { ALARM_LEVELS } from '@ess/contract/constants';
 import {
-  ALARM_LEVEL_COLOURS, ALARM_LEVEL_LABELS, ALARM_OPERATORS, ALARM_RULE_KIND_LABELS, ALARM_RULE_KINDS, ALARM_STATUS_LABELS, ALARM_STATUSES,
+  ALARM_LEVEL_LABELS, ALARM_OPERATORS, ALARM_RULE_KIND_LABELS, ALARM_RULE_KINDS, ALARM_STATUS_LABELS, ALARM_STATUSES,
   ALARM_TYPE_LABELS, ALARM_TYPES, type AlarmLevel,
 } from '@ess/contract/alarm';
 import { deviceEndpoints } from '@ess/contract/device';
 import type { DataOption, EnumOption, OptionSource, StatusColor } from '../../components/crud/index.ts';
 import { call } from '../../platform/request.ts';
+import { alarmKeys } from './alarm.keys.ts';
 
 /** Enumerations and pickers of the alarm screens. */
 
@@ -19,11 +20,10 @@ export const ENABLED_OPTIONS: EnumOption[] = [
   { value: true, label: '启用', color: 'success' },
   { value: false, label: '停用', color: 'default' },
 ];
-export const levelColour = (level: number) => ALARM_LEVEL_COLOURS[level as AlarmLevel] ?? ALARM_LEVEL_COLOURS[5];
 
 /** Devices of the stations in scope, as "name (code)". */
 export const deviceSource: OptionSource = {
-  queryKey: ['alarm', 'options', 'devices'],
+  queryKey: alarmKeys.deviceOptions(),
   load: async () =>
     (await call(deviceEndpoints.list, {}, { loading: false })).map((d): DataOption => ({ value: d.id, label: `${d.name} (${d.code})` })),
 };

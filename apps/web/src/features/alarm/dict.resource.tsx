@@ -6,8 +6,9 @@ import { DEVICE_TYPE_LABELS, THING_MODEL, type DeviceType } from '@ess/contract/
 import { defineResource, type DataOption, type EnumOption, type FormMode, type OptionSource } from '../../components/crud/index.ts';
 import { t as translate } from '../../platform/i18n/index.ts';
 import { call } from '../../platform/request.ts';
-import { DEVICE_TYPE_OPTIONS, productSource } from '../product/product.options.ts';
+import { DEVICE_TYPE_OPTIONS, productSource } from '../../components/options/products.ts';
 import { ENABLED_OPTIONS, KIND_OPTIONS, LEVEL_OPTIONS, OPERATOR_OPTIONS, TYPE_OPTIONS } from './alarm.options.ts';
+import { alarmKeys } from './alarm.keys.ts';
 
 export type DictTarget = 'deviceType' | 'product';
 
@@ -49,7 +50,7 @@ const targetSource =
   (v: Partial<DictForm>): OptionSource | null => {
     if (v.target === 'product' && v.productId) {
       return {
-        queryKey: ['alarm-dict', 'model', 'product', v.productId, kind],
+        queryKey: alarmKeys.dictModel('product', v.productId, kind),
         load: async () => {
           const products = await call(productEndpoints.list, {}, { loading: false });
           return modelOptions(products.find((p) => p.id === v.productId)?.type, kind);
@@ -58,7 +59,7 @@ const targetSource =
     }
     if (v.target !== 'product' && v.deviceType) {
       const type = v.deviceType;
-      return { queryKey: ['alarm-dict', 'model', 'type', type, kind], load: () => Promise.resolve(modelOptions(type, kind)) };
+      return { queryKey: alarmKeys.dictModel('type', type, kind), load: () => Promise.resolve(modelOptions(type, kind)) };
     }
     return null;
   };

@@ -1,9 +1,9 @@
 import { alarmEndpoints, type AlarmRecord } from '@ess/contract/alarm';
 import { Typography } from 'antd';
 import { defineResource, formatDateTime } from '../../components/crud/index.ts';
-import { siteSource } from '../config/config.options.ts';
+import { siteSource } from '../../components/options/sites.ts';
 import { deviceSource, formatDuration, LEVEL_OPTIONS, STATUS_OPTIONS, TYPE_OPTIONS } from './alarm.options.ts';
-import { LevelTag } from './LevelTag.tsx';
+import { LevelTag } from '../../components/LevelTag.tsx';
 
 const value = (v: number | null, unit: string | null) => (v === null ? '-' : `${v}${unit ? ` ${unit}` : ''}`);
 

@@ -5,10 +5,10 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { EChart } from '../monitor/EChart.tsx';
-import { StationSelect } from '../monitor/SitePicker.tsx';
+import { EChart } from '../../components/chart/EChart.tsx';
+import { StationPicker } from '../../components/StationPicker.tsx';
 import { statusBarsOption } from './charts.ts';
-import { useDeviceStatus } from './dashboard.api.ts';
+import { useDeviceStatus } from './comprehensive.api.ts';
 import { StatusFigures } from './parts.tsx';
 
 /**
@@ -29,7 +29,7 @@ export function ApparatusPage() {
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="apparatus-page">
       <Card size="small">
         <Space wrap>
-          <StationSelect value={siteId} onChange={setSiteId} allowClear />
+          <StationPicker value={siteId} onChange={setSiteId} onClear={() => setSiteId(undefined)} />
           <Select
             aria-label={t('设备类型')}
             allowClear

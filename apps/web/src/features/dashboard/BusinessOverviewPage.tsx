@@ -1,20 +1,20 @@
 import { PRICE_PERIODS } from '@ess/contract/constants';
 import { PRICE_PERIOD_LABELS, type PricePeriod } from '@ess/contract/pricing';
-import type { ArbitrageDetail, ArbitrageSummary, PeriodValues } from '@ess/contract/revenue';
+import type { ArbitrageDetail, ArbitrageSummary, PeriodValues } from '@ess/contract/dashboard';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Button, Card, Col, DatePicker, Empty, Row, Segmented, Select, Space, Statistic, Table, Tag, theme, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { EChart } from '../monitor/EChart.tsx';
-import { formatNumber } from '../monitor/chart-options.ts';
-import { siteQuery } from '../system/system.options.ts';
+import { EChart } from '../../components/chart/EChart.tsx';
+import { formatNumber } from '../../components/chart/chart-options.ts';
+import { siteQuery } from '../../components/options/sites.ts';
 import { arbitrageBody, defaultRange, rangeProblem, type ArbitrageFilters } from './arbitrage.ts';
 import { CompanySelect } from './CompanySelect.tsx';
 import { fmt } from './parts.tsx';
-import { revenueApi, useArbitrage, useArbitrageDetail, type ArbitrageBody } from './revenue.api.ts';
-import { feeCurveOption, formatMoney, PERIOD_COLOURS, quantityCurveOption } from './revenue.charts.ts';
+import { revenueApi, useArbitrage, useArbitrageDetail, type ArbitrageBody } from './dashboard.api.ts';
+import { feeCurveOption, formatMoney, PERIOD_COLOURS, quantityCurveOption } from './dashboard.charts.ts';
 
 const PAGE_SIZE = 10;
 

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { theme, TreeSelect } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
+import { dashboardKeys } from './dashboard.keys.ts';
 interface TreeOption {
   value: number;
   title: string;
@@ -15,7 +16,7 @@ export function CompanySelect({ value, onChange, allowClear = false }: { value: 
   const t = useT();
   const { token } = theme.useToken();
   const tree = useQuery({
-    queryKey: ['system', 'company', 'options', 'home-tree'],
+    queryKey: dashboardKeys.companyTree(),
     queryFn: async () => (await call(companyEndpoints.tree, {}, { loading: false })).map(treeOption),
     staleTime: 60_000,
   });

@@ -1,4 +1,4 @@
-import type { RevenueEnergy, RevenueMoney, SiteEarnings } from '@ess/contract/revenue';
+import type { RevenueEnergy, RevenueMoney, SiteEarnings } from '@ess/contract/dashboard';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { App } from 'antd';

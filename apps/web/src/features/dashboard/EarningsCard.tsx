@@ -1,14 +1,14 @@
 import type { Subsystems } from '@ess/contract/comprehensive';
-import type { EarningsChartType, RevenueEnergy, RevenueMoney } from '@ess/contract/revenue';
+import type { EarningsChartType, RevenueEnergy, RevenueMoney } from '@ess/contract/dashboard';
 import { Alert, Card, Col, Empty, Row, Segmented, Space, Statistic, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { EChart } from '../monitor/EChart.tsx';
-import { formatNumber } from '../monitor/chart-options.ts';
-import { formatTime } from '../monitor/format.ts';
+import { EChart } from '../../components/chart/EChart.tsx';
+import { formatNumber } from '../../components/chart/chart-options.ts';
+import { formatTime } from '../../components/format.ts';
 import { fmt } from './parts.tsx';
-import { useEarnings, useEarningsChart } from './revenue.api.ts';
-import { formatMoney, incomeBarsOption } from './revenue.charts.ts';
+import { useEarnings, useEarningsChart } from './dashboard.api.ts';
+import { formatMoney, incomeBarsOption } from './dashboard.charts.ts';
 
 type MoneyKey = keyof Omit<RevenueMoney, 'currency'>;
 const PERIODS = ['day', 'month', 'year', 'total'] as const;

@@ -1,6 +1,6 @@
 import { ALARM_LEVELS } from '@ess/contract/constants';
 import { ALARM_LEVEL_LABELS } from '@ess/contract/alarm';
-import type { HomeError, HomeIncome, RevenueMoney } from '@ess/contract/revenue';
+import type { HomeError, HomeIncome, RevenueMoney } from '@ess/contract/dashboard';
 import { SITE_TYPE_LABELS, type SiteType } from '@ess/contract/site';
 import { Alert, Card, Col, Descriptions, Empty, Result, Row, Segmented, Space, Statistic, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -9,15 +9,15 @@ import { Link } from 'react-router';
 import { formatDateTime } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { LevelTag } from '../alarm/LevelTag.tsx';
-import { levelColour } from '../alarm/alarm.options.ts';
-import { EChart } from '../monitor/EChart.tsx';
-import { formatNumber } from '../monitor/chart-options.ts';
-import { stationHref } from './dashboard.api.ts';
+import { LevelTag } from '../../components/LevelTag.tsx';
+import { levelColour } from '../../components/options/levels.ts';
+import { EChart } from '../../components/chart/EChart.tsx';
+import { formatNumber } from '../../components/chart/chart-options.ts';
+import { stationHref } from './comprehensive.api.ts';
 import { CompanySelect } from './CompanySelect.tsx';
 import { fmt, StateTags } from './parts.tsx';
-import { energyBarsOption, formatAmounts, formatMoney, incomeBarsOption, pileBarsOption } from './revenue.charts.ts';
-import { useHomePart } from './revenue.api.ts';
+import { energyBarsOption, formatAmounts, formatMoney, incomeBarsOption, pileBarsOption } from './dashboard.charts.ts';
+import { useHomePart } from './dashboard.api.ts';
 
 /** A figure with a unit in the Statistic style; value already formatted. */
 function Cell({ title, value, unit, testId, span = 6 }: { title: string; value: string; unit?: string; testId?: string; span?: number }) {

@@ -3,14 +3,13 @@ import { IDLE_POWER_KW } from '@ess/contract/comprehensive';
 import { Badge, Card, Col, Empty, Progress, Row, Space, Statistic, Tag, Tooltip, Typography } from 'antd';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { alarmApi, alarmKeys, useAlarmLiveRefresh } from '../alarm/alarm.api.ts';
-import { levelColour } from '../alarm/alarm.options.ts';
-import { formatNumber } from '../monitor/chart-options.ts';
-import { formatTime } from '../monitor/format.ts';
-import { DASHBOARD_LIVE_MS, stationHref, useBoardSites } from './dashboard.api.ts';
+import { levelColour } from '../../components/options/levels.ts';
+import { formatNumber } from '../../components/chart/chart-options.ts';
+import { formatTime } from '../../components/format.ts';
+import { DASHBOARD_LIVE_MS, stationHref, useBoardSites } from './comprehensive.api.ts';
+import { useBoardAlarms } from './board.api.ts';
 import { boardTotals, buildBoard, KANBAN_LANE_INFO, KANBAN_LANES, type KanbanLane, type KanbanStation } from './kanban.ts';
 import { fmt, MaintenanceTag, SiteStatusBadge } from './parts.tsx';
 
@@ -123,9 +122,8 @@ function Lane({ lane, stations, linked }: { lane: KanbanLane; stations: KanbanSt
  */
 export function KanbanPage() {
   const t = useT();
-  useAlarmLiveRefresh();
   const sites = useBoardSites();
-  const alarms = useQuery({ queryKey: alarmKeys.site({}), queryFn: () => alarmApi.site({}), refetchInterval: ALARM_POLL_MS, placeholderData: keepPreviousData });
+  const alarms = useBoardAlarms(ALARM_POLL_MS);
   const linked = useUserStore((s) => s.authPaths.includes('/overview/station'));
   const records = useMemo(() => sites.data?.records ?? [], [sites.data]);
   const board = useMemo(() => buildBoard(records, alarms.data), [records, alarms.data]);

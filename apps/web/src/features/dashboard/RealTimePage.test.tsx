@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useUserStore } from '../../platform/user-store.ts';
 import { envelope, json, mockFetch } from '../../test/http.ts';
 import { curvesOption, zonedTime } from './charts.ts';
-import { DASHBOARD_LIVE_MS } from './dashboard.api.ts';
+import { DASHBOARD_LIVE_MS } from './comprehensive.api.ts';
 import { RealTimePage } from './RealTimePage.tsx';
 
 const site = (storage: number, status: LiveSite['status']): LiveSite => ({

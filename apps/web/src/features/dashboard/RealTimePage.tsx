@@ -6,10 +6,10 @@ import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { formatNumber } from '../monitor/chart-options.ts';
-import { formatTime } from '../monitor/format.ts';
+import { formatNumber } from '../../components/chart/chart-options.ts';
+import { formatTime } from '../../components/format.ts';
 import { SERIES_COLOURS } from './charts.ts';
-import { stationHref, useLiveSites } from './dashboard.api.ts';
+import { stationHref, useLiveSites } from './comprehensive.api.ts';
 import { fmt, MaintenanceTag, SiteStatusBadge } from './parts.tsx';
 
 const PAGE_SIZE = 12;

@@ -2,10 +2,11 @@ import type { DeviceTypeStatus, GunStatus, InverterStatus, MeterRegisterDay, Pil
 import { Badge, Card, Col, Empty, Row, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { formatTime } from '../monitor/format.ts';
-import { StatusBadge } from '../monitor/StatusBadge.tsx';
-import { DASHBOARD_CHART_MS, useDeviceStatus, useSiteOptions, useSitePart } from './dashboard.api.ts';
-import { fmt, Figure, SiteSelect, StateLabel, StateTags, StatusFigures } from './parts.tsx';
+import { formatTime } from '../../components/format.ts';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { DASHBOARD_CHART_MS, useDeviceStatus, useSitePart } from './comprehensive.api.ts';
+import { StationPicker } from '../../components/StationPicker.tsx';
+import { fmt, Figure, StateLabel, StateTags, StatusFigures } from './parts.tsx';
 
 /** Devices by type and live status, with the faulted ones. */
 function DeviceStatusTable({ types, loading }: { types: readonly DeviceTypeStatus[]; loading: boolean }) {
@@ -56,9 +57,7 @@ function MeterTable({ registers }: { registers: readonly MeterRegisterDay[] }) {
  */
 export function RunningPage() {
   const t = useT();
-  const options = useSiteOptions();
-  const [picked, setPicked] = useState<number | undefined>();
-  const siteId = picked ?? options.data?.[0]?.id;
+  const [siteId, setSiteId] = useState<number | undefined>();
   const allStatus = useDeviceStatus({});
   const siteStatus = useDeviceStatus(siteId ? { siteId } : {});
   const info = useSitePart('info', siteId, DASHBOARD_CHART_MS);
@@ -76,7 +75,7 @@ export function RunningPage() {
       </Card>
       <Card size="small">
         <Space wrap>
-          <SiteSelect value={siteId} onChange={setPicked} />
+          <StationPicker autoSelectFirst value={siteId} onChange={setSiteId} width={260} />
           {info.data && <Typography.Text type="secondary">{info.data.address}</Typography.Text>}
         </Space>
       </Card>

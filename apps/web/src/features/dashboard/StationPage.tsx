@@ -3,14 +3,17 @@ import { SITE_HANDLE_ACTION_LABELS, SITE_HANDLE_NOTE_MAX, siteHandleMachine } fr
 import { allowedActions } from '@ess/contract/state-machine';
 import { SITE_TYPE_LABELS } from '@ess/contract/site';
 import { Alert, App, Button, Card, Col, Descriptions, Empty, Input, Modal, Result, Row, Segmented, Space, Spin, Tag, Typography } from 'antd';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
-import { EChart } from '../monitor/EChart.tsx';
-import { formatTime } from '../monitor/format.ts';
+import { EChart } from '../../components/chart/EChart.tsx';
+import { formatTime } from '../../components/format.ts';
 import { curvesOption, generationOption, SERIES_COLOURS } from './charts.ts';
-import { DASHBOARD_CHART_MS, siteIdParam, useGeneration, useHandleSite, useSiteOptions, useSitePart, type GenerationKind } from './dashboard.api.ts';
-import { fmt, Figure, MaintenanceTag, SiteSelect, StateTags } from './parts.tsx';
+import { DASHBOARD_CHART_MS, siteIdParam, useGeneration, useHandleSite, useSitePart, type GenerationKind } from './comprehensive.api.ts';
+import { StationPicker } from '../../components/StationPicker.tsx';
+import { siteListQuery } from '../../components/options/sites.ts';
+import { useQuery } from '@tanstack/react-query';
+import { fmt, Figure, MaintenanceTag, StateTags } from './parts.tsx';
 import { EarningsCard } from './EarningsCard.tsx';
 import { PowerFlow } from './PowerFlow.tsx';
 
@@ -249,9 +252,9 @@ function HandleActions({ info }: { info: SiteInfo }) {
 export function StationPage() {
   const t = useT();
   const [search, setSearch] = useSearchParams();
-  const options = useSiteOptions();
-  const siteId = siteIdParam(search) ?? options.data?.[0]?.id;
-  const choose = (id: number) => setSearch({ siteId: String(id) }, { replace: true });
+  const sites = useQuery(siteListQuery);
+  const siteId = siteIdParam(search) ?? sites.data?.[0]?.id;
+  const choose = useCallback((id: number) => setSearch({ siteId: String(id) }, { replace: true }), [setSearch]);
   const info = useSitePart('info', siteId, DASHBOARD_CHART_MS);
   const overview = useSitePart('overview', siteId);
   const topology = useSitePart('topology', siteId);
@@ -262,7 +265,7 @@ export function StationPage() {
   const charging = useSitePart('chargingSummary', siteId, undefined, subsystems?.charging ?? false);
   const curveOption = useMemo(() => curvesOption(curves.data, t, curves.isFetching ? '' : t('今日暂无数据')), [curves.data, curves.isFetching, t]);
 
-  if (options.data && options.data.length === 0) return <Result status="info" title={t('没有可查看的站点')} />;
+  if (sites.data && sites.data.length === 0) return <Result status="info" title={t('没有可查看的站点')} />;
   if (info.isError && !info.data) return <Result status="warning" title={t('站点数据加载失败')} subTitle={info.error.message} />;
   if (siteId === undefined || !info.data) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
   const i = info.data;
@@ -272,7 +275,7 @@ export function StationPage() {
       <Card size="small">
         <Space wrap style={{ width: '100%', justifyContent: 'space-between' }}>
           <Space wrap>
-            <SiteSelect value={siteId} onChange={choose} />
+            <StationPicker value={siteId} onChange={choose} width={260} />
             <Typography.Title level={4} style={{ margin: 0 }} data-testid="station-name">{i.name}</Typography.Title>
             <Tag>{t(SITE_TYPE_LABELS[i.siteType])}</Tag>
             <MaintenanceTag m={i.maintenance} />

@@ -1,5 +1,5 @@
-import { ARBITRAGE_MAX_DAYS, ARBITRAGE_MAX_MONTH_DAYS, type ArbitrageBucket } from '@ess/contract/revenue';
-import type { ArbitrageBody } from './revenue.api.ts';
+import { ARBITRAGE_MAX_DAYS, ARBITRAGE_MAX_MONTH_DAYS, type ArbitrageBucket } from '@ess/contract/dashboard';
+import type { ArbitrageBody } from './dashboard.api.ts';
 
 /** What the arbitrage overview asks about: a company or some stations, and a range of local dates. */
 export interface ArbitrageFilters {

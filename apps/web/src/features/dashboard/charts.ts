@@ -1,7 +1,7 @@
 import type { DashboardSeries, DeviceTypeStatus, GenerationChart, PowerCurves } from '@ess/contract/comprehensive';
 import { DEVICE_STATUS_LABELS } from '@ess/contract/device';
-import type { ChartOption } from '../monitor/EChart.tsx';
-import { emptyNote, formatNumber, timeChartOption, type TimeSeries } from '../monitor/chart-options.ts';
+import type { ChartOption } from '../../components/chart/EChart.tsx';
+import { emptyNote, formatNumber, timeChartOption, type TimeSeries } from '../../components/chart/chart-options.ts';
 
 type Translate = (source: string, ...args: unknown[]) => string;
 

@@ -1,135 +1,108 @@
 import {
-  comprehensiveEndpoints as api, type ChargingStatusList, type ChargingSummary, type GenerationType, type InverterStatusList, type MainMeterView,
-  type PowerCurves, type SiteHandleAction, type SiteInfo, type SiteOverview, type SitePerformance, type SiteTopology, type SolarSummary,
-} from '@ess/contract/comprehensive';
-import { MAX_PAGE_SIZE } from '@ess/contract/constants';
-import type { DeviceType } from '@ess/contract/telemetry';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call } from '../../platform/request.ts';
-
-/** How often live figures are read again (the stations report every 5 s). */
-export const DASHBOARD_LIVE_MS = 5000;
-/** Curves and energy charts are read again every minute (their buckets are 5 minutes or more). */
-export const DASHBOARD_CHART_MS = 60_000;
-
-/** Polling calls stay out of the full-screen spinner. */
-const quiet = { loading: false } as const;
-
-export const dashboardKeys = {
-  all: ['dashboard'] as const,
-  list: (q: object) => ['dashboard', 'list', q] as const,
-  down: () => ['dashboard', 'down'] as const,
-  site: (siteId: number, part: string, extra: object = {}) => ['dashboard', 'site', siteId, part, extra] as const,
-  deviceStatus: (q: object) => ['dashboard', 'device-status', q] as const,
-};
-
-export interface LiveSiteQuery {
-  current: number;
-  pageSize: number;
-  companyId?: number;
-}
-
-export const dashboardApi = {
-  list: (q: LiveSiteQuery) => call(api.list, q, quiet),
-  down: () => call(api.down, {}, quiet),
-  info: (siteId: number) => call(api.info, { siteId }, quiet),
-  overview: (siteId: number) => call(api.overview, { siteId }, quiet),
-  topology: (siteId: number) => call(api.topology, { siteId }, quiet),
-  mainMeter: (siteId: number) => call(api.mainMeter, { siteId }, quiet),
-  performance: (siteId: number) => call(api.performance, { siteId }, quiet),
-  powerData: (siteId: number) => call(api.powerData, { siteId }, quiet),
-  solarSummary: (siteId: number) => call(api.solarSummary, { siteId }, quiet),
-  inverterStatus: (siteId: number) => call(api.inverterStatus, { siteId }, quiet),
-  chargingSummary: (siteId: number) => call(api.chargingSummary, { siteId }, quiet),
-  chargingStatus: (siteId: number) => call(api.chargingStatus, { siteId }, quiet),
-  generation: (kind: GenerationKind, siteId: number, type: GenerationType) =>
-    call(kind === 'solar' ? api.solarGeneration : api.chargingGeneration, { siteId, type }, quiet),
-  deviceStatus: (q: DeviceStatusFilter) => call(api.deviceStatus, q, quiet),
-  handle: (body: { siteId: number; action: SiteHandleAction; note?: string }) => call(api.handle, body),
-};
-
-export type GenerationKind = 'solar' | 'charging';
-
-/** The device-status overview of one station or all, one device type or all. */
-export interface DeviceStatusFilter {
-  siteId?: number;
-  type?: DeviceType;
-}
-
-/** A page of stations with live status and power, read every DASHBOARD_LIVE_MS. */
-export function useLiveSites(q: LiveSiteQuery) {
-  return useQuery({ queryKey: dashboardKeys.list(q), queryFn: () => dashboardApi.list(q), refetchInterval: DASHBOARD_LIVE_MS, placeholderData: keepPreviousData });
-}
+  homeEndpoints, revenueEndpoints as api, type ArbitrageFeeCurve, type ArbitrageFilter, type ArbitrageQuantityCurve, type ArbitrageSummary,
+  type EarningsChartType, type HomeCharge, type HomeEnergy, type HomeError, type HomeIncome, type HomeTop,
+} from '@ess/contract/dashboard';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { call, callFile } from '../../platform/request.ts';
+import { DASHBOARD_CHART_MS } from './comprehensive.api.ts';
+import { revenueKeys } from './dashboard.keys.ts';
 
 /**
- * Every station the user sees with its live picture (one page of the largest size), for the
- * operations board; read every DASHBOARD_LIVE_MS.
+ * The money calls (contract revenue.ts): the home page per company, a station's earnings, and the
+ * energy-arbitrage overview. Revenue is stored per station-day and recomputed as days go on, so
+ * these are read again every DASHBOARD_CHART_MS; the home page's live parts (devices, alarms)
+ * every HOME_LIVE_MS.
  */
-export function useBoardSites() {
-  const q = { current: 1, pageSize: MAX_PAGE_SIZE };
-  return useQuery({ queryKey: dashboardKeys.list(q), queryFn: () => dashboardApi.list(q), refetchInterval: DASHBOARD_LIVE_MS, placeholderData: keepPreviousData });
-}
+export const HOME_LIVE_MS = 15_000;
 
-/** The stations the user sees, for pickers. */
-export function useSiteOptions() {
-  return useQuery({ queryKey: dashboardKeys.down(), queryFn: dashboardApi.down, staleTime: 60_000 });
-}
+const quiet = { loading: false } as const;
 
-/** What each per-station part answers. */
-interface SiteParts {
-  info: SiteInfo;
-  overview: SiteOverview;
-  topology: SiteTopology;
-  mainMeter: MainMeterView;
-  performance: SitePerformance;
-  powerData: PowerCurves;
-  solarSummary: SolarSummary;
-  inverterStatus: InverterStatusList;
-  chargingSummary: ChargingSummary;
-  chargingStatus: ChargingStatusList;
+interface HomeParts {
+  top: HomeTop;
+  energy: HomeEnergy;
+  charge: HomeCharge;
+  error: HomeError;
+  income: HomeIncome;
 }
+export type HomePart = keyof HomeParts;
 
-/** One part of a station's picture; live parts every DASHBOARD_LIVE_MS, the rest as asked. */
-export function useSitePart<P extends keyof SiteParts>(part: P, siteId: number | undefined, every: number | false = DASHBOARD_LIVE_MS, enabled = true) {
-  return useQuery<SiteParts[P]>({
-    queryKey: dashboardKeys.site(siteId ?? 0, part),
-    queryFn: () => (dashboardApi[part] as (id: number) => Promise<SiteParts[P]>)(siteId!),
-    enabled: siteId !== undefined && enabled,
+/** One call per part of the home page. */
+const homeCalls: { [P in HomePart]: (companyId: number) => Promise<HomeParts[P]> } = {
+  top: (companyId) => call(homeEndpoints.top, { companyId }, quiet),
+  energy: (companyId) => call(homeEndpoints.energy, { companyId }, quiet),
+  charge: (companyId) => call(homeEndpoints.charge, { companyId }, quiet),
+  error: (companyId) => call(homeEndpoints.error, { companyId }, quiet),
+  income: (companyId) => call(homeEndpoints.income, { companyId }, quiet),
+};
+
+/** The arbitrage calls' body without paging (contract arbitrageFilter's input). */
+export type ArbitrageBody = Pick<ArbitrageFilter, 'start' | 'end'> & { companyId?: number; siteIds?: number[]; bucket?: 'day' | 'month' };
+
+export const revenueApi = {
+  home: <P extends HomePart>(part: P, companyId: number) => homeCalls[part](companyId),
+  earnings: (siteId: number, date?: string) => call(api.earnings, { siteId, ...(date ? { date } : {}) }, quiet),
+  earningsChart: (siteId: number, type: EarningsChartType, date?: string) => call(api.earningsChart, { siteId, type, ...(date ? { date } : {}) }, quiet),
+  summary: (b: ArbitrageBody) => call(api.arbitrageSummary, b, quiet),
+  fee: (b: ArbitrageBody) => call(api.arbitrageFee, b, quiet),
+  quantity: (b: ArbitrageBody) => call(api.arbitrageQuantity, b, quiet),
+  detail: (b: ArbitrageBody & { current: number; pageSize: number }) => call(api.arbitrageDetail, b, quiet),
+  /** Saves the station-days of the filter as an xlsx (the file name comes from the server). */
+  exportDetail: (b: ArbitrageBody, fileName: string) => callFile(api.arbitrageExport, b, { fileName }),
+};
+
+/** One part of the home page for a company; the live parts more often than the money. */
+export function useHomePart<P extends HomePart>(part: P, companyId: number | undefined) {
+  const every = part === 'top' || part === 'error' || part === 'charge' ? HOME_LIVE_MS : DASHBOARD_CHART_MS;
+  return useQuery<HomeParts[P]>({
+    queryKey: revenueKeys.home(part, companyId ?? 0),
+    queryFn: () => revenueApi.home(part, companyId!),
+    enabled: companyId !== undefined,
     refetchInterval: every,
     placeholderData: keepPreviousData,
   });
 }
 
-export function useGeneration(kind: GenerationKind, siteId: number | undefined, type: GenerationType, enabled = true) {
+export function useEarnings(siteId: number | undefined, date?: string) {
   return useQuery({
-    queryKey: dashboardKeys.site(siteId ?? 0, `generation-${kind}`, { type }),
-    queryFn: () => dashboardApi.generation(kind, siteId!, type),
-    enabled: siteId !== undefined && enabled,
+    queryKey: revenueKeys.earnings(siteId ?? 0, date),
+    queryFn: () => revenueApi.earnings(siteId!, date),
+    enabled: siteId !== undefined,
     refetchInterval: DASHBOARD_CHART_MS,
     placeholderData: keepPreviousData,
   });
 }
 
-export function useDeviceStatus(q: DeviceStatusFilter) {
-  return useQuery({ queryKey: dashboardKeys.deviceStatus(q), queryFn: () => dashboardApi.deviceStatus(q), refetchInterval: DASHBOARD_LIVE_MS * 2, placeholderData: keepPreviousData });
-}
-
-/** Handles a station; its info and the station lists are read again. */
-export function useHandleSite() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: dashboardApi.handle,
-    onSuccess: () => client.invalidateQueries({ queryKey: dashboardKeys.all }),
+export function useEarningsChart(siteId: number | undefined, type: EarningsChartType, date?: string) {
+  return useQuery({
+    queryKey: revenueKeys.earningsChart(siteId ?? 0, type, date),
+    queryFn: () => revenueApi.earningsChart(siteId!, type, date),
+    enabled: siteId !== undefined,
+    refetchInterval: DASHBOARD_CHART_MS,
+    placeholderData: keepPreviousData,
   });
 }
 
-/** The station id of `?siteId=`, or undefined. */
-export function siteIdParam(search: URLSearchParams): number | undefined {
-  const raw = search.get('siteId');
-  if (!raw || !/^\d{1,10}$/.test(raw)) return undefined;
-  const id = Number(raw);
-  return id > 0 ? id : undefined;
+interface ArbitrageParts {
+  summary: ArbitrageSummary;
+  fee: ArbitrageFeeCurve;
+  quantity: ArbitrageQuantityCurve;
 }
 
-/** The single-station view of a station. */
-export const stationHref = (siteId: number) => `/overview/station?siteId=${siteId}`;
+export function useArbitrage<P extends keyof ArbitrageParts>(part: P, body: ArbitrageBody | null) {
+  return useQuery<ArbitrageParts[P]>({
+    queryKey: revenueKeys.arbitrage(part, body ?? {}),
+    queryFn: () => (revenueApi[part] as (b: ArbitrageBody) => Promise<ArbitrageParts[P]>)(body!),
+    enabled: body !== null,
+    refetchInterval: DASHBOARD_CHART_MS,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useArbitrageDetail(body: (ArbitrageBody & { current: number; pageSize: number }) | null) {
+  return useQuery({
+    queryKey: revenueKeys.arbitrage('detail', body ?? {}),
+    queryFn: () => revenueApi.detail(body!),
+    enabled: body !== null,
+    placeholderData: keepPreviousData,
+  });
+}

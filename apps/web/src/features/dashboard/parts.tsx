@@ -1,10 +1,9 @@
 import type { DeviceStatusOverview, LiveSite, SiteMaintenance, StateCount } from '@ess/contract/comprehensive';
-import { Badge, Col, Row, Select, Space, Statistic, Tag, Tooltip } from 'antd';
+import { Badge, Col, Row, Space, Statistic, Tag, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { formatNumber } from '../monitor/chart-options.ts';
-import { formatTime } from '../monitor/format.ts';
-import { useSiteOptions } from './dashboard.api.ts';
+import { formatNumber } from '../../components/chart/chart-options.ts';
+import { formatTime } from '../../components/format.ts';
 
 /** A number with its unit, or '-' when not known. */
 export const fmt = (v: number | null | undefined, unit = '') => (v === null || v === undefined ? '-' : unit ? `${formatNumber(v)} ${unit}` : formatNumber(v));
@@ -31,26 +30,6 @@ export function StatusFigures({ counts, testId }: { counts: DeviceStatusOverview
         <Col key={title} xs={12} md={4}><Figure title={title} value={value} testId={i === 0 ? testId : undefined} /></Col>
       ))}
     </Row>
-  );
-}
-
-/** One of the stations the user sees (from /comprehensive/site/down). */
-export function SiteSelect({ value, onChange, width = 260 }: { value: number | undefined; onChange: (id: number) => void; width?: number }) {
-  const t = useT();
-  const options = useSiteOptions();
-  return (
-    <Select
-      aria-label={t('站点')}
-      data-testid="site-select"
-      value={value}
-      onChange={(v: number) => onChange(v)}
-      options={(options.data ?? []).map((s) => ({ value: s.id, label: s.name }))}
-      loading={options.isFetching}
-      showSearch
-      optionFilterProp="label"
-      placeholder={t('选择站点')}
-      style={{ width }}
-    />
   );
 }
 

@@ -2,9 +2,9 @@ import type { DeviceProperty } from '@ess/contract/device';
 import { Card, Col, Descriptions, Row, Segmented } from 'antd';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { formatNumber } from './chart-options.ts';
+import { formatNumber } from '../../components/chart/chart-options.ts';
 import { CELL_UNITS, cellIdentifiers, clusterMatrix, heatmapOption, packMatrix, type CellKind, type HeatMatrix } from './cells.ts';
-import { EChart } from './EChart.tsx';
+import { EChart } from '../../components/chart/EChart.tsx';
 import { useLatestList } from './monitor.api.ts';
 
 const KIND_LABELS: Record<CellKind, string> = { voltage: '电芯电压', temperature: '电芯温度' };

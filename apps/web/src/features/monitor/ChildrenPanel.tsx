@@ -3,10 +3,10 @@ import { Badge, Card, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
-import { formatNumber } from './chart-options.ts';
+import { formatNumber } from '../../components/chart/chart-options.ts';
 import { detailHref } from './DeviceListPage.tsx';
-import { formatValue, thingProperty } from './format.ts';
-import { StatusBadge } from './StatusBadge.tsx';
+import { formatValue, thingProperty } from '../../components/format.ts';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
 
 function Figure({ f, type }: { f: MonitorFigure | undefined; type: string }) {
   const t = useT();

@@ -7,7 +7,7 @@ import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { RequestError } from '../../platform/request.ts';
 import { checkPassword, closePasswordWindow, controlsFor, passwordWindowOpen, sendControl, type ControlAction } from './controls.ts';
-import { monitorKeys } from './monitor.api.ts';
+import { monitorKeys } from './monitor.keys.ts';
 
 interface Pending {
   action: ControlAction;

@@ -9,7 +9,7 @@ import { envelope, json, mockFetch } from '../../test/http.ts';
 import { DeviceDetailPage, deviceIdParam } from './DeviceDetailPage.tsx';
 import { LIVE_REFRESH_MS } from './monitor.api.ts';
 
-vi.mock('./EChart.tsx', () => ({ EChart: ({ testId }: { testId?: string }) => <div data-testid={testId} /> }));
+vi.mock('../../components/chart/EChart.tsx', () => ({ EChart: ({ testId }: { testId?: string }) => <div data-testid={testId} /> }));
 
 const device = (status: DeviceRecord['status']) =>
   ({

@@ -5,13 +5,13 @@ import { ClusterCells, PackCells } from './CellPanel.tsx';
 import { ChildrenPanel, MeterRegisters } from './ChildrenPanel.tsx';
 import { ControlPanel } from './ControlPanel.tsx';
 import { detailHref } from './DeviceListPage.tsx';
-import { typeLabel, viewOf } from './device-types.ts';
+import { typeLabel, viewOf } from '../../components/device-types.ts';
 import { FaultPanel } from './FaultPanel.tsx';
-import { formatTime } from './format.ts';
+import { formatTime } from '../../components/format.ts';
 import { HistoryPanel } from './HistoryPanel.tsx';
 import { useDeviceDetail } from './monitor.api.ts';
 import { KeyFigures, PropertyGrid } from './PropertyGrid.tsx';
-import { StatusBadge } from './StatusBadge.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
 
 /** The device id of `?id=`, or null. */
 export function deviceIdParam(search: URLSearchParams): number | null {

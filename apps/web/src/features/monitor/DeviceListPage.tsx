@@ -6,11 +6,11 @@ import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
-import { LIST_IDENTIFIERS, typeLabel, viewOf } from './device-types.ts';
-import { formatTime, formatValue, thingProperty } from './format.ts';
+import { LIST_IDENTIFIERS, typeLabel, viewOf } from '../../components/device-types.ts';
+import { formatTime, formatValue, thingProperty } from '../../components/format.ts';
 import { LIVE_REFRESH_MS, useLatestPage, type LatestPageBody } from './monitor.api.ts';
-import { StationSelect } from './SitePicker.tsx';
-import { StatusBadge } from './StatusBadge.tsx';
+import { StationPicker } from '../../components/StationPicker.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
 
 export const DETAIL_PATH = '/product/equipmentDetail';
 export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;
@@ -76,7 +76,7 @@ export function DeviceListPage() {
   return (
     <Card>
       <Space wrap style={{ marginBottom: 16 }}>
-        <StationSelect value={siteId} onChange={(v) => filtered(() => setSiteId(v))} allowClear />
+        <StationPicker value={siteId} onChange={(v) => filtered(() => setSiteId(v))} onClear={() => filtered(() => setSiteId(undefined))} />
         <Select
           aria-label={t('设备类型')}
           value={type}

@@ -3,14 +3,14 @@ import { Badge, Card, Col, Empty, Row, Space, Statistic, Table, Typography } fro
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
-import { formatNumber, historyToSeries, timeChartOption } from './chart-options.ts';
+import { formatNumber, historyToSeries, timeChartOption } from '../../components/chart/chart-options.ts';
 import { detailHref } from './DeviceListPage.tsx';
-import { EChart } from './EChart.tsx';
+import { EChart } from '../../components/chart/EChart.tsx';
 import { energyCurveIdentifiers, energySnapshot, startOfDay } from './energy.ts';
-import { formatTime } from './format.ts';
+import { formatTime } from '../../components/format.ts';
 import { useHistory, useLatestList, useSiteTree } from './monitor.api.ts';
-import { StationSelect } from './SitePicker.tsx';
-import { StatusBadge } from './StatusBadge.tsx';
+import { StationPicker } from '../../components/StationPicker.tsx';
+import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { METER_PURPOSE_LABELS, type DeviceType, type MeterPurpose } from '@ess/contract/telemetry';
 
 const TYPES: DeviceType[] = ['ems', 'meter', 'pvInverter', 'dcdc', 'chargingPile'];
@@ -74,7 +74,7 @@ export function EnergyPage() {
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Card>
         <Space wrap>
-          <StationSelect value={siteId} onChange={setPicked} />
+          <StationPicker value={siteId} onChange={setPicked} />
           {snap.ems && (
             <>
               <Link to={detailHref(snap.ems.id)}>{snap.ems.name}</Link>

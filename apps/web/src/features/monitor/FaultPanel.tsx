@@ -1,6 +1,6 @@
 import { Card, Empty, Table, Tag } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
-import { formatTime } from './format.ts';
+import { formatTime } from '../../components/format.ts';
 import { useDeviceFaults } from './monitor.api.ts';
 
 const LEVEL_COLOURS: Record<number, string> = { 1: 'red', 2: 'volcano', 3: 'orange', 4: 'gold', 5: 'blue' };

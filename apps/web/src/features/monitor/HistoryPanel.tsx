@@ -4,8 +4,8 @@ import { Alert, Card, DatePicker, Segmented, Select, Space, Typography } from 'a
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { historyToSeries, timeChartOption } from './chart-options.ts';
-import { EChart } from './EChart.tsx';
+import { historyToSeries, timeChartOption } from '../../components/chart/chart-options.ts';
+import { EChart } from '../../components/chart/EChart.tsx';
 import { useHistory } from './monitor.api.ts';
 
 const HOUR = 3_600_000;

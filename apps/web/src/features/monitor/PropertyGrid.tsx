@@ -1,7 +1,7 @@
 import type { DeviceProperty } from '@ess/contract/device';
 import { Badge, Card, Col, Descriptions, Row, Statistic, Tag } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
-import { formatValue } from './format.ts';
+import { formatValue } from '../../components/format.ts';
 
 const isCell = (id: string) => /^cell(Voltage|Temperature)\d+$/.test(id);
 

@@ -5,13 +5,14 @@ import { Alert, Button, Card, DatePicker, Form, Select, Space, Table, Typography
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
-import { formatNumber, historyToSeries, timeChartOption, type TimeSeries } from './chart-options.ts';
-import { isDeviceType, typeLabel } from './device-types.ts';
-import { EChart } from './EChart.tsx';
+import { formatNumber, historyToSeries, timeChartOption, type TimeSeries } from '../../components/chart/chart-options.ts';
+import { isDeviceType, typeLabel } from '../../components/device-types.ts';
+import { EChart } from '../../components/chart/EChart.tsx';
 import { INTERVAL_LABELS } from './HistoryPanel.tsx';
-import { monitorApi, monitorKeys } from './monitor.api.ts';
+import { monitorApi } from './monitor.api.ts';
+import { monitorKeys } from './monitor.keys.ts';
 import { rangeProblem, seriesTable } from './retrieval.ts';
-import { StationSelect } from './SitePicker.tsx';
+import { StationPicker } from '../../components/StationPicker.tsx';
 
 const MAX_DEVICES = 5;
 const MAX_PROPERTIES = 10;
@@ -99,7 +100,7 @@ export function RetrievalPage() {
       <Card>
         <Form layout="inline" style={{ rowGap: 12 }}>
           <Form.Item label={t('站点')}>
-            <StationSelect
+            <StationPicker
               value={siteId}
               onChange={(v) => {
                 setSiteId(v);

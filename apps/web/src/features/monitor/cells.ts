@@ -1,7 +1,7 @@
 import type { TelemetryValue } from '@ess/contract/telemetry';
 import { PACK_CELL_COUNT } from '@ess/contract/telemetry';
-import type { ChartOption } from './EChart.tsx';
-import { emptyNote, formatNumber } from './chart-options.ts';
+import type { ChartOption } from '../../components/chart/EChart.tsx';
+import { emptyNote, formatNumber } from '../../components/chart/chart-options.ts';
 
 export type CellKind = 'voltage' | 'temperature';
 

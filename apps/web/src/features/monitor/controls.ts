@@ -2,7 +2,7 @@ import type { DeviceRecord } from '@ess/contract/device';
 import { monitorEndpoints as M, SECONDARY_PASSWORD_TTL_MS, type ControlResult } from '@ess/contract/monitor';
 import { THING_MODEL } from '@ess/contract/telemetry';
 import { call } from '../../platform/request.ts';
-import { isDeviceType } from './device-types.ts';
+import { isDeviceType } from '../../components/device-types.ts';
 
 /** A control the device page offers: what it sends, and how it is confirmed. */
 export interface ControlAction {

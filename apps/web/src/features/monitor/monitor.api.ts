@@ -4,7 +4,8 @@ import { monitorEndpoints, type MeterRegister, type MonitorChild, type MonitorDe
 import type { DeviceType } from '@ess/contract/telemetry';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { call } from '../../platform/request.ts';
-import { isDeviceType } from './device-types.ts';
+import { isDeviceType } from '../../components/device-types.ts';
+import { monitorKeys } from './monitor.keys.ts';
 
 /** How often live values and device states are read again (the simulator reports every 5 s). */
 export const LIVE_REFRESH_MS = 5000;
@@ -13,18 +14,6 @@ export const CHART_REFRESH_MS = 60_000;
 
 /** Polling calls stay out of the full-screen spinner and do not toast on each failed round. */
 const quiet = { loading: false } as const;
-
-export const monitorKeys = {
-  all: ['monitor'] as const,
-  tree: () => ['monitor', 'tree'] as const,
-  latestPage: (body: object) => ['monitor', 'latest-page', body] as const,
-  latestList: (body: object) => ['monitor', 'latest-list', body] as const,
-  device: (id: number) => ['monitor', 'device', id] as const,
-  properties: (id: number) => ['monitor', 'properties', id] as const,
-  faults: (id: number) => ['monitor', 'faults', id] as const,
-  history: (body: object) => ['monitor', 'history', body] as const,
-  list: (body: object) => ['monitor', 'list', body] as const,
-};
 
 export interface LatestPageBody {
   current: number;

@@ -1,6 +1,6 @@
 import type { HistoryPoint } from '@ess/contract/device';
 import { QUERY_RANGE_LIMIT_MS } from '@ess/contract/constants';
-import type { TimeSeries } from './chart-options.ts';
+import type { TimeSeries } from '../../components/chart/chart-options.ts';
 
 /** What is wrong with a retrieval range (source text), or null: product-spec §5, large queries within 24 h. */
 export function rangeProblem(start: number | null, end: number | null): string | null {

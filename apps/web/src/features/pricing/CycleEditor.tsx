@@ -12,7 +12,8 @@ import {
   QUARTER_HOURS, addBand, cycleBody, draftIssues, draftOf, mergeWithNext, moveBoundary, removeBand, setPeriod, splitBand, type CycleDraft,
 } from './bands.ts';
 import { DayBar } from './DayBar.tsx';
-import { MONTHS, PERIOD_COLORS, perKwh, priceOf } from './pricing.options.ts';
+import { MONTHS, perKwh, priceOf } from './pricing.options.ts';
+import { PERIOD_COLORS } from '../../components/options/levels.ts';
 import { priceTemplateResource } from './template.resource.tsx';
 
 /** A month's short name in the console's language (dayjs's locale follows the language). */

@@ -2,7 +2,8 @@ import { PRICE_PERIODS } from '@ess/contract/constants';
 import { DAY_MINUTES, PRICE_PERIOD_LABELS, minutesOf, type PriceBand, type PricePeriod } from '@ess/contract/pricing';
 import { Space, Tooltip, Typography } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
-import { PERIOD_COLORS, formatPrice, perKwh } from './pricing.options.ts';
+import { formatPrice, perKwh } from './pricing.options.ts';
+import { PERIOD_COLORS } from '../../components/options/levels.ts';
 
 const TICKS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
 /** A small bar (a table cell) has room for fewer hour labels. */

@@ -10,7 +10,7 @@ import { Link, useSearchParams } from 'react-router';
 import { resourceKeys, useResourceOne } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
-import { RegionName } from '../system/RegionPicker.tsx';
+import { RegionName } from '../../components/RegionPicker.tsx';
 import { uncoveredMonths } from './bands.ts';
 import { CycleEditor, monthName } from './CycleEditor.tsx';
 import { DayBar } from './DayBar.tsx';

@@ -3,8 +3,8 @@ import { Card, Empty, Space, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { ResourceTable } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { siteListQuery, type SiteRef } from '../config/config.options.ts';
-import { StationSelect } from '../config/SitePicker.tsx';
+import { siteListQuery, type SiteRef } from '../../components/options/sites.ts';
+import { StationPicker } from '../../components/StationPicker.tsx';
 import { usableTemplatesQuery } from './pricing.options.ts';
 import { sitePriceResource, solarPriceResource } from './site-price.resource.tsx';
 
@@ -52,7 +52,7 @@ export function RatePage() {
         <Space wrap size={16}>
           <Space>
             <label htmlFor="rate-site">{t('站点')}</label>
-            <StationSelect id="rate-site" value={site?.id ?? null} onChange={onSite} />
+            <StationPicker autoSelectFirst id="rate-site" value={site?.id ?? null} onChange={onSite} />
           </Space>
           {site && (
             <Typography.Text type="secondary">

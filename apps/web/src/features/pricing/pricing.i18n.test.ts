@@ -3,7 +3,7 @@ import { BILLING_SYSTEM_LABELS, ELECTRICITY_TYPE_LABELS, PARTITION_TEXTS, PRICE_
 import { describe, expect, it } from 'vitest';
 import { contractTexts, resourceTexts, screenTexts, serverTexts, T_CALL, TEXT_PROP } from '../../test/i18n-coverage.ts';
 import { readPack } from '../../test/packs.ts';
-import type { SiteRef } from '../config/config.options.ts';
+import type { SiteRef } from '../../components/options/sites.ts';
 import { DATE_STATE_OPTIONS, sitePriceResource, solarPriceResource } from './site-price.resource.tsx';
 import { priceTemplateResource } from './template.resource.tsx';
 

@@ -1,27 +1,16 @@
 import { PRICE_PERIODS } from '@ess/contract/constants';
 import {
-  BILLING_SYSTEM_LABELS, BILLING_SYSTEMS, ELECTRICITY_TYPE_LABELS, ELECTRICITY_TYPES, PRICE_PERIOD_LABELS, priceCycleEndpoints, type PricePeriod,
+  BILLING_SYSTEM_LABELS, BILLING_SYSTEMS, ELECTRICITY_TYPE_LABELS, ELECTRICITY_TYPES, PRICE_PERIOD_LABELS, priceCycleEndpoints,
 } from '@ess/contract/pricing';
 import type { DataOption, EnumOption, OptionSource } from '../../components/crud/index.ts';
 import { call } from '../../platform/request.ts';
+import { pricingKeys } from './pricing.keys.ts';
 
 /** Enumerations, colours, units and pickers of the pricing screens. */
 
 export const ELECTRICITY_TYPE_OPTIONS: EnumOption[] = ELECTRICITY_TYPES.map((v) => ({ value: v, label: ELECTRICITY_TYPE_LABELS[v] }));
 export const BILLING_SYSTEM_OPTIONS: EnumOption[] = BILLING_SYSTEMS.map((v) => ({ value: v, label: BILLING_SYSTEM_LABELS[v] }));
 export const PERIOD_OPTIONS: EnumOption[] = PRICE_PERIODS.map((v) => ({ value: v, label: PRICE_PERIOD_LABELS[v] }));
-
-/**
- * One colour per period type, hot to cold (tip red … deep valley dark teal). All are dark enough
- * for white text (contrast ≥ 4.5:1), so a band's label stays readable on it.
- */
-export const PERIOD_COLORS: Record<PricePeriod, string> = {
-  tip: '#a8071a',
-  peak: '#ad4e00',
-  flat: '#44546a',
-  valley: '#237804',
-  deepValley: '#00474f',
-};
 
 /** Unit of an energy price in a currency: "CNY/kWh". */
 export const perKwh = (currency: string) => `${currency}/kWh`;
@@ -50,7 +39,7 @@ export function monthRuns(months: readonly number[]): [number, number][] {
 
 /** Templates a station may use (its company or above, its currency), with their cycles. */
 export const usableTemplatesQuery = (siteId: number | null) => ({
-  queryKey: ['operation', 'price', 'templates', 'forSite', siteId] as const,
+  queryKey: pricingKeys.templatesForSite(siteId),
   queryFn: () => call(priceCycleEndpoints.templates, { siteId }, { loading: false }),
   enabled: siteId !== null,
   staleTime: 30_000,
@@ -58,7 +47,7 @@ export const usableTemplatesQuery = (siteId: number | null) => ({
 
 /** The template picker of a station's configuration form. */
 export const templateSourceFor = (siteId: number): OptionSource => ({
-  queryKey: ['operation', 'price', 'templates', 'options', siteId],
+  queryKey: pricingKeys.templateOptions(siteId),
   load: async () =>
     (await call(priceCycleEndpoints.templates, { siteId }, { loading: false })).map(
       (t): DataOption => ({ value: t.id, label: `${t.name} (${t.currency}, ${t.voltageLevel})` }),

@@ -8,8 +8,8 @@ import { InputNumber, Space, Tag } from 'antd';
 import { Link } from 'react-router';
 import { StatusBadge, defineResource, type EnumOption } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import type { SiteRef } from '../config/config.options.ts';
-import { DateField } from '../config/DateField.tsx';
+import type { SiteRef } from '../../components/options/sites.ts';
+import { DateField } from '../../components/DateField.tsx';
 import { DayBar } from './DayBar.tsx';
 import { BILLING_SYSTEM_OPTIONS, formatPrice, perKwh, priceOf, templateSourceFor } from './pricing.options.ts';
 

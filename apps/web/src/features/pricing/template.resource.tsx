@@ -2,9 +2,9 @@ import {
   priceTemplateAdd, priceTemplateEdit, priceTemplateEndpoints, type BillingSystem, type ElectricityType, type PriceTemplateDetail, type PriceTemplateRecord,
 } from '@ess/contract/pricing';
 import { bodyOfFields, defineResource } from '../../components/crud/index.ts';
-import { CURRENCY_OPTIONS } from '../config/config.options.ts';
-import { RegionName, RegionPicker } from '../system/RegionPicker.tsx';
-import { companyTreeSource } from '../system/system.options.ts';
+import { CURRENCY_OPTIONS } from '../../components/options/sites.ts';
+import { RegionName, RegionPicker } from '../../components/RegionPicker.tsx';
+import { companyTreeSource } from '../../components/options/companies.ts';
 import { BILLING_SYSTEM_OPTIONS, ELECTRICITY_TYPE_OPTIONS } from './pricing.options.ts';
 
 export interface TemplateForm {

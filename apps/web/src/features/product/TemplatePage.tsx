@@ -6,13 +6,15 @@ import { productTemplateEndpoints, templateAddBatch, type PropertyRecord, type T
 import { issueText, ResourceTable, useOptionSource } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/index.ts';
 import { call } from '../../platform/request.ts';
-import { DATA_TYPE_OPTIONS, productSource, templatePropertySource } from './product.options.ts';
+import { DATA_TYPE_OPTIONS, templatePropertySource } from './product.options.ts';
+import { productSource } from '../../components/options/products.ts';
 import { templateResource } from './template.resource.tsx';
+import { productKeys } from './product.keys.ts';
 
 /** The template's properties in its order, with names, types and units. */
 function TemplateProperties({ id }: { id: number }) {
   const t = useT();
-  const q = useQuery({ queryKey: ['product', 'template', 'property', id], queryFn: () => call(productTemplateEndpoints.properties, { id }, { loading: false }) });
+  const q = useQuery({ queryKey: productKeys.templateProperty(id), queryFn: () => call(productTemplateEndpoints.properties, { id }, { loading: false }) });
   const typeLabel = (v: string) => t(DATA_TYPE_OPTIONS.find((o) => o.value === v)?.label ?? v);
   return (
     <Table<PropertyRecord>
@@ -59,7 +61,7 @@ function BatchModal({ onClose }: { onClose: () => void }) {
     try {
       await call(productTemplateEndpoints.addBatch, parsed.data);
       void message.success(t('保存成功'));
-      await client.invalidateQueries({ queryKey: ['product', 'template'] });
+      await client.invalidateQueries({ queryKey: productKeys.template });
       onClose();
     } catch {
       // the request layer showed the refusal

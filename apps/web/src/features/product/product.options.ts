@@ -1,13 +1,13 @@
 import {
-  DEVICE_TYPE_LABELS, DEVICE_TYPES, PARAM_DATA_TYPES, PROPERTY_DATA_TYPE_LABELS, PROPERTY_DATA_TYPES, STATIC_DATA_TYPE_LABELS, STATIC_DATA_TYPES,
+  PARAM_DATA_TYPES, PROPERTY_DATA_TYPE_LABELS, PROPERTY_DATA_TYPES, STATIC_DATA_TYPE_LABELS, STATIC_DATA_TYPES,
 } from '@ess/contract';
-import { productEndpoints, productTemplateEndpoints } from '@ess/contract/product';
+import { productTemplateEndpoints } from '@ess/contract/product';
 import type { EnumOption, OptionSource } from '../../components/crud/index.ts';
 import { call } from '../../platform/request.ts';
+import { productKeys } from './product.keys.ts';
 
 /** Pickers and enumerations of the product screens. */
 
-export const DEVICE_TYPE_OPTIONS: EnumOption[] = DEVICE_TYPES.map((v) => ({ value: v, label: DEVICE_TYPE_LABELS[v] }));
 export const DATA_TYPE_OPTIONS: EnumOption[] = PROPERTY_DATA_TYPES.map((v) => ({ value: v, label: PROPERTY_DATA_TYPE_LABELS[v] }));
 export const STATIC_TYPE_OPTIONS: EnumOption[] = STATIC_DATA_TYPES.map((v) => ({ value: v, label: STATIC_DATA_TYPE_LABELS[v] }));
 export const PARAM_TYPE_OPTIONS: EnumOption[] = PARAM_DATA_TYPES.map((v) => ({
@@ -26,15 +26,9 @@ export const YES_NO: EnumOption[] = [
   { value: false, label: '否', color: 'default' },
 ];
 
-/** Every product as "name (code)". */
-export const productSource: OptionSource = {
-  queryKey: ['product', 'options'],
-  load: async () => (await call(productEndpoints.list, {}, { loading: false })).map((p) => ({ value: p.id, label: `${p.name} (${p.code})` })),
-};
-
 /** The properties a template of a product may select. */
 export const templatePropertySource = (productId: number): OptionSource => ({
-  queryKey: ['product', 'template', 'properties', productId],
+  queryKey: productKeys.templateProperties(productId),
   load: async () =>
     (await call(productTemplateEndpoints.properties, { productId }, { loading: false })).map((p) => ({
       value: p.identifier,

@@ -7,7 +7,8 @@ import {
 import { defineResource, type FormMode } from '../../components/crud/index.ts';
 import { EnumValuesEditor } from './EnumValuesEditor.tsx';
 import { ParamsEditor } from './ParamsEditor.tsx';
-import { DATA_TYPE_OPTIONS, DEVICE_TYPE_OPTIONS, LEVEL_OPTIONS, STATIC_TYPE_OPTIONS, YES_NO } from './product.options.ts';
+import { DATA_TYPE_OPTIONS, LEVEL_OPTIONS, STATIC_TYPE_OPTIONS, YES_NO } from './product.options.ts';
+import { DEVICE_TYPE_OPTIONS } from '../../components/options/products.ts';
 
 /** Products (thing models) and, nested under one product, its properties, events, commands and static properties. */
 

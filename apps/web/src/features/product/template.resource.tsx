@@ -1,6 +1,7 @@
 import { productTemplateEndpoints as api, templateAdd, templateEdit, type TemplateRecord } from '@ess/contract/product';
 import { defineResource } from '../../components/crud/index.ts';
-import { DEVICE_TYPE_OPTIONS, productSource, templatePropertySource } from './product.options.ts';
+import { templatePropertySource } from './product.options.ts';
+import { DEVICE_TYPE_OPTIONS, productSource } from '../../components/options/products.ts';
 
 type TemplateForm = Pick<TemplateRecord, 'name' | 'productId' | 'identifiers' | 'description' | 'sort'>;
 

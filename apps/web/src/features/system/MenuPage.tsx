@@ -2,10 +2,11 @@ import { SyncOutlined } from '@ant-design/icons';
 import { menuEndpoints } from '@ess/contract/system';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Popconfirm } from 'antd';
-import { ResourceTable, resourceKeys } from '../../components/crud/index.ts';
+import { ResourceTable } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
 import { menuResource } from './menu.resource.tsx';
+import { systemKeys } from './system.keys.ts';
 
 /**
  * /system/menu: the menu tree. "刷新菜单" re-applies the route table of this release (new screens,
@@ -18,7 +19,7 @@ export function MenuPage() {
   const refresh = useMutation({
     mutationFn: () => call(menuEndpoints.refresh, {}),
     onSuccess: async () => {
-      await client.invalidateQueries({ queryKey: resourceKeys(menuResource.key).all });
+      await client.invalidateQueries({ queryKey: systemKeys.menu.all });
       void message.success(t('菜单已刷新'));
     },
   });

@@ -3,12 +3,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Space, Spin, Tag, Tree, Typography } from 'antd';
 import type { DataNode } from 'antd/es/tree';
 import { useMemo } from 'react';
-import { resourceKeys } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
+import { systemKeys } from './system.keys.ts';
 
 export const menuTreeQuery = {
-  queryKey: resourceKeys(['system', 'menu']).tree(),
+  queryKey: systemKeys.menu.tree(),
   queryFn: () => call(menuEndpoints.tree, {}, { loading: false }),
   staleTime: 60_000,
 };

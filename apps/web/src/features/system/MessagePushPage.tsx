@@ -7,6 +7,7 @@ import { formatDateTime, ResourceTable, StatusBadge } from '../../components/cru
 import { ResourceForm } from '../../components/crud/ResourceForm.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { pushLogResource, READ_STATE, settingResource } from './notification.resource.tsx';
+import { systemKeys } from './system.keys.ts';
 
 function Recipients({ log }: { log: PushLogOne }) {
   const t = useT();
@@ -54,7 +55,7 @@ export function MessagePushPage() {
           onClose={() => setPushing(false)}
           onSaved={() => {
             setPushing(false);
-            void client.invalidateQueries({ queryKey: ['system', 'notification'] });
+            void client.invalidateQueries({ queryKey: systemKeys.notification });
           }}
         />
       )}

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Form, Select, theme, type FormInstance } from 'antd';
 import { useT } from '../../platform/i18n/useT.ts';
-import { siteQuery } from './system.options.ts';
+import { siteQuery } from '../../components/options/sites.ts';
 
 /**
  * The stations a user may see, chosen among the stations of the user's company, with the count.

@@ -1,13 +1,13 @@
 import { userEndpoints, type UserRow } from '@ess/contract/system';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Space, Switch } from 'antd';
-import { resourceKeys } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
 import { useUserStore } from '../../platform/user-store.ts';
 import { userEditBody, userValues } from './user.model.ts';
+import { systemKeys } from './system.keys.ts';
 
-const keys = resourceKeys(['system', 'user']);
+const keys = systemKeys.user;
 
 /**
  * The account status of a user in the list, switched in place: the user's record is read afresh

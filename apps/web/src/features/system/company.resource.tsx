@@ -1,8 +1,8 @@
 import { companyAdd, companyEdit, companyEndpoints, type CompanyRow } from '@ess/contract/system';
 import { defineResource } from '../../components/crud/index.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { RegionName, RegionPicker } from './RegionPicker.tsx';
-import { companyTreeSource } from './system.options.ts';
+import { RegionName, RegionPicker } from '../../components/RegionPicker.tsx';
+import { companyTreeSource } from '../../components/options/companies.ts';
 
 export interface CompanyForm {
   parentId?: number | null;

@@ -2,7 +2,7 @@ import { roleAdd, roleEdit, roleEndpoints, type RoleOne, type RoleRow } from '@e
 import { defineResource } from '../../components/crud/index.ts';
 import { InterfacePicker } from './InterfacePicker.tsx';
 import { MenuPermissionTree } from './MenuPermissionTree.tsx';
-import { companyTreeSource } from './system.options.ts';
+import { companyTreeSource } from '../../components/options/companies.ts';
 
 export interface RoleForm {
   companyId?: number;

@@ -7,7 +7,7 @@ import { useI18nStore } from '../../platform/i18n/translate.ts';
 import { envelope, json, mockFetch } from '../../test/http.ts';
 import { MenuPermissionTree } from './MenuPermissionTree.tsx';
 import { settingResource } from './notification.resource.tsx';
-import { regionPath } from './system.options.ts';
+import { regionPath } from '../../components/options/regions.ts';
 import { userBody } from './user.model.ts';
 
 vi.setConfig({ testTimeout: 20_000 });

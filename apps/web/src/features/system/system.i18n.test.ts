@@ -1,7 +1,7 @@
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
 import { describe, expect, it } from 'vitest';
 import { contractTexts, NOT_FOUND, resourceTexts, serverTexts } from '../../test/i18n-coverage.ts';
-import { accessLogResource, LOGIN_FAILURE, loginLogResource } from '../log/log.resource.tsx';
+import { accessLogResource, LOGIN_FAILURE, loginLogResource } from './log.resource.tsx';
 import { companyResource } from './company.resource.tsx';
 import { menuResource } from './menu.resource.tsx';
 import { inboxResource, pushLogResource, settingResource } from './notification.resource.tsx';

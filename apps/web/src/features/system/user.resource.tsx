@@ -3,7 +3,8 @@ import { defineResource } from '../../components/crud/index.ts';
 import { useUserStore } from '../../platform/user-store.ts';
 import { SitePicker } from './SitePicker.tsx';
 import { UserStatusSwitch } from './UserStatusSwitch.tsx';
-import { companyTreeSource, roleSource } from './system.options.ts';
+import { roleSource } from './system.options.ts';
+import { companyTreeSource } from '../../components/options/companies.ts';
 import { ACCOUNT_STATUS, userBody, userValues, type UserForm } from './user.model.ts';
 
 /** Only the built-in administrator edits themselves; other users are edited by those above them. */

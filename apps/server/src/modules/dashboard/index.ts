@@ -1,0 +1,9 @@
+import { defineModule } from '../../platform/module.ts';
+import { priceChangeSubscriber, registerRevenueJobs } from './revenue.jobs.ts';
+import { dashboardRoutes } from './dashboard.routes.ts';
+
+/** The dashboard's money: the revenue engine and the money calls: home page, earnings, energy arbitrage. */
+export const dashboardModule = defineModule({ name: 'dashboard', routes: dashboardRoutes, jobs: registerRevenueJobs, subscribers: [priceChangeSubscriber] });
+
+// The module's public interface.
+export { refreshAll as refreshRevenue } from './revenue.jobs.ts';

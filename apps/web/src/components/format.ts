@@ -1,0 +1,55 @@
+import type { DeviceStatus } from '@ess/contract/device';
+import { DEVICE_STATUS_LABELS } from '@ess/contract/device';
+import type { TelemetryValue, ThingProperty } from '@ess/contract/telemetry';
+import { THING_MODEL } from '@ess/contract/telemetry';
+import dayjs from 'dayjs';
+import { formatNumber } from './chart/chart-options.ts';
+import { isDeviceType } from './device-types.ts';
+
+type Translate = (source: string, ...args: unknown[]) => string;
+
+/** The thing-model property of a type, or undefined. */
+export function thingProperty(type: string, identifier: string): ThingProperty | undefined {
+  return isDeviceType(type) ? THING_MODEL[type].properties.find((p) => p.identifier === identifier) : undefined;
+}
+
+export interface ShownValue {
+  text: string;
+  colour?: string;
+}
+
+/**
+ * A reported value as a person reads it: enumeration labels (with their colour), yes/no for
+ * booleans, numbers to 3 decimals with the unit, durations and instants in words.
+ */
+export function formatValue(prop: Pick<ThingProperty, 'dataType' | 'unit' | 'enumValues'> | undefined, value: TelemetryValue | null | undefined, t: Translate): ShownValue {
+  if (value === null || value === undefined) return { text: '-' };
+  if (prop?.dataType === 'enum' && typeof value === 'number') {
+    const e = prop.enumValues?.find((x) => x.value === value);
+    return e ? { text: t(e.label), ...(e.colour ? { colour: e.colour } : {}) } : { text: String(value) };
+  }
+  if (typeof value === 'boolean' || prop?.dataType === 'bool') {
+    const on = value === true || value === 1;
+    return { text: on ? t('是') : t('否'), colour: on ? '#0d8050' : '#8c8c8c' };
+  }
+  if (typeof value === 'number') {
+    if (prop?.unit === 'ms') return { text: value > 0 ? dayjs(value).format('YYYY-MM-DD HH:mm') : '-' };
+    if (prop?.unit === 's') return { text: duration(value) };
+    return { text: prop?.unit ? `${formatNumber(value)} ${prop.unit}` : formatNumber(value) };
+  }
+  return { text: value };
+}
+
+/** Seconds as H:MM:SS. */
+export function duration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  return `${h}:${String(m).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`;
+}
+
+export function formatTime(iso: string | null | undefined): string {
+  return iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '-';
+}
+
+export const statusLabel = (s: DeviceStatus) => DEVICE_STATUS_LABELS[s];

@@ -1,0 +1,43 @@
+import { siteEndpoints, type SiteType } from '@ess/contract/site';
+import type { DataOption, EnumOption, OptionSource } from '../crud/crud.types.ts';
+import { call } from '../../platform/request.ts';
+import { sharedKeys } from './keys.ts';
+
+export interface SiteRef {
+  id: number;
+  name: string;
+  code: string;
+  companyId: number;
+  companyName: string;
+  timeZone: string;
+  currency: string;
+  siteType: SiteType;
+}
+
+/** "name (code)", the way every picker names a station. */
+export const siteLabel = (s: Pick<SiteRef, 'name' | 'code'>) => (s.code ? `${s.name} (${s.code})` : s.name);
+
+/** Stations the caller may see, as options "name (code)". */
+export const siteSource: OptionSource = {
+  queryKey: sharedKeys.site.list({ as: 'options' }),
+  load: async () => (await call(siteEndpoints.list, {}, { loading: false })).map((s): DataOption => ({ value: s.id, label: siteLabel(s) })),
+};
+
+/** The stations the caller may see, as records. */
+export const siteListQuery = {
+  queryKey: sharedKeys.site.list({ as: 'records' }),
+  queryFn: () => call(siteEndpoints.list, {}, { loading: false }),
+  staleTime: 30_000,
+};
+
+/** Stations of one company (or all the caller may see). */
+export const siteQuery = (companyId: number | undefined) => ({
+  queryKey: sharedKeys.site.list({ as: 'records', companyId: companyId ?? null }),
+  queryFn: () => call(siteEndpoints.list, companyId ? { companyId } : {}, { loading: false, noMessage: true }),
+  staleTime: 60_000,
+  retry: false,
+});
+
+/** ISO 4217 codes offered for a station's settlement currency (the contract accepts any three-letter code). */
+export const CURRENCIES = ['CNY', 'USD', 'EUR', 'GBP', 'JPY', 'HKD', 'AUD', 'CAD', 'SGD', 'KRW', 'THB', 'MYR', 'IDR', 'VND', 'KHR', 'SAR', 'AED', 'EGP', 'BRL', 'INR'] as const;
+export const CURRENCY_OPTIONS: EnumOption[] = CURRENCIES.map((c) => ({ value: c, label: c, literal: true }));

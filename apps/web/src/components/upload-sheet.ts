@@ -1,0 +1,28 @@
+import type { ImportRefusal, ImportRowError } from '@ess/contract/common';
+import type { AnyEndpoint, EndpointResponse } from '@ess/contract/endpoint';
+import { call, RequestError } from '../platform/request.ts';
+
+/** An accepted file's answer, or a refused one's tip (source text) and per-row report (empty when it has none). */
+export type UploadOutcome<T> = { ok: true; result: T } | { ok: false; tip: string; errors: ImportRowError[] };
+
+/**
+ * An xlsx import whose refusal carries a per-row report (ImportReport): the server answers 406
+ * with the first error as tipMsg and `{ historyId?, errors }` (ImportRefusal) as JSON in
+ * errorMsg. Other failures keep the tip only. No toast: the caller shows the outcome.
+ */
+export async function uploadSheet<E extends AnyEndpoint>(ep: E, file: File): Promise<UploadOutcome<EndpointResponse<E>>> {
+  try {
+    const result = (await call(ep as AnyEndpoint, { file }, { noMessage: true })) as EndpointResponse<E>;
+    return { ok: true, result };
+  } catch (err) {
+    if (!(err instanceof RequestError)) throw err;
+    const tip = err.envelope?.tipMsg ?? err.message;
+    let errors: ImportRowError[] = [];
+    try {
+      errors = (JSON.parse(err.envelope?.errorMsg ?? '') as ImportRefusal).errors ?? [];
+    } catch {
+      errors = [];
+    }
+    return { ok: false, tip, errors };
+  }
+}
