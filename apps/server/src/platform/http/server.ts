@@ -71,6 +71,18 @@ function clientError(err: NodeJS.ErrnoException, socket: Socket) {
   socket.destroy();
 }
 
+/**
+ * API answers over 1 KB travel compressed when the client accepts it (br, else gzip). Brotli at
+ * quality 4: near gzip's speed with smaller output (its default, 11, is for static files, which are
+ * pre-compressed at build time). Event streams are hijacked and stay uncompressed (each event must
+ * reach the client at once).
+ */
+const COMPRESS = {
+  threshold: 1024,
+  encodings: ['br', 'gzip'] as ('br' | 'gzip')[],
+  brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+};
+
 export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = ctx.log;
   const app = Fastify({
@@ -94,15 +106,9 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
   });
 
   await registerRateLimit(app, ctx);
-  // Answers over 1 KB travel compressed when the client accepts it (br, else gzip). Brotli at
-  // quality 4: near gzip's speed with smaller output; its default (11) is for static files, which
-  // are pre-compressed at build time and served as they are. Event streams are hijacked and stay
-  // uncompressed (each event must reach the client at once).
-  await app.register(compress, {
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
-  });
+  // Not global: only the API's routes compress (registerRoute), so the console's files keep their
+  // build-time pre-compression (a small one stays plain) and request bodies are never inflated.
+  await app.register(compress, { global: false });
   await app.register(multipart, {
     limits: { fileSize: ctx.config.uploadMaxBytes, files: 20, fields: 50, fieldSize: 64 * 1024 },
   });
@@ -189,6 +195,7 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
   app.route({
     method: r.method,
     url: API_BASE + r.path,
+    compress: COMPRESS,
     // `max` is read per request, so the limit follows the live configuration. A route that records
     // its refusals is limited once its body is parsed, so the refusal can say what was sent.
     ...(limit
