@@ -17,7 +17,7 @@ function pack(locale: string): Record<string, string> {
 /** What the revenue calls can show: the contract's rules, the services' refusals and the export's headers. */
 function revenueTexts(): string[] {
   const out = new Set<string>();
-  const contract = readFileSync(join(REPO, 'packages/contract/src/revenue.ts'), 'utf8');
+  const contract = readFileSync(join(REPO, 'packages/contract/src/dashboard.ts'), 'utf8');
   for (const s of literals(contract, /(?:message: |, |\()'([^'\n]*[\u4e00-\u9fff][^'\n]*)'/g)) out.add(s);
   const dir = import.meta.dirname;
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.includes('.test.'))) {
