@@ -16,6 +16,7 @@ describe.each(DB_TARGETS)('acknowledgement after commit on %s', (target) => {
   const fleet = isolatedFleet(tag);
   const pack = fleet.stations[0]!.devices.find((d) => d.type === 'batteryPack')!;
   const fault = THING_MODEL.batteryPack.events[0]!.code;
+  const otherFault = THING_MODEL.batteryPack.events[1]!.code;
   const T0 = Date.now() - 60_000;
   let t: TestApp;
   beforeAll(async () => {
@@ -61,6 +62,65 @@ describe.each(DB_TARGETS)('acknowledgement after commit on %s', (target) => {
       { seq: 3, n: 1 },
     ]);
     expect(ingest.counters.redeliveredStored).toBe(2);
+  });
+
+  it('stores a batch once when its write committed but the answer was lost with the connection', async () => {
+    const ingest = ingestOf(t.ctx)!;
+    const topic = deviceTopic(tag, pack.code, 'telemetry');
+    // The COPY commits, then the connection drops before its answer arrives (a database restart
+    // or a network cut at that moment): the ingest sees a connection error and keeps the batch.
+    const seam = ingest as unknown as { copy: (table: string, columns: string, data: Buffer) => Promise<void> };
+    const copy = seam.copy;
+    let lost = 0;
+    seam.copy = async (table, columns, data) => {
+      await copy(table, columns, data);
+      if (lost++ > 0) return;
+      throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+    };
+    try {
+      const acks: string[] = [];
+      ingest.handle(topic, telemetry(10), false, { ack: () => acks.push('10') });
+      ingest.handle(topic, telemetry(11), false, { ack: () => acks.push('11') });
+      await ingest.flushBatch();
+      expect(acks).toEqual(['10', '11']);
+    } finally {
+      seam.copy = copy;
+    }
+    expect(lost).toBe(1);
+    expect((await stored()).filter((r) => r.seq >= 10)).toEqual([
+      { seq: 10, n: 1 },
+      { seq: 11, n: 1 },
+    ]);
+    expect(ingest.counters.retriedStored).toBe(2);
+  });
+
+  it('stores the events of a flush once when its commit was answered by a lost connection', async () => {
+    const ingest = ingestOf(t.ctx)!;
+    const topic = deviceTopic(tag, pack.code, 'event');
+    const body = Buffer.from(JSON.stringify({ ts: T0, code: otherFault, active: true, message: 'x' }));
+    const seam = ingest as unknown as { session: <T>(fn: (s: unknown) => Promise<T>) => Promise<T> };
+    const session = seam.session;
+    let lost = 0;
+    seam.session = async (fn) => {
+      const out = await session(fn);
+      if (lost++ > 0) return out;
+      throw Object.assign(new Error('Connection terminated unexpectedly'), { code: 'ECONNRESET' });
+    };
+    const acks: string[] = [];
+    try {
+      ingest.handle(topic, body, false, { ack: () => acks.push('event') });
+      await expect(ingest.flushLatest()).rejects.toThrow('Connection terminated');
+      expect(acks).toEqual([]);
+      await ingest.flushLatest();
+    } finally {
+      seam.session = session;
+    }
+    expect(acks).toEqual(['event']);
+    const { rows } = await t.ctx.database.sql.query<{ n: number }>(
+      `select count(*)::int as n from device_event e join device d on d.id = e.device_id where d.code = $1 and e.code = $2`,
+      [pack.code, otherFault],
+    );
+    expect(rows[0]!.n).toBe(1);
   });
 
   it('acks an event with the latest-values flush that stores it, and a redelivered one is stored once', async () => {

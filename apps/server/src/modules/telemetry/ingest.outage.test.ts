@@ -91,7 +91,7 @@ describe.skipIf(!hasPostgres).each(brokers)('a PostgreSQL outage during ingest (
     await until('every published report stored', async () => (await storedReports(sql, tag)).rows >= publisher.published, 30_000).catch(() => undefined);
     const stored = await storedReports(sql, tag);
     console.log(`outage test (${broker}): published ${publisher.published}, stored ${stored.rows} (distinct ${stored.distinct}), ` +
-      `held at most through ${OUTAGE_MS} ms, batch errors ${ingest.counters.batchErrors}`);
+      `held at most through ${OUTAGE_MS} ms, batch errors ${ingest.counters.batchErrors}, found stored on retry ${ingest.counters.retriedStored}`);
     expect(publisher.failed).toBe(0);
     expect(stored.rows).toBe(publisher.published);
     expect(stored.distinct).toBe(stored.rows);

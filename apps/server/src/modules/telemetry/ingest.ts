@@ -69,6 +69,11 @@ export interface IngestCounters {
   batchErrors: number;
   /** Redelivered reports found already stored (not written twice). */
   redeliveredStored: number;
+  /**
+   * Reports of a failed telemetry write found stored when it was retried: the write had
+   * committed and only its answer was lost with the connection (not written twice).
+   */
+  retriedStored: number;
   /** Reports the database refused for themselves (not for being away): isolated and dropped. */
   droppedReports: number;
   /** Events the database refused for themselves, dropped after repeated failures. */
@@ -114,13 +119,21 @@ interface PendingReport {
   ack: Ack;
 }
 
+/**
+ * Why a batch is checked against the table before it is written (its reports whose (device, ts,
+ * seq) is stored already are acknowledged without a second row): `redelivered`, reports the broker
+ * sent again (MQTT DUP), whose first copy may have committed; `retry`, a batch whose write failed,
+ * whose outcome is unknown (a COPY can commit and its answer be lost with the connection).
+ */
+type Check = 'redelivered' | 'retry';
+
 interface Batch {
-  /** The COPY stream; null for redelivered reports (encoded once checked against the table). */
+  /** The COPY stream; null for a checked batch (encoded once checked against the table). */
   data: Buffer | null;
   reports: PendingReport[];
   points: number;
   attempts: number;
-  redelivered: boolean;
+  check: Check | null;
 }
 
 interface EventRow {
@@ -130,7 +143,11 @@ interface EventRow {
   message: string;
   ts: number;
   receivedAt: number;
-  redelivered: boolean;
+  /**
+   * May be stored already, so inserted only where the table has no such event: redelivered
+   * (MQTT DUP), or put back by a failed flush (whose commit may have happened, its answer lost).
+   */
+  checked: boolean;
 }
 
 const MAX_LATENCY_MS = 60_000;
@@ -167,7 +184,7 @@ const LATEST_COLUMNS = 'device_id, ts, seq, v, text, last_seen_at, offline_at, i
 export class Ingest {
   readonly counters: IngestCounters = {
     received: 0, telemetry: 0, events: 0, statuses: 0, replies: 0, invalid: 0, unknownDevice: 0, duplicates: 0, ignored: 0,
-    storedReports: 0, storedPoints: 0, batches: 0, batchErrors: 0, redeliveredStored: 0, droppedReports: 0, droppedEvents: 0, abandonedReports: 0, eventsStored: 0, latestFlushes: 0,
+    storedReports: 0, storedPoints: 0, batches: 0, batchErrors: 0, redeliveredStored: 0, retriedStored: 0, droppedReports: 0, droppedEvents: 0, abandonedReports: 0, eventsStored: 0, latestFlushes: 0,
     rollupFlushes: 0, rollupRows: 0, handleMs: 0, copyMs: 0, latestMs: 0, rollupMs: 0,
   };
   /** Milliseconds from a report's ts to the commit of its batch: [0..60000] histogram. */
@@ -315,7 +332,7 @@ export class Ingest {
         if (!known) return this.unknown();
         this.counters.events++;
         this.events.push({
-          deviceId: known.id, code: r.data.code, active: r.data.active, message: r.data.message, ts: r.data.ts, receivedAt: Date.now(), redelivered,
+          deviceId: known.id, code: r.data.code, active: r.data.active, message: r.data.message, ts: r.data.ts, receivedAt: Date.now(), checked: redelivered,
         });
         this.latestAcks.push(ack);
         for (const rule of this.rules) rule.event(known, r.data.code, r.data.active, r.data.message, r.data.ts);
@@ -475,7 +492,7 @@ export class Ingest {
   private seal(): void {
     this.sealReports();
     if (this.redelivered.length > 0) {
-      this.retry.push({ data: null, reports: this.redelivered, points: this.redeliveredPoints, attempts: 0, redelivered: true });
+      this.retry.push({ data: null, reports: this.redelivered, points: this.redeliveredPoints, attempts: 0, check: 'redelivered' });
       this.redelivered = [];
       this.redeliveredPoints = 0;
     }
@@ -483,26 +500,26 @@ export class Ingest {
 
   private sealReports(): void {
     if (this.encoder.rows === 0) return;
-    this.retry.push({ data: this.encoder.take(), reports: this.reports, points: this.points, attempts: 0, redelivered: false });
+    this.retry.push({ data: this.encoder.take(), reports: this.reports, points: this.points, attempts: 0, check: null });
     this.reports = [];
     this.points = 0;
   }
 
   /** A batch of some reports of another (a failing batch split in two). */
-  private batchOf(reports: PendingReport[], redelivered: boolean): Batch {
+  private batchOf(reports: PendingReport[], check: Check | null): Batch {
     let data: Buffer | null = null;
-    if (!redelivered) {
+    if (!check) {
       const enc = new CopyEncoder(reports.length * 600 + 64);
       for (const r of reports) enc.add(r.device.id, r.ts, r.seq, r.values);
       data = enc.take();
     }
-    return { data, reports, points: reports.reduce((a, r) => a + r.points, 0), attempts: 0, redelivered };
+    return { data, reports, points: reports.reduce((a, r) => a + r.points, 0), attempts: 0, check };
   }
 
   private pump(): void {
     while (this.inFlight < this.maxInFlight && this.retry.length > 0) {
-      // Redelivered reports are checked against the table once every earlier batch has committed.
-      if (this.retry[0]!.redelivered && this.inFlight > 0) break;
+      // A checked batch is checked against the table once every earlier batch has committed (or failed).
+      if (this.retry[0]!.check && this.inFlight > 0) break;
       const batch = this.retry.shift()!;
       this.inFlight++;
       void this.write(batch).finally(() => {
@@ -523,21 +540,28 @@ export class Ingest {
   /**
    * Writes one batch. A failure keeps the batch: after a backoff (its slot stays taken, so a
    * database that is down is not hammered) it goes back to the front of the queue, however long
-   * the database stays away; its messages stay unacknowledged meanwhile.
+   * the database stays away; its messages stay unacknowledged meanwhile. A failed write may have
+   * committed all the same (the connection lost between the commit and its answer), so the batch
+   * is retried through the check against the table, as redelivered reports are: what the lost
+   * answer's commit stored is acknowledged, not written again.
    */
   private async write(batch: Batch): Promise<void> {
     const t0 = performance.now();
     let stored = batch.reports;
     let points = batch.points;
     try {
-      if (batch.redelivered) {
-        stored = await this.writeRedelivered(batch.reports);
+      if (batch.check) {
+        stored = await this.writeChecked(batch.reports, batch.check);
         points = stored.reduce((a, r) => a + r.points, 0);
       } else await this.copy('telemetry', TELEMETRY_COLUMNS, batch.data!);
       this.counters.copyMs += performance.now() - t0;
     } catch (err) {
       this.counters.batchErrors++;
       batch.attempts++;
+      if (!batch.check) {
+        batch.check = 'retry';
+        batch.data = null;
+      }
       if (this.abandoned) {
         this.counters.abandonedReports += batch.reports.length;
         return;
@@ -553,7 +577,7 @@ export class Ingest {
           return;
         }
         const half = batch.reports.length >> 1;
-        this.retry.unshift(this.batchOf(batch.reports.slice(0, half), batch.redelivered), this.batchOf(batch.reports.slice(half), batch.redelivered));
+        this.retry.unshift(this.batchOf(batch.reports.slice(0, half), batch.check), this.batchOf(batch.reports.slice(half), batch.check));
         return;
       }
       this.telemetryOutage.failed(err, { reports: batch.reports.length, held: this.pendingReports });
@@ -574,11 +598,12 @@ export class Ingest {
   }
 
   /**
-   * Redelivered reports: those whose (device, ts, seq) the table already holds were committed
-   * before the crash or reconnect that kept their acknowledgement from the broker; the rest are
-   * written. Returns the ones written.
+   * Reports that may be stored already: those whose (device, ts, seq) the table holds were
+   * committed before the crash or reconnect that kept their acknowledgement from the broker
+   * (redelivered), or by a write whose answer was lost (retry); the rest are written. Returns the
+   * ones written.
    */
-  private async writeRedelivered(reports: PendingReport[]): Promise<PendingReport[]> {
+  private async writeChecked(reports: PendingReport[], check: Check): Promise<PendingReport[]> {
     const key = (deviceId: number, ts: number, seq: number | null) => `${deviceId}:${ts}:${seq}`;
     const { rows } = await this.database.sql.query<{ device_id: number; ts: Date; seq: number | null }>(
       `select t.device_id, t.ts, t.seq from telemetry t
@@ -590,7 +615,8 @@ export class Ingest {
     for (const r of reports) {
       const k = key(r.device.id, r.ts, r.seq);
       if (seen.has(k)) {
-        this.counters.redeliveredStored++;
+        if (check === 'redelivered') this.counters.redeliveredStored++;
+        else this.counters.retriedStored++;
         continue;
       }
       seen.add(k);
@@ -631,8 +657,8 @@ export class Ingest {
     }
     const t0 = performance.now();
     try {
-      // One transaction: the values and the events commit together or not at all, so a retry
-      // never stores an event twice.
+      // One transaction: the values and the events commit together or not at all; a retry checks
+      // its events against the table (the commit may have happened and its answer been lost).
       await this.session(async (s) => {
         if (dirty.length) await this.upsertLatest(s, dirty);
         for (let i = 0; i < events.length; i += 1000) await this.insertEvents(s, events.slice(i, i + 1000));
@@ -651,6 +677,7 @@ export class Ingest {
         this.latestFailures = 0;
         for (const a of acks) a();
       } else {
+        for (const e of events) e.checked = true;
         this.events.unshift(...events);
         this.latestAcks.unshift(...acks);
       }
@@ -663,12 +690,12 @@ export class Ingest {
     await this.flushRules();
   }
 
-  /** Fault events; a redelivered one is skipped when the table, or this flush, has it already. */
+  /** Fault events; a checked one is skipped when the table, or this flush, has it already. */
   private async insertEvents(s: Session, all: EventRow[]): Promise<void> {
     const key = (e: EventRow) => `${e.deviceId}:${e.code}:${e.ts}:${e.active}`;
-    const here = new Set(all.filter((e) => !e.redelivered).map(key));
+    const here = new Set(all.filter((e) => !e.checked).map(key));
     const events = all.filter((e) => {
-      if (!e.redelivered) return true;
+      if (!e.checked) return true;
       if (here.has(key(e))) return false;
       here.add(key(e));
       return true;
@@ -676,15 +703,15 @@ export class Ingest {
     const params: unknown[] = [];
     const rows = events.map((e) => {
       const b = params.length;
-      params.push(e.deviceId, e.code, e.active, e.message, new Date(e.ts), new Date(e.receivedAt), e.redelivered);
+      params.push(e.deviceId, e.code, e.active, e.message, new Date(e.ts), new Date(e.receivedAt), e.checked);
       return `($${b + 1}::int4,$${b + 2},$${b + 3}::boolean,$${b + 4},$${b + 5}::timestamptz,$${b + 6}::timestamptz,$${b + 7}::boolean)`;
     });
     await s.query(
       `insert into device_event (device_id, code, active, message, ts, received_at)
        select v.device_id, v.code, v.active, v.message, v.ts, v.received_at
-       from (values ${rows.join(',')}) as v(device_id, code, active, message, ts, received_at, redelivered)
+       from (values ${rows.join(',')}) as v(device_id, code, active, message, ts, received_at, checked)
        where exists (select 1 from device d where d.id = v.device_id)
-         and not (v.redelivered and exists (
+         and not (v.checked and exists (
            select 1 from device_event e where e.device_id = v.device_id and e.ts = v.ts and e.code = v.code and e.active = v.active))`,
       params,
     );
