@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { DIAGRAM_MAX_DEPTH, DIAGRAM_MAX_ELEMENTS } from '@ess/contract';
 import { distributionDiagram, site } from '../../apps/server/src/db/schema/site.ts';
-import { watchLoop } from '../../apps/server/test/event-loop.ts';
+import { watchLoop } from './event-loop.ts';
 import { startTestApp } from '../../apps/server/test/harness.ts';
 
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg">';

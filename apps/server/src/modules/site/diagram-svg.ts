@@ -60,6 +60,7 @@ export class SvgSanitiser {
   private idleTimer: NodeJS.Timeout | null = null;
   private nextId = 1;
   private closed = false;
+  private sent = 0;
 
   constructor(
     private readonly log: Logger,
@@ -87,6 +88,11 @@ export class SvgSanitiser {
     });
   }
 
+  /** Documents handed to the worker so far; one refused before parsing is not among them. */
+  get jobs(): number {
+    return this.sent;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const job of this.queue.splice(0)) job.reject(new AppError('UNAVAILABLE'));
@@ -110,6 +116,7 @@ export class SvgSanitiser {
       void this.fail(new AppError('RULE_VIOLATION', `配电图过于复杂，无法在 ${this.timeoutMs / 1000} 秒内完成处理`));
     }, this.timeoutMs);
     this.current = { job, id, timer };
+    this.sent++;
     this.worker!.postMessage({ id, markup: job.markup, limits: LIMITS } satisfies SvgJob);
   }
 

@@ -91,8 +91,18 @@ export interface SanitisedSvg {
   elementIds: string[];
 }
 
+let parsedHere = 0;
+/**
+ * Documents this thread has parsed with jsdom. The server's own thread never parses one (only the
+ * sanitiser's worker does); its tests check that by this count.
+ */
+export function documentsParsedHere(): number {
+  return parsedHere;
+}
+
 /** Returns the sanitised markup of the document's root <svg>, or null when none survives. */
 export function sanitiseSvg(markup: string): SanitisedSvg | null {
+  parsedHere++;
   // Entities declared in an internal DOCTYPE subset are never expanded; the parser treats SVG as
   // foreign content in an HTML body, so processing instructions become comments, which go too.
   const fragment = sanitiser().purify.sanitize(markup, { ...CONFIG, RETURN_DOM_FRAGMENT: true }) as unknown as El;

@@ -136,10 +136,10 @@ function walkTags(s: string, visit: TagVisitor, from = 0, until = Infinity): num
 }
 
 /** Characters walked between two turns of the event loop. */
-const SLICE = 16 * 1024;
+export const SCAN_SLICE = 16 * 1024;
 
 async function walkYielding(s: string, visit: TagVisitor): Promise<void> {
-  for (let i = walkTags(s, visit, 0, SLICE); i >= 0; i = walkTags(s, visit, i, i + SLICE)) {
+  for (let i = walkTags(s, visit, 0, SCAN_SLICE); i >= 0; i = walkTags(s, visit, i, i + SCAN_SLICE)) {
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

@@ -13,7 +13,10 @@ export interface Watched<T> {
   tookMs: number;
 }
 
-/** Runs `fn` with the event loop's delay watched (perf_hooks.monitorEventLoopDelay). */
+/**
+ * Runs `fn` with the event loop's delay watched (perf_hooks.monitorEventLoopDelay), for bench/svg's
+ * figures. Tests do not time the loop (they count its turns, see site/diagram-svg.test.ts).
+ */
 export async function watchLoop<T>(fn: () => Promise<T>, resolutionMs = 2): Promise<Watched<T>> {
   const h = monitorEventLoopDelay({ resolution: resolutionMs });
   h.enable();
@@ -30,19 +33,4 @@ export async function watchLoop<T>(fn: () => Promise<T>, resolutionMs = 2): Prom
   await sleep(15);
   h.disable();
   return { value, error, stallMs: h.max / 1e6, p99Ms: h.percentile(99) / 1e6, tookMs };
-}
-
-/**
- * `fn` watched up to `tries` times, until one run stays under `limitMs`: code that blocks the
- * loop does so every run, while a busy test machine's scheduling hiccup rarely strikes twice.
- * Returns that run, or the quietest.
- */
-export async function quietestRun<T>(fn: () => Promise<T>, limitMs = 100, tries = 3): Promise<Watched<T>> {
-  let best: Watched<T> | null = null;
-  for (let i = 0; i < tries; i++) {
-    const run = await watchLoop(fn);
-    if (!best || run.stallMs < best.stallMs) best = run;
-    if (run.stallMs < limitMs) break;
-  }
-  return best!;
 }
