@@ -2,6 +2,13 @@ import type { ImportRefusal, ImportRowError } from '@ess/contract/common';
 import type { AnyEndpoint, EndpointResponse } from '@ess/contract/endpoint';
 import { call, RequestError } from '../platform/request.ts';
 
+/** Whether a picked file may be sent to an import: xlsx only (product-spec §5); a toast says so when not. */
+export function isXlsx(file: File, refuse: (text: string) => void, t: (source: string) => string): boolean {
+  if (/\.xlsx$/i.test(file.name)) return true;
+  refuse(t('只能上传 xlsx 文件'));
+  return false;
+}
+
 /** An accepted file's answer, or a refused one's tip (source text) and per-row report (empty when it has none). */
 export type UploadOutcome<T> = { ok: true; result: T } | { ok: false; tip: string; errors: ImportRowError[] };
 

@@ -4,7 +4,7 @@ import type { SizeType } from 'antd/es/config-provider/SizeContext';
 import { lazy, Suspense, useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
 import { Deferred } from '../Deferred.tsx';
 import { PageFallback } from '../PageFallback.tsx';
-import type { UploadOutcome } from '../upload-sheet.ts';
+import { isXlsx, type UploadOutcome } from '../upload-sheet.ts';
 import { toast } from '../../platform/feedback/toast.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import type { ResourceDetailProps } from './ResourceDetail.tsx';
@@ -213,10 +213,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
             accept=".xlsx"
             showUploadList={false}
             beforeUpload={(file) => {
-              if (!/\.xlsx$/i.test(file.name)) {
-                void message.error(t('只能上传 xlsx 文件'));
-                return Upload.LIST_IGNORE;
-              }
+              if (!isXlsx(file, (text) => void message.error(text), t)) return Upload.LIST_IGNORE;
               importer.mutate(file, {
                 onSuccess: (r) => {
                   // A refusal with a per-row report opens it; any other failure keeps its toast.

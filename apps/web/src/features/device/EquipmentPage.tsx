@@ -7,7 +7,7 @@ import { formatDateTime, ResourceTable, useOptionSource } from '../../components
 import { useT } from '../../platform/i18n/useT.ts';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { ImportReport } from '../../components/ImportReport.tsx';
-import { uploadSheet } from '../../components/upload-sheet.ts';
+import { isXlsx, uploadSheet } from '../../components/upload-sheet.ts';
 import { equipmentApi, type ImportEndpoint } from './device.api.ts';
 import { siteSource } from '../../components/options/sites.ts';
 import { productSource } from '../../components/options/products.ts';
@@ -27,10 +27,7 @@ function ImportButton({ endpoint, label, testId, onReport }: { endpoint: ImportE
       accept=".xlsx"
       showUploadList={false}
       beforeUpload={(file) => {
-        if (!/\.xlsx$/i.test(file.name)) {
-          void message.error(t('只能上传 xlsx 文件'));
-          return Upload.LIST_IGNORE;
-        }
+        if (!isXlsx(file, (text) => void message.error(text), t)) return Upload.LIST_IGNORE;
         setBusy(true);
         void uploadSheet(endpoint, file)
           .then((r) => {
