@@ -18,6 +18,7 @@ import { configurePasswordHashing } from './platform/password.ts';
 import { seedOnce, syncInterfaces, syncMenus } from './db/seed.ts';
 import { modules as allModules } from './modules/index.ts';
 import { loadDemo } from './demo/load.ts';
+import { AUTH_CHANNEL, SessionCache } from './platform/http/session-cache.ts';
 
 /** How often the jobs role looks for domain events of other instances and retries that came due. */
 const OUTBOX_POLL_MS = 1000;
@@ -62,7 +63,7 @@ export async function startApp(
   const routes = modules.flatMap((m) => m.routes ?? []);
   const database = await openDatabase({
     url: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb, image: opts.pgliteImage,
-    poolMax: config.dbPoolMax, statementTimeoutMs: config.dbStatementTimeoutMs,
+    poolMax: config.dbPoolMax, statementTimeoutMs: config.dbStatementTimeoutMs, channels: [AUTH_CHANNEL],
   });
   const interfaceIds = await syncInterfaces(database.db, routes);
   await syncMenus(database.db);
@@ -80,7 +81,12 @@ export async function startApp(
   if (broker) log.info({ url: broker.url }, 'embedded MQTT broker started');
   const mqtt = { url: config.mqttUrl ?? broker?.url ?? '', embedded: broker };
   const outbox = new Outbox(database, log.child({ part: 'outbox' }), modules.flatMap((m) => m.subscribers ?? []));
-  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, interfaceIds, mqtt, outbox };
+  const sessions = new SessionCache();
+  const unlisten = await database.listen(AUTH_CHANNEL, (signal) => {
+    if (signal === 'notify') sessions.invalidate();
+    else sessions.setListening(signal === 'listening');
+  });
+  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, sessions, interfaceIds, mqtt, outbox };
   for (const m of modules) m.jobs?.(ctx);
   if (config.roles.has('jobs')) {
     // Events of other instances and retries that came due; this instance's own are nudged.
@@ -138,6 +144,7 @@ export async function startApp(
       await accessLog.close();
       await jobs.stop();
       await bus.close();
+      await unlisten();
       await database.close();
     },
   };

@@ -26,14 +26,14 @@ export type LoginResult = z.infer<typeof loginResult>;
 
 /** A menu entry the user's roles grant (with the directories above it): a flat list linked by parentPath. */
 export const menuProfile = z.object({
-  id: z.number(),
   path: z.string(),
-  parentPath: z.string().nullable(),
+  /** Absent at the top level. */
+  parentPath: z.string().optional(),
   /** Source text (Simplified Chinese), shown through the language pack. */
   name: z.string(),
-  icon: z.string().nullable(),
-  sort: z.number(),
-  hidden: z.boolean(),
+  icon: z.string().optional(),
+  /** Present (true) only for entries kept out of the navigation (detail pages). */
+  hidden: z.literal(true).optional(),
 });
 export type MenuProfile = z.infer<typeof menuProfile>;
 

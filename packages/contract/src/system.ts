@@ -4,7 +4,7 @@ import {
   dateRange, id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, password, trimmed,
 } from './common.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
-import { menuProfile, profileInfo } from './auth.ts';
+import { profileInfo } from './auth.ts';
 
 /**
  * System administration (api-catalogue "System administration"): companies, menus and
@@ -93,8 +93,16 @@ export const interfaceRow = z.object({
 });
 export type InterfaceRow = z.infer<typeof interfaceRow>;
 
-/** A menu entry as administrators see it: what a user's profile has of it, and more. */
-export const menuRow = menuProfile.extend({
+/** A menu entry as administrators see it (a user's profile carries a trimmed copy: menuProfile). */
+export const menuRow = z.object({
+  id: z.number(),
+  path: z.string(),
+  parentPath: z.string().nullable(),
+  /** Source text (Simplified Chinese), shown through the language pack. */
+  name: z.string(),
+  icon: z.string().nullable(),
+  sort: z.number(),
+  hidden: z.boolean(),
   /** Edited by an administrator (a refresh keeps the edit). */
   edited: z.boolean(),
   updatedAt: isoTime,

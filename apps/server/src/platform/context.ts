@@ -3,6 +3,7 @@ import type { Database, Db } from './db/database.ts';
 import type { EventBus } from './events/bus.ts';
 import type { Outbox } from './events/outbox.ts';
 import type { AccessLogWriter } from './http/access-log.ts';
+import type { SessionCache } from './http/session-cache.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logging.ts';
 import type { SseHub } from './sse/hub.ts';
@@ -20,6 +21,8 @@ export interface AppContext {
   /** The domain-event outbox: nudge() after committing emitted events. */
   outbox: Outbox;
   accessLog: AccessLogWriter;
+  /** This instance's cached session checks, dropped whenever sessions or permissions change. */
+  sessions: SessionCache;
   /** Catalogue path → api_interface id, loaded at start. */
   interfaceIds: Map<string, number>;
   /** The device broker: MQTT_URL, or the embedded one this instance runs (ingest role). */

@@ -8,13 +8,13 @@ import { clearUserInfo } from '../platform/user-store.ts';
 import { App } from './App.tsx';
 import { clearTabs } from './layout/tabs.store.ts';
 
-const profile = (menuProfiles: { path: string; parentPath: string | null; name: string }[]) => ({
+const profile = (menuProfiles: { path: string; parentPath?: string; name: string }[]) => ({
   id: 1, username: 'op', name: '运维员', phone: null, email: null, companyId: 1, companyName: '储能集团', buildIn: false,
-  roles: [], menuProfiles: menuProfiles.map((m, i) => ({ id: i + 1, icon: null, sort: i, hidden: false, ...m })),
+  roles: [], menuProfiles,
 });
 
 const MENUS = [
-  { path: '/system', parentPath: null, name: '系统管理' },
+  { path: '/system', name: '系统管理' },
   { path: '/system/user', parentPath: '/system', name: '用户管理' },
 ];
 
@@ -56,7 +56,7 @@ describe('the app with its navigation guard (§2)', () => {
   it('menu entries whose screen is not built are not navigable: the guard sends the user to welcome, never to a placeholder', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
     // /report/jimu (an embedded report designer) has no screen in this console.
-    server([{ path: '/report', parentPath: null, name: '报表' }, { path: '/report/jimu', parentPath: '/report', name: '报表设计' }]);
+    server([{ path: '/report', name: '报表' }, { path: '/report/jimu', parentPath: '/report', name: '报表设计' }]);
     const start = vi.spyOn(liveEvents, 'start');
     window.history.replaceState(null, '', '/report/jimu');
     render(<App />);

@@ -6,8 +6,8 @@ const profile = {
   id: 1, username: 'admin', name: '管理员', phone: null, email: null, companyId: 1, companyName: '总公司', buildIn: true,
   roles: [{ id: 1, name: '超级管理员' }],
   menuProfiles: [
-    { id: 1, path: '/system', parentPath: null, name: '系统管理', icon: 'setting', sort: 1, hidden: false },
-    { id: 2, path: '/system/user', parentPath: '/system', name: '用户管理', icon: null, sort: 2, hidden: false },
+    { path: '/system', name: '系统管理', icon: 'setting' },
+    { path: '/system/user', parentPath: '/system', name: '用户管理' },
   ],
 };
 

@@ -1,49 +1,44 @@
-import { asc, eq, inArray } from 'drizzle-orm';
-import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
+import { eq } from 'drizzle-orm';
+import type { ProfileInfo } from '@ess/contract';
+import { appUser } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { revokeUserSessions } from './auth.service.ts';
 import { hashPassword, verifyPassword } from '../../platform/password.ts';
 
+/**
+ * The profile in one statement: the user and company, the roles, and the menu entries the roles
+ * grant with every directory above them (a granted page brings its directory, so the tree is
+ * whole), in menu order. Menu entries carry only what the console reads, and leave out what is
+ * empty: no parentPath at the top, no icon when none, `hidden` only when true.
+ */
+const PROFILE_SQL = `
+with recursive shown(id, path, parent_path, name, icon, sort, hidden) as (
+  select m.id, m.path, m.parent_path, m.name, m.icon, m.sort, m.hidden
+    from menu m
+   where m.id in (select rm.menu_id from role_menu rm join user_role ur on ur.role_id = rm.role_id where ur.user_id = $1)
+  union
+  select p.id, p.path, p.parent_path, p.name, p.icon, p.sort, p.hidden
+    from menu p join shown s on p.path = s.parent_path
+)
+select u.id, u.username, u.name, u.phone, u.email, u.company_id as "companyId", c.name as "companyName",
+       u.build_in as "buildIn", u.last_login_at as "lastLoginAt",
+       coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.id)
+                   from user_role ur join role r on r.id = ur.role_id where ur.user_id = u.id), '[]') as roles,
+       coalesce((select json_agg(json_strip_nulls(json_build_object(
+                          'path', s.path, 'parentPath', s.parent_path, 'name', s.name, 'icon', s.icon,
+                          'hidden', case when s.hidden then true end)) order by s.sort, s.id)
+                   from shown s), '[]') as "menuProfiles"
+  from app_user u join company c on c.id = u.company_id
+ where u.id = $1`;
+
+type ProfileRow = Omit<ProfileInfo, 'lastLoginAt'> & { lastLoginAt: Date | string | null };
+
 /** What the console's navigation guard and user store need (product-spec §2, §3). */
-export async function profileInfo(ctx: AppContext, user: AuthUser) {
-  const { db } = ctx;
-  const [row] = await db
-    .select({
-      id: appUser.id, username: appUser.username, name: appUser.name, phone: appUser.phone, email: appUser.email,
-      companyId: appUser.companyId, companyName: company.name, buildIn: appUser.buildIn, lastLoginAt: appUser.lastLoginAt,
-    })
-    .from(appUser)
-    .innerJoin(company, eq(company.id, appUser.companyId))
-    .where(eq(appUser.id, user.id));
-  const me = found(row);
-  const roles = await db
-    .select({ id: role.id, name: role.name })
-    .from(userRole)
-    .innerJoin(role, eq(role.id, userRole.roleId))
-    .where(eq(userRole.userId, user.id));
-  const granted = db
-    .selectDistinct({ id: roleMenu.menuId })
-    .from(roleMenu)
-    .innerJoin(userRole, eq(userRole.roleId, roleMenu.roleId))
-    .where(eq(userRole.userId, user.id));
-  const menus = await db
-    .select({ id: menu.id, path: menu.path, parentPath: menu.parentPath, name: menu.name, icon: menu.icon, sort: menu.sort, hidden: menu.hidden })
-    .from(menu)
-    .where(inArray(menu.id, granted))
-    .orderBy(asc(menu.sort), asc(menu.id));
-  // A granted page brings its directory with it, so the menu tree is always whole.
-  const paths = new Set(menus.map((m) => m.path));
-  const missingParents = [...new Set(menus.map((m) => m.parentPath).filter((p): p is string => !!p && !paths.has(p)))];
-  const parents = missingParents.length
-    ? await db
-        .select({ id: menu.id, path: menu.path, parentPath: menu.parentPath, name: menu.name, icon: menu.icon, sort: menu.sort, hidden: menu.hidden })
-        .from(menu)
-        .where(inArray(menu.path, missingParents))
-    : [];
-  const menuProfiles = [...parents, ...menus].sort((a, b) => a.sort - b.sort || a.id - b.id);
-  return { ...me, roles, menuProfiles };
+export async function profileInfo(ctx: AppContext, user: AuthUser): Promise<ProfileRow> {
+  const { rows } = await ctx.database.sql.query<ProfileRow>(PROFILE_SQL, [user.id], 'profile_info');
+  return found(rows[0]);
 }
 
 export async function changePassword(ctx: AppContext, user: AuthUser, oldPassword: string, newPassword: string) {

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from '../../db/schema/index.ts';
+import { retryDelayMs } from './outage.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -14,15 +15,29 @@ export type DbOrTx = Db | Tx;
 
 /** The raw SQL seam used by pg-boss and bulk writers: one statement with parameters. */
 export interface SqlExecutor {
-  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+  /**
+   * `name` makes it a named prepared statement on PostgreSQL: parsed and planned once per pooled
+   * connection instead of on every call (for the hot paths: the session check, the profile). The
+   * same name must always come with the same text.
+   */
+  query<R = Record<string, unknown>>(text: string, values?: unknown[], name?: string): Promise<{ rows: R[] }>;
   /** Several statements without parameters (PGlite's exec, pg's simple query). */
   exec(text: string): Promise<void>;
 }
+
+/** What a LISTEN subscriber hears: a notification, or that it may have missed some (connection lost or back). */
+export type ListenSignal = 'notify' | 'lost' | 'listening';
 
 export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
   sql: SqlExecutor;
+  /**
+   * LISTEN on a channel. On PostgreSQL a connection of its own that reconnects by itself:
+   * `lost` when it drops (notifications may be missed from then on), `listening` once it
+   * listens (again). Returns the unsubscribe.
+   */
+  listen(channel: string, onSignal: (signal: ListenSignal) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -36,8 +51,14 @@ export async function openDatabase(opts: {
   url?: string; dataDir: string; memory?: boolean; image?: Blob;
   /** PostgreSQL only: connections of this instance's pool, and the longest a statement may run (ms; 0 = no limit). */
   poolMax?: number; statementTimeoutMs?: number;
+  /**
+   * PostgreSQL: channels every pooled connection LISTENs on, so that a change committed through
+   * this instance is heard before its statement returns (PostgreSQL delivers a session's own
+   * notifications with the commit); `listen` on one of them then never lags this instance's writes.
+   */
+  channels?: string[];
 }): Promise<Database> {
-  if (opts.url) return openPostgres(opts.url, opts.poolMax ?? 20, opts.statementTimeoutMs ?? 0);
+  if (opts.url) return openPostgres(opts.url, opts.poolMax ?? 20, opts.statementTimeoutMs ?? 0, opts.channels ?? []);
   let dir = 'memory://';
   if (!opts.memory) {
     mkdirSync(opts.dataDir, { recursive: true });
@@ -60,14 +81,35 @@ export async function openDatabase(opts: {
         await client.exec(text);
       },
     },
+    // One process owns an embedded database, so its notifications cannot be missed.
+    listen: async (channel, onSignal) => {
+      const unlisten = await client.listen(channel, () => onSignal('notify'));
+      onSignal('listening');
+      return unlisten;
+    },
     close: () => client.close(),
   };
 }
 
-async function openPostgres(url: string, max: number, statementTimeoutMs: number): Promise<Database> {
+async function openPostgres(url: string, max: number, statementTimeoutMs: number, channels: string[]): Promise<Database> {
+  const subscribers = new Map<string, Set<(signal: ListenSignal) => void>>();
+  const notify = (channel: string) => {
+    for (const s of subscribers.get(channel) ?? []) s('notify');
+  };
   // A runaway statement is cancelled by the server (57014) instead of holding a connection; the
   // migration below sets its own limit off (a large migration may run long).
-  const pool = new pg.Pool({ connectionString: url, max, ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
+    // Before the pool lends a new connection out, it listens on the channels.
+    // (pg-pool awaits the promise; its types say void.)
+    onConnect: ((client: pg.ClientBase) => {
+      if (!channels.length) return Promise.resolve();
+      client.on('notification', (m) => notify(m.channel));
+      return client.query(channels.map((c) => `listen ${pg.escapeIdentifier(c)}`).join('; '));
+    }) as (client: pg.ClientBase) => void,
+  });
   pool.on('error', () => undefined); // an idle client's error must not crash the process
   // Nor a checked-out one's (a transaction or COPY in hand when the server restarts): its query
   // fails with the error, and the pool drops the client when it is released.
@@ -89,14 +131,65 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
     kind: 'postgres',
     db,
     sql: {
-      query: async <R>(text: string, values?: unknown[]) => {
-        const r = await pool.query(text, values);
+      query: async <R>(text: string, values?: unknown[], name?: string) => {
+        const r = await pool.query(name ? { name, text, values } : { text, values });
         return { rows: r.rows as R[] };
       },
       exec: async (text) => {
         await pool.query(text);
       },
     },
+    listen: (channel, onSignal) => {
+      const set = subscribers.get(channel) ?? new Set();
+      subscribers.set(channel, set);
+      set.add(onSignal);
+      // Its own connection as well: the pool may hold none, and other instances' changes must be heard.
+      const stop = listenPostgres(url, channel, (signal) => (signal === 'notify' ? notify(channel) : onSignal(signal)));
+      return Promise.resolve(async () => {
+        set.delete(onSignal);
+        await stop();
+      });
+    },
     close: () => pool.end(),
+  };
+}
+
+/**
+ * LISTEN on a connection of its own, outside the pool. When it drops, the subscriber hears `lost`
+ * and a new connection is tried after 0.5 s doubling to 5 s; `listening` once LISTEN succeeded.
+ */
+function listenPostgres(url: string, channel: string, onSignal: (signal: ListenSignal) => void): () => Promise<void> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let attempt = 0;
+  const connect = async () => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url });
+    client = c;
+    let down = false;
+    const lost = () => {
+      if (down) return;
+      down = true;
+      onSignal('lost');
+      c.removeAllListeners('notification');
+      c.end().catch(() => undefined);
+      if (!stopped) setTimeout(() => void connect(), retryDelayMs(++attempt)).unref();
+    };
+    c.on('error', lost);
+    c.on('end', lost);
+    c.on('notification', () => onSignal('notify'));
+    try {
+      await c.connect();
+      await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+      attempt = 0;
+      if (!stopped && !down) onSignal('listening');
+    } catch {
+      lost();
+    }
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    await client?.end().catch(() => undefined);
   };
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database.ts';
+import type { SessionCache } from './session-cache.ts';
 
 /** The signed-in caller as every handler sees it. */
 export interface AuthUser {
@@ -35,6 +36,7 @@ interface SessionRow {
   company_path: string;
   build_in: boolean;
   last_seen_at: Date | string;
+  expires_at: Date | string;
   allowed: boolean | null;
 }
 
@@ -42,22 +44,28 @@ export interface SessionCheck {
   user: AuthUser;
   allowed: boolean;
   lastSeenAt: number;
+  expiresAt: number;
 }
 
 /**
- * One round trip: the live session (not revoked, not past its absolute or idle limit, user
+ * The live session and whether it may call the interface: from this instance's cache when it
+ * holds the answer (session-cache.ts), else one round trip: the live session (not revoked, not past its absolute or idle limit, user
  * enabled) and, when an interface id is given, whether one of the user's roles grants it
  * through a menu or directly.
  */
 export async function checkSession(
   database: Database,
-  token: string,
+  cache: SessionCache,
+  tokenHash: string,
   interfaceId: number | null,
   idleMs: number,
 ): Promise<SessionCheck | null> {
+  const cached = cache.get(tokenHash, interfaceId, idleMs);
+  if (cached) return cached;
+  const stamp = cache.stamp();
   const { rows } = await database.sql.query<SessionRow>(
     `select s.id as session_id, u.id as user_id, u.username, u.name, u.company_id, c.path as company_path,
-            u.build_in, s.last_seen_at,
+            u.build_in, s.last_seen_at, s.expires_at,
             case when $2::int is null then null else exists (
               select 1 from user_role ur
               where ur.user_id = u.id and (
@@ -68,11 +76,12 @@ export async function checkSession(
        from session s join app_user u on u.id = s.user_id join company c on c.id = u.company_id
       where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()
         and s.last_seen_at > now() - ($3::int * interval '1 millisecond') and u.status = 1`,
-    [hashToken(token), interfaceId, Math.round(idleMs)],
+    [tokenHash, interfaceId, Math.round(idleMs)],
+    'session_check',
   );
   const r = rows[0];
   if (!r) return null;
-  return {
+  const check: SessionCheck = {
     user: {
       id: r.user_id,
       username: r.username,
@@ -84,5 +93,8 @@ export async function checkSession(
     },
     allowed: r.allowed === true,
     lastSeenAt: new Date(r.last_seen_at).getTime(),
+    expiresAt: new Date(r.expires_at).getTime(),
   };
+  cache.put(tokenHash, interfaceId, check, stamp);
+  return check;
 }

@@ -11,7 +11,7 @@ import qs from 'qs';
 import { z, type ZodError } from 'zod';
 import { API_BASE, ERRORS, SUCCESS_CODE, type Envelope } from '@ess/contract';
 import type { AppContext } from '../context.ts';
-import { checkSession, tokenFrom, type AuthUser } from './auth.ts';
+import { checkSession, hashToken, tokenFrom, type AuthUser } from './auth.ts';
 import { isConnectionError } from '../db/outage.ts';
 import { pgErrorCode, QUERY_CANCELED } from '../db/errors.ts';
 import { AppError } from './errors.ts';
@@ -210,11 +210,14 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
       let user: AuthUser | null = null;
       const token = tokenFrom(req);
       if (r.access !== 'public' || token) {
-        const check = token ? await checkSession(ctx.database, token, r.access === 'menu' ? interfaceId : null, ctx.config.sessionIdleMs) : null;
+        const tokenHash = token ? hashToken(token) : '';
+        const check = token
+          ? await checkSession(ctx.database, ctx.sessions, tokenHash, r.access === 'menu' ? interfaceId : null, ctx.config.sessionIdleMs)
+          : null;
         if (check) {
           user = check.user;
           req.authUser = user;
-          if (Date.now() - check.lastSeenAt > 60_000) touchSession(ctx, user.sessionId);
+          if (Date.now() - check.lastSeenAt > 60_000) touchSession(ctx, user.sessionId, tokenHash);
         } else if (r.access !== 'public') {
           throw new AppError('UNAUTHENTICATED');
         }
@@ -308,7 +311,8 @@ function badText(value: unknown, path: string[] = [], depth = 0): { path: string
 }
 
 /** Idle-limit bookkeeping: at most one write a minute per session, off the request path. */
-function touchSession(ctx: AppContext, sessionId: number) {
+function touchSession(ctx: AppContext, sessionId: number, tokenHash: string) {
+  ctx.sessions.seen(tokenHash);
   ctx.database.sql
     .query('update session set last_seen_at = now() where id = $1', [sessionId])
     .catch((err: unknown) => ctx.log.warn({ err }, 'session touch failed'));

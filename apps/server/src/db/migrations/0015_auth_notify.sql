@@ -1,0 +1,38 @@
+-- Every change that can end a session or change what a user may call notifies channel
+-- 'ess_auth' when its transaction commits, so each server instance drops its cached session
+-- checks (platform/http/session-cache.ts). PostgreSQL folds equal notifications of one
+-- transaction into one.
+CREATE FUNCTION ess_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('ess_auth', '');
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+-- A session's last_seen_at moves forward once a minute while it is used; only a step back (which
+-- brings its idle limit nearer) or a change of its end or owner concerns the caches.
+CREATE TRIGGER session_auth_changed AFTER UPDATE ON "session"
+  FOR EACH ROW WHEN (OLD.revoked_at IS DISTINCT FROM NEW.revoked_at OR OLD.expires_at IS DISTINCT FROM NEW.expires_at
+                     OR OLD.user_id IS DISTINCT FROM NEW.user_id OR NEW.last_seen_at < OLD.last_seen_at)
+  EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER session_auth_deleted AFTER DELETE OR TRUNCATE ON "session"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER app_user_auth_changed AFTER UPDATE OF status, company_id, username, name, build_in OR DELETE OR TRUNCATE ON "app_user"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER company_auth_changed AFTER UPDATE OF path OR DELETE OR TRUNCATE ON "company"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER user_role_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "user_role"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER role_menu_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "role_menu"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER role_interface_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "role_interface"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER menu_interface_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "menu_interface"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();

@@ -1,0 +1,136 @@
+import pg from 'pg';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { eventually, newUser, seededCompanies } from '../../../test/factory.ts';
+import { appUser, roleMenu } from '../../db/schema/system.ts';
+import type { AuthUser, SessionCheck } from './auth.ts';
+import { SessionCache } from './session-cache.ts';
+
+const user = (sessionId: number): AuthUser => ({ id: 7, username: 'u', name: 'U', companyId: 1, companyPath: '/1/', buildIn: false, sessionId });
+const check = (sessionId: number, allowed: boolean, lastSeenAt = 0, expiresAt = 1_000_000): SessionCheck => ({
+  user: user(sessionId), allowed, lastSeenAt, expiresAt,
+});
+
+describe('SessionCache', () => {
+  const IDLE = 30_000;
+  const listening = () => {
+    const c = new SessionCache(60_000, 3);
+    c.setListening(true);
+    return c;
+  };
+
+  it('answers per interface what it was told, and nothing it was not', () => {
+    const c = listening();
+    c.put('h', 5, check(1, true), c.stamp(), 0);
+    c.put('h', 6, check(1, false), c.stamp(), 0);
+    expect(c.get('h', 5, IDLE, 10)?.allowed).toBe(true);
+    expect(c.get('h', 6, IDLE, 10)?.allowed).toBe(false);
+    expect(c.get('h', 7, IDLE, 10)).toBeUndefined();
+    expect(c.get('other', 5, IDLE, 10)).toBeUndefined();
+  });
+
+  it('keeps nothing while it is not listening for changes', () => {
+    const c = new SessionCache();
+    c.put('h', 5, check(1, true), c.stamp(), 0);
+    expect(c.get('h', 5, IDLE, 1)).toBeUndefined();
+    c.setListening(true);
+    c.put('h', 5, check(1, true), c.stamp(), 0);
+    c.setListening(false);
+    expect(c.get('h', 5, IDLE, 1)).toBeUndefined();
+  });
+
+  it('drops a check whose lookup overlapped a change, and everything on a change', () => {
+    const c = listening();
+    const stamp = c.stamp();
+    c.invalidate();
+    c.put('h', 5, check(1, true), stamp, 0);
+    expect(c.get('h', 5, IDLE, 1)).toBeUndefined();
+    c.put('h', 5, check(1, true), c.stamp(), 0);
+    c.invalidate();
+    expect(c.get('h', 5, IDLE, 1)).toBeUndefined();
+  });
+
+  it('never answers past the entry age, the session end or its idle limit', () => {
+    const c = listening();
+    c.put('h', 5, check(1, true, 0, 50_000), c.stamp(), 0);
+    expect(c.get('h', 5, IDLE, IDLE - 1)).toBeDefined();
+    expect(c.get('h', 5, IDLE, IDLE)).toBeUndefined();
+    c.put('h', 5, check(1, true, 0, 50_000), c.stamp(), 0);
+    c.seen('h', 40_000);
+    expect(c.get('h', 5, IDLE, 49_999)).toBeDefined();
+    expect(c.get('h', 5, IDLE, 50_000)).toBeUndefined();
+    const young = listening();
+    young.put('h', 5, check(1, true, 0, 10_000_000), young.stamp(), 0);
+    young.seen('h', 59_000);
+    expect(young.get('h', 5, IDLE, 59_999)).toBeDefined();
+    expect(young.get('h', 5, IDLE, 60_000)).toBeUndefined();
+  });
+
+  it('holds at most its size, dropping the oldest', () => {
+    const c = listening();
+    for (const h of ['a', 'b', 'c', 'd']) c.put(h, 5, check(1, true), c.stamp(), 0);
+    expect(c.size).toBe(3);
+    expect(c.get('a', 5, IDLE, 1)).toBeUndefined();
+    expect(c.get('d', 5, IDLE, 1)).toBeDefined();
+  });
+});
+
+describe.each(DB_TARGETS)('session checks cached on %s', (target) => {
+  let t: TestApp;
+  let sessionQueries = 0;
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    const sql = t.ctx.database.sql;
+    const query = sql.query.bind(sql);
+    sql.query = (text, values, name) => {
+      if (name === 'session_check') sessionQueries++;
+      return query(text, values, name);
+    };
+  });
+  afterAll(async () => t?.stop());
+
+  const userPage = (token: string) => t.api.post('/system/user/query/page', token, { current: 1, pageSize: 5 });
+
+  it('answers a repeated call without asking the database who is calling', async () => {
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id, { menus: ['/system/user'] });
+    expect((await userPage(u.token)).status).toBe(200);
+    const before = sessionQueries;
+    for (let i = 0; i < 5; i++) expect((await userPage(u.token)).status).toBe(200);
+    expect(sessionQueries).toBe(before);
+  });
+
+  it('refuses at once what a change made through this instance took away', async () => {
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id, { menus: ['/system/user'] });
+    expect((await userPage(u.token)).status).toBe(200);
+    await t.ctx.db.delete(roleMenu).where(eq(roleMenu.roleId, u.roleId));
+    expect((await userPage(u.token)).status).toBe(403);
+
+    const v = await newUser(t, east.id, { menus: ['/system/user'] });
+    expect((await userPage(v.token)).status).toBe(200);
+    await t.ctx.db.update(appUser).set({ status: 0 }).where(eq(appUser.id, v.id));
+    expect((await userPage(v.token)).status).toBe(401);
+
+    const w = await newUser(t, east.id, { menus: ['/system/user'] });
+    expect((await userPage(w.token)).status).toBe(200);
+    expect((await t.api.get('/basic/user/logout', w.token)).status).toBe(200);
+    expect((await userPage(w.token)).status).toBe(401);
+  });
+
+  it.runIf(target === 'postgres')('hears a change committed by another instance', async () => {
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id, { menus: ['/system/user'] });
+    expect((await userPage(u.token)).status).toBe(200);
+    // Another instance: its own connection, not this server's pool.
+    const other = new pg.Client({ connectionString: t.ctx.config.databaseUrl });
+    await other.connect();
+    try {
+      await other.query('update session set revoked_at = now() where user_id = $1', [u.id]);
+    } finally {
+      await other.end();
+    }
+    await eventually(async () => ((await userPage(u.token)).status === 401 ? true : undefined));
+  });
+});
