@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './platform/config.ts';
-import type { AppContext } from './platform/context.ts';
+import type { AppContext, ProfileInfoRow } from './platform/context.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { busChannel, inProcessBus, redisBus } from './platform/events/bus.ts';
 import { AccessLogWriter } from './platform/http/access-log.ts';
@@ -18,7 +18,7 @@ import { configurePasswordHashing } from './platform/password.ts';
 import { seedOnce, syncInterfaces, syncMenus } from './db/seed.ts';
 import { modules as allModules } from './modules/index.ts';
 import { loadDemo } from './demo/load.ts';
-import { AUTH_CHANNEL, SessionCache } from './platform/http/session-cache.ts';
+import { AUTH_CHANNEL, ChangeCache, SessionCache } from './platform/http/session-cache.ts';
 
 /** How often the jobs role looks for domain events of other instances and retries that came due. */
 const OUTBOX_POLL_MS = 1000;
@@ -82,11 +82,14 @@ export async function startApp(
   const mqtt = { url: config.mqttUrl ?? broker?.url ?? '', embedded: broker };
   const outbox = new Outbox(database, log.child({ part: 'outbox' }), modules.flatMap((m) => m.subscribers ?? []));
   const sessions = new SessionCache();
+  const profiles = new ChangeCache<number, ProfileInfoRow>();
   const unlisten = await database.listen(AUTH_CHANNEL, (signal) => {
-    if (signal === 'notify') sessions.invalidate();
-    else sessions.setListening(signal === 'listening');
+    for (const cache of [sessions, profiles]) {
+      if (signal === 'notify') cache.invalidate();
+      else cache.setListening(signal === 'listening');
+    }
   });
-  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, sessions, interfaceIds, mqtt, outbox };
+  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, sessions, profiles, interfaceIds, mqtt, outbox };
   for (const m of modules) m.jobs?.(ctx);
   if (config.roles.has('jobs')) {
     // Events of other instances and retries that came due; this instance's own are nudged.

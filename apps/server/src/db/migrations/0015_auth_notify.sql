@@ -1,6 +1,6 @@
--- Every change that can end a session or change what a user may call notifies channel
--- 'ess_auth' when its transaction commits, so each server instance drops its cached session
--- checks (platform/http/session-cache.ts). PostgreSQL folds equal notifications of one
+-- Every change that can end a session, change what a user may call or what the user's profile
+-- shows notifies channel 'ess_auth' when its transaction commits, so each server instance drops its
+-- cached session checks and profiles (platform/http/session-cache.ts). PostgreSQL folds equal notifications of one
 -- transaction into one.
 CREATE FUNCTION ess_auth_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -19,10 +19,11 @@ CREATE TRIGGER session_auth_changed AFTER UPDATE ON "session"
 CREATE TRIGGER session_auth_deleted AFTER DELETE OR TRUNCATE ON "session"
   FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
 --> statement-breakpoint
-CREATE TRIGGER app_user_auth_changed AFTER UPDATE OF status, company_id, username, name, build_in OR DELETE OR TRUNCATE ON "app_user"
+CREATE TRIGGER app_user_auth_changed
+  AFTER UPDATE OF status, company_id, username, name, phone, email, build_in, last_login_at OR DELETE OR TRUNCATE ON "app_user"
   FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
 --> statement-breakpoint
-CREATE TRIGGER company_auth_changed AFTER UPDATE OF path OR DELETE OR TRUNCATE ON "company"
+CREATE TRIGGER company_auth_changed AFTER UPDATE OF path, name OR DELETE OR TRUNCATE ON "company"
   FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
 --> statement-breakpoint
 CREATE TRIGGER user_role_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "user_role"
@@ -35,4 +36,10 @@ CREATE TRIGGER role_interface_auth_changed AFTER INSERT OR UPDATE OR DELETE OR T
   FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
 --> statement-breakpoint
 CREATE TRIGGER menu_interface_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "menu_interface"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER role_auth_changed AFTER UPDATE OF name OR DELETE OR TRUNCATE ON "role"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+CREATE TRIGGER menu_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "menu"
   FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();

@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { ProfileInfo } from '@ess/contract';
 import { appUser } from '../../db/schema/system.ts';
-import type { AppContext } from '../../platform/context.ts';
+import type { AppContext, ProfileInfoRow } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { revokeUserSessions } from './auth.service.ts';
@@ -33,12 +32,18 @@ select u.id, u.username, u.name, u.phone, u.email, u.company_id as "companyId", 
   from app_user u join company c on c.id = u.company_id
  where u.id = $1`;
 
-type ProfileRow = Omit<ProfileInfo, 'lastLoginAt'> & { lastLoginAt: Date | string | null };
-
-/** What the console's navigation guard and user store need (product-spec §2, §3). */
-export async function profileInfo(ctx: AppContext, user: AuthUser): Promise<ProfileRow> {
-  const { rows } = await ctx.database.sql.query<ProfileRow>(PROFILE_SQL, [user.id], 'profile_info');
-  return found(rows[0]);
+/**
+ * What the console's navigation guard and user store need (product-spec §2, §3); from this
+ * instance's cache while nothing it shows has changed (ctx.profiles).
+ */
+export async function profileInfo(ctx: AppContext, user: AuthUser): Promise<ProfileInfoRow> {
+  const cached = ctx.profiles.get(user.id);
+  if (cached) return cached;
+  const stamp = ctx.profiles.stamp();
+  const { rows } = await ctx.database.sql.query<ProfileInfoRow>(PROFILE_SQL, [user.id], 'profile_info');
+  const profile = found(rows[0]);
+  ctx.profiles.put(user.id, profile, stamp);
+  return profile;
 }
 
 export async function changePassword(ctx: AppContext, user: AuthUser, oldPassword: string, newPassword: string) {

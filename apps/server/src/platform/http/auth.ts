@@ -60,7 +60,7 @@ export async function checkSession(
   interfaceId: number | null,
   idleMs: number,
 ): Promise<SessionCheck | null> {
-  const cached = cache.get(tokenHash, interfaceId, idleMs);
+  const cached = cache.check(tokenHash, interfaceId, idleMs);
   if (cached) return cached;
   const stamp = cache.stamp();
   const { rows } = await database.sql.query<SessionRow>(
@@ -95,6 +95,6 @@ export async function checkSession(
     lastSeenAt: new Date(r.last_seen_at).getTime(),
     expiresAt: new Date(r.expires_at).getTime(),
   };
-  cache.put(tokenHash, interfaceId, check, stamp);
+  cache.keep(tokenHash, interfaceId, check, stamp);
   return check;
 }

@@ -22,69 +22,71 @@ describe('SessionCache', () => {
 
   it('answers per interface what it was told, and nothing it was not', () => {
     const c = listening();
-    c.put('h', 5, check(1, true), c.stamp(), 0);
-    c.put('h', 6, check(1, false), c.stamp(), 0);
-    expect(c.get('h', 5, IDLE, 10)?.allowed).toBe(true);
-    expect(c.get('h', 6, IDLE, 10)?.allowed).toBe(false);
-    expect(c.get('h', 7, IDLE, 10)).toBeUndefined();
-    expect(c.get('other', 5, IDLE, 10)).toBeUndefined();
+    c.keep('h', 5, check(1, true), c.stamp(), 0);
+    c.keep('h', 6, check(1, false), c.stamp(), 0);
+    expect(c.check('h', 5, IDLE, 10)?.allowed).toBe(true);
+    expect(c.check('h', 6, IDLE, 10)?.allowed).toBe(false);
+    expect(c.check('h', 7, IDLE, 10)).toBeUndefined();
+    expect(c.check('other', 5, IDLE, 10)).toBeUndefined();
   });
 
   it('keeps nothing while it is not listening for changes', () => {
     const c = new SessionCache();
-    c.put('h', 5, check(1, true), c.stamp(), 0);
-    expect(c.get('h', 5, IDLE, 1)).toBeUndefined();
+    c.keep('h', 5, check(1, true), c.stamp(), 0);
+    expect(c.check('h', 5, IDLE, 1)).toBeUndefined();
     c.setListening(true);
-    c.put('h', 5, check(1, true), c.stamp(), 0);
+    c.keep('h', 5, check(1, true), c.stamp(), 0);
     c.setListening(false);
-    expect(c.get('h', 5, IDLE, 1)).toBeUndefined();
+    expect(c.check('h', 5, IDLE, 1)).toBeUndefined();
   });
 
   it('drops a check whose lookup overlapped a change, and everything on a change', () => {
     const c = listening();
     const stamp = c.stamp();
     c.invalidate();
-    c.put('h', 5, check(1, true), stamp, 0);
-    expect(c.get('h', 5, IDLE, 1)).toBeUndefined();
-    c.put('h', 5, check(1, true), c.stamp(), 0);
+    c.keep('h', 5, check(1, true), stamp, 0);
+    expect(c.check('h', 5, IDLE, 1)).toBeUndefined();
+    c.keep('h', 5, check(1, true), c.stamp(), 0);
     c.invalidate();
-    expect(c.get('h', 5, IDLE, 1)).toBeUndefined();
+    expect(c.check('h', 5, IDLE, 1)).toBeUndefined();
   });
 
   it('never answers past the entry age, the session end or its idle limit', () => {
     const c = listening();
-    c.put('h', 5, check(1, true, 0, 50_000), c.stamp(), 0);
-    expect(c.get('h', 5, IDLE, IDLE - 1)).toBeDefined();
-    expect(c.get('h', 5, IDLE, IDLE)).toBeUndefined();
-    c.put('h', 5, check(1, true, 0, 50_000), c.stamp(), 0);
+    c.keep('h', 5, check(1, true, 0, 50_000), c.stamp(), 0);
+    expect(c.check('h', 5, IDLE, IDLE - 1)).toBeDefined();
+    expect(c.check('h', 5, IDLE, IDLE)).toBeUndefined();
+    c.keep('h', 5, check(1, true, 0, 50_000), c.stamp(), 0);
     c.seen('h', 40_000);
-    expect(c.get('h', 5, IDLE, 49_999)).toBeDefined();
-    expect(c.get('h', 5, IDLE, 50_000)).toBeUndefined();
+    expect(c.check('h', 5, IDLE, 49_999)).toBeDefined();
+    expect(c.check('h', 5, IDLE, 50_000)).toBeUndefined();
     const young = listening();
-    young.put('h', 5, check(1, true, 0, 10_000_000), young.stamp(), 0);
+    young.keep('h', 5, check(1, true, 0, 10_000_000), young.stamp(), 0);
     young.seen('h', 59_000);
-    expect(young.get('h', 5, IDLE, 59_999)).toBeDefined();
-    expect(young.get('h', 5, IDLE, 60_000)).toBeUndefined();
+    expect(young.check('h', 5, IDLE, 59_999)).toBeDefined();
+    expect(young.check('h', 5, IDLE, 60_000)).toBeUndefined();
   });
 
   it('holds at most its size, dropping the oldest', () => {
     const c = listening();
-    for (const h of ['a', 'b', 'c', 'd']) c.put(h, 5, check(1, true), c.stamp(), 0);
+    for (const h of ['a', 'b', 'c', 'd']) c.keep(h, 5, check(1, true), c.stamp(), 0);
     expect(c.size).toBe(3);
-    expect(c.get('a', 5, IDLE, 1)).toBeUndefined();
-    expect(c.get('d', 5, IDLE, 1)).toBeDefined();
+    expect(c.check('a', 5, IDLE, 1)).toBeUndefined();
+    expect(c.check('d', 5, IDLE, 1)).toBeDefined();
   });
 });
 
 describe.each(DB_TARGETS)('session checks cached on %s', (target) => {
   let t: TestApp;
   let sessionQueries = 0;
+  let profileQueries = 0;
   beforeAll(async () => {
     t = await startTestApp(target);
     const sql = t.ctx.database.sql;
     const query = sql.query.bind(sql);
     sql.query = (text, values, name) => {
       if (name === 'session_check') sessionQueries++;
+      if (name === 'profile_info') profileQueries++;
       return query(text, values, name);
     };
   });
@@ -117,6 +119,20 @@ describe.each(DB_TARGETS)('session checks cached on %s', (target) => {
     expect((await userPage(w.token)).status).toBe(200);
     expect((await t.api.get('/basic/user/logout', w.token)).status).toBe(200);
     expect((await userPage(w.token)).status).toBe(401);
+  });
+
+  it('answers the profile from the cache until something it shows changes', async () => {
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id, { name: '原名' });
+    const profile = async () => (await t.api.get<{ name: string; phone: string | null }>('/system/user/profile/info', u.token)).body.data;
+    expect((await profile()).name).toBe('原名');
+    const before = profileQueries;
+    expect((await profile()).name).toBe('原名');
+    expect(profileQueries).toBe(before);
+    const changed = await t.api.post('/system/user/profile/change/info', u.token, { name: '新名', phone: '13800000000', email: null });
+    expect(changed.status).toBe(200);
+    expect(await profile()).toMatchObject({ name: '新名', phone: '13800000000' });
+    expect(profileQueries).toBe(before + 1);
   });
 
   it.runIf(target === 'postgres')('hears a change committed by another instance', async () => {
