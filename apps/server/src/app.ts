@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './platform/config.ts';
-import type { AppContext, ProfileInfoRow } from './platform/context.ts';
+import type { AppContext } from './platform/context.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { busChannel, inProcessBus, redisBus } from './platform/events/bus.ts';
 import { AccessLogWriter } from './platform/http/access-log.ts';
@@ -18,7 +18,8 @@ import { configurePasswordHashing } from './platform/password.ts';
 import { seedOnce, syncInterfaces, syncMenus } from './db/seed.ts';
 import { modules as allModules } from './modules/index.ts';
 import { loadDemo } from './demo/load.ts';
-import { AUTH_CHANNEL, ChangeCache, SessionCache } from './platform/http/session-cache.ts';
+import { AUTH_CHANNEL, CHANGE_CHANNELS, ChangeHub } from './platform/db/change-cache.ts';
+import { SessionCache } from './platform/http/session-cache.ts';
 
 /** How often the jobs role looks for domain events of other instances and retries that came due. */
 const OUTBOX_POLL_MS = 1000;
@@ -63,7 +64,7 @@ export async function startApp(
   const routes = modules.flatMap((m) => m.routes ?? []);
   const database = await openDatabase({
     url: config.databaseUrl, dataDir: config.dataDir, memory: opts.memoryDb, image: opts.pgliteImage,
-    poolMax: config.dbPoolMax, statementTimeoutMs: config.dbStatementTimeoutMs, channels: [AUTH_CHANNEL],
+    poolMax: config.dbPoolMax, statementTimeoutMs: config.dbStatementTimeoutMs, channels: CHANGE_CHANNELS,
   });
   const interfaceIds = await syncInterfaces(database.db, routes);
   await syncMenus(database.db);
@@ -81,15 +82,10 @@ export async function startApp(
   if (broker) log.info({ url: broker.url }, 'embedded MQTT broker started');
   const mqtt = { url: config.mqttUrl ?? broker?.url ?? '', embedded: broker };
   const outbox = new Outbox(database, log.child({ part: 'outbox' }), modules.flatMap((m) => m.subscribers ?? []));
-  const sessions = new SessionCache();
-  const profiles = new ChangeCache<number, ProfileInfoRow>();
-  const unlisten = await database.listen(AUTH_CHANNEL, (signal) => {
-    for (const cache of [sessions, profiles]) {
-      if (signal === 'notify') cache.invalidate();
-      else cache.setListening(signal === 'listening');
-    }
-  });
-  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, sessions, profiles, interfaceIds, mqtt, outbox };
+  const changes = new ChangeHub();
+  const sessions = changes.add(AUTH_CHANNEL, 'sessions', new SessionCache());
+  const unlisten = await Promise.all(CHANGE_CHANNELS.map((channel) => database.listen(channel, (signal) => changes.signal(channel, signal))));
+  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, changes, sessions, interfaceIds, mqtt, outbox };
   for (const m of modules) m.jobs?.(ctx);
   if (config.roles.has('jobs')) {
     // Events of other instances and retries that came due; this instance's own are nudged.
@@ -147,7 +143,7 @@ export async function startApp(
       await accessLog.close();
       await jobs.stop();
       await bus.close();
-      await unlisten();
+      for (const stop of unlisten) await stop();
       await database.close();
     },
   };

@@ -1,17 +1,14 @@
-import type { ProfileInfo } from '@ess/contract';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/database.ts';
 import type { EventBus } from './events/bus.ts';
 import type { Outbox } from './events/outbox.ts';
 import type { AccessLogWriter } from './http/access-log.ts';
-import type { ChangeCache, SessionCache } from './http/session-cache.ts';
+import type { ChangeHub } from './db/change-cache.ts';
+import type { SessionCache } from './http/session-cache.ts';
 import type { JobQueue } from './jobs/queue.ts';
 import type { Logger } from './logging.ts';
 import type { SseHub } from './sse/hub.ts';
 import type { EmbeddedBroker } from './mqtt/broker.ts';
-
-/** The profile as read from the database (lastLoginAt a Date until it is sent). */
-export type ProfileInfoRow = Omit<ProfileInfo, 'lastLoginAt'> & { lastLoginAt: Date | string | null };
 
 /** What every module gets: the shared platform parts of one server instance. */
 export interface AppContext {
@@ -27,8 +24,8 @@ export interface AppContext {
   accessLog: AccessLogWriter;
   /** This instance's cached session checks, dropped whenever sessions or permissions change. */
   sessions: SessionCache;
-  /** This instance's cached profiles (GET profile/info) by user id, dropped with the session checks. */
-  profiles: ChangeCache<number, ProfileInfoRow>;
+  /** This instance's caches of database answers, each dropped when its tables change (change-cache.ts). */
+  changes: ChangeHub;
   /** Catalogue path → api_interface id, loaded at start. */
   interfaceIds: Map<string, number>;
   /** The device broker: MQTT_URL, or the embedded one this instance runs (ingest role). */

@@ -43,3 +43,17 @@ CREATE TRIGGER role_auth_changed AFTER UPDATE OF name OR DELETE OR TRUNCATE ON "
 --> statement-breakpoint
 CREATE TRIGGER menu_auth_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "menu"
   FOR EACH STATEMENT EXECUTE FUNCTION ess_auth_changed();
+--> statement-breakpoint
+-- Products and their properties (thing models): channel 'ess_model' drops the cached slot layouts.
+CREATE FUNCTION ess_model_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('ess_model', '');
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER product_model_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "product"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_model_changed();
+--> statement-breakpoint
+CREATE TRIGGER product_property_model_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON "product_property"
+  FOR EACH STATEMENT EXECUTE FUNCTION ess_model_changed();

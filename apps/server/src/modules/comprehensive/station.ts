@@ -7,7 +7,7 @@ import { device } from '../../db/schema/device.ts';
 import { deviceLatest } from '../../db/schema/telemetry.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { statusExpr } from '../device/index.ts';
-import { loadProductSlots, valuesOf, type ProductSlots } from '../telemetry/index.ts';
+import { productSlotsOf, valuesOf, type ProductSlots } from '../telemetry/index.ts';
 
 /**
  * A station's devices with their latest values, and what they say together: which subsystems
@@ -59,7 +59,7 @@ export const round = (x: number, digits = 3) => {
 
 /** The slot layout of every product, read once per call. */
 export type Slots = Map<number, ProductSlots>;
-export const productSlots = (ctx: AppContext): Promise<Slots> => loadProductSlots(ctx.db);
+export const productSlots = (ctx: AppContext): Promise<Slots> => productSlotsOf(ctx);
 
 /** Devices of some stations (already checked to be the caller's) with their latest values and live status. */
 export async function stationDevices(ctx: AppContext, slots: Slots, siteIds: number[], types?: readonly DeviceType[]): Promise<StationDevice[]> {

@@ -10,7 +10,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope } from '../../platform/http/scope.ts';
-import { loadProductSlots, valuesOf, type ProductSlots } from '../telemetry/index.ts';
+import { productSlotsOf, valuesOf, type ProductSlots } from '../telemetry/index.ts';
 import { countDevices, deviceOrder, deviceWhere, selectDevices, selectLatest, statusExpr, toRecord } from './device.repository.ts';
 
 const statusNow = (ctx: AppContext) => statusExpr(Date.now(), ctx.config.deviceOfflineTimeoutMs);
@@ -100,7 +100,7 @@ export async function latestList(ctx: AppContext, user: AuthUser, f: LatestFilte
   await assertFilterSites(ctx, user, f);
   const status = statusNow(ctx);
   const rows = await selectLatest(ctx.db, status).where(deviceWhere(ctx.db, user, f, status)).orderBy(...deviceOrder).limit(2000);
-  const slots = await loadProductSlots(ctx.db);
+  const slots = await productSlotsOf(ctx);
   return rows.map((r) => toLatest(slots, r, f.identifiers));
 }
 
@@ -112,7 +112,7 @@ export async function latestPage(ctx: AppContext, user: AuthUser, req: PageReque
   const rows = n === 0
     ? []
     : await selectLatest(ctx.db, status).where(where).orderBy(...deviceOrder).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
-  const slots = await loadProductSlots(ctx.db);
+  const slots = await productSlotsOf(ctx);
   return { records: rows.map((r) => toLatest(slots, r, req.identifiers)), total: n, current: req.current, pageSize: req.pageSize };
 }
 
@@ -123,7 +123,7 @@ export async function latestOne(ctx: AppContext, user: AuthUser, b: { deviceId?:
     and(b.deviceId ? eq(device.id, b.deviceId) : eq(device.code, b.deviceCode!), inSiteScope(device.siteId, ctx.db, user)),
   );
   if (!row) throw new AppError('NOT_FOUND', '设备不存在');
-  return toLatest(await loadProductSlots(ctx.db), row, b.identifiers);
+  return toLatest(await productSlotsOf(ctx), row, b.identifiers);
 }
 
 /** A device's latest values labelled from its thing model: names, units, enumeration labels. */

@@ -137,6 +137,8 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
     // A device of the product reports; then a property is added and its next value is stored in its slot.
     const dev = await addDevice(eastSite.id, productId);
     await publish(eastSite.code, dev.code, { voltage: 400, frequency: 50 });
+    // Read once, so that the slot layouts are cached; the new property must show all the same.
+    expect((await okData(post<DeviceLatestRecord>('/template/product/data/query/latest/one', { deviceId: dev.id }))).values).toEqual({ voltage: 400, frequency: 50 });
     const e = await add('temperature');
     expect(e.slot).toBe(5);
     await publish(eastSite.code, dev.code, { voltage: 401, frequency: 50.1, temperature: 35.5 });

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { appUser } from '../../db/schema/system.ts';
-import type { AppContext, ProfileInfoRow } from '../../platform/context.ts';
+import type { ProfileInfo } from '@ess/contract';
+import type { AppContext } from '../../platform/context.ts';
+import { AUTH_CHANNEL } from '../../platform/db/change-cache.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { revokeUserSessions } from './auth.service.ts';
@@ -32,18 +34,19 @@ select u.id, u.username, u.name, u.phone, u.email, u.company_id as "companyId", 
   from app_user u join company c on c.id = u.company_id
  where u.id = $1`;
 
+/** The profile as read (lastLoginAt a Date until it is sent). */
+type ProfileRow = Omit<ProfileInfo, 'lastLoginAt'> & { lastLoginAt: Date | string | null };
+
 /**
  * What the console's navigation guard and user store need (product-spec §2, §3); from this
- * instance's cache while nothing it shows has changed (ctx.profiles).
+ * instance's cache while nothing it shows has changed (AUTH_CHANNEL's triggers cover the user,
+ * company, roles and menus).
  */
-export async function profileInfo(ctx: AppContext, user: AuthUser): Promise<ProfileInfoRow> {
-  const cached = ctx.profiles.get(user.id);
-  if (cached) return cached;
-  const stamp = ctx.profiles.stamp();
-  const { rows } = await ctx.database.sql.query<ProfileInfoRow>(PROFILE_SQL, [user.id], 'profile_info');
-  const profile = found(rows[0]);
-  ctx.profiles.put(user.id, profile, stamp);
-  return profile;
+export async function profileInfo(ctx: AppContext, user: AuthUser): Promise<ProfileRow> {
+  return ctx.changes.cache<number, ProfileRow>(AUTH_CHANNEL, 'profiles').through(user.id, async () => {
+    const { rows } = await ctx.database.sql.query<ProfileRow>(PROFILE_SQL, [user.id], 'profile_info');
+    return found(rows[0]);
+  });
 }
 
 export async function changePassword(ctx: AppContext, user: AuthUser, oldPassword: string, newPassword: string) {

@@ -19,7 +19,7 @@ export const telemetryModule = defineModule({
 export { copyDriver } from './copy-writer.ts';
 export { deviceHistory } from './history.service.ts';
 export { type IngestRules } from './ingest.ts';
-export { loadProductSlots, valuesOf, type DeviceRegistry, type ProductSlots, type RegisteredDevice } from './registry.ts';
+export { loadProductSlots, productSlotsOf, valuesOf, type DeviceRegistry, type ProductSlots, type RegisteredDevice } from './registry.ts';
 export { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from './rollup.ts';
 export { addIngestRules, deviceRegistryOf, ingestOf } from './runtime.ts';
 export type { Ingest } from './ingest.ts';

@@ -2,6 +2,8 @@ import { asc, eq } from 'drizzle-orm';
 import { device, product, productProperty } from '../../db/schema/device.ts';
 import { site } from '../../db/schema/site.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { MODEL_CHANNEL } from '../../platform/db/change-cache.ts';
 
 /** How one product's numeric properties map to positions of the stored arrays. */
 export interface ProductSlots {
@@ -53,6 +55,14 @@ export async function loadProductSlots(db: DbOrTx): Promise<Map<number, ProductS
     slots.identifiers[i] = prop.identifier;
   }
   return out;
+}
+
+/**
+ * The slot layouts for the API's readers, cached per instance until a product or property changes
+ * (MODEL_CHANNEL): the device lists would otherwise read every product property on each call.
+ */
+export function productSlotsOf(ctx: AppContext): Promise<Map<number, ProductSlots>> {
+  return ctx.changes.cache<'all', Map<number, ProductSlots>>(MODEL_CHANNEL, 'productSlots').through('all', () => loadProductSlots(ctx.db));
 }
 
 /** identifier → value of a stored row (numbers by slot, booleans back from 1/0, and the text values). */

@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from '../../db/schema/index.ts';
 import { retryDelayMs } from './outage.ts';
+import { PreparingClient } from './prepared.ts';
 
 export type Db = NodePgDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -101,6 +102,7 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
   const pool = new pg.Pool({
     connectionString: url,
     max,
+    Client: PreparingClient,
     ...(statementTimeoutMs > 0 ? { statement_timeout: statementTimeoutMs } : {}),
     // Before the pool lends a new connection out, it listens on the channels.
     // (pg-pool awaits the promise; its types say void.)

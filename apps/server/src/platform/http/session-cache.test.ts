@@ -6,6 +6,7 @@ import { eventually, newUser, seededCompanies } from '../../../test/factory.ts';
 import { appUser, roleMenu } from '../../db/schema/system.ts';
 import type { AuthUser, SessionCheck } from './auth.ts';
 import { SessionCache } from './session-cache.ts';
+import { ChangeHub } from '../db/change-cache.ts';
 
 const user = (sessionId: number): AuthUser => ({ id: 7, username: 'u', name: 'U', companyId: 1, companyPath: '/1/', buildIn: false, sessionId });
 const check = (sessionId: number, allowed: boolean, lastSeenAt = 0, expiresAt = 1_000_000): SessionCheck => ({
@@ -73,6 +74,32 @@ describe('SessionCache', () => {
     expect(c.size).toBe(3);
     expect(c.check('a', 5, IDLE, 1)).toBeUndefined();
     expect(c.check('d', 5, IDLE, 1)).toBeDefined();
+  });
+});
+
+describe('ChangeHub', () => {
+  it('drops the caches of the channel that changed, and starts a late cache in its channel\'s state', async () => {
+    const hub = new ChangeHub();
+    hub.signal('a', 'listening');
+    const a = hub.cache<string, number>('a', 'one');
+    const b = hub.cache<string, number>('b', 'two');
+    expect(hub.cache<string, number>('a', 'one')).toBe(a);
+    a.put('k', 1, a.stamp());
+    b.put('k', 2, b.stamp());
+    expect(a.get('k')).toBe(1);
+    expect(b.get('k')).toBeUndefined(); // channel b is not listening yet
+    hub.signal('b', 'listening');
+    b.put('k', 2, b.stamp());
+    hub.signal('a', 'notify');
+    expect(a.get('k')).toBeUndefined();
+    expect(b.get('k')).toBe(2);
+    let loads = 0;
+    const load = () => Promise.resolve(++loads);
+    expect(await a.through('x', load)).toBe(1);
+    expect(await a.through('x', load)).toBe(1);
+    hub.signal('a', 'lost');
+    expect(await a.through('x', load)).toBe(2);
+    expect(await a.through('x', load)).toBe(3);
   });
 });
 
