@@ -37,14 +37,15 @@ interface QueryConfigLike {
 export class PreparingClient extends pg.Client {
   private readonly prepared = new Set<string>();
 
-  // pg's query() is overloaded many ways; this looks at its first argument only.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override query(...args: any[]): any {
-    const [first] = args as [unknown];
-    const named = this.named(first);
-    if (named) args[0] = named;
-     
-    return (super.query as (...a: unknown[]) => unknown).apply(this, args);
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // pg's query() is overloaded many ways; only its first argument is looked at.
+    const query = super.query.bind(this) as (...args: unknown[]) => unknown;
+    this.query = ((...args: unknown[]) => {
+      const named = this.named(args[0]);
+      if (named) args[0] = named;
+      return query(...args);
+    }) as pg.Client['query'];
   }
 
   private named(first: unknown): object | null {
