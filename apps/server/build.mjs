@@ -47,7 +47,7 @@ function walk(path, out) {
 
 /** A digest of the inputs' names, sizes and modification times, and of esbuild's version. */
 function inputsStamp() {
-  const lines = [`esbuild ${esbuildVersion}`, `node ${process.versions.node}`];
+  const lines = [`esbuild ${esbuildVersion}`];
   for (const p of inputs) walk(p, lines);
   return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
