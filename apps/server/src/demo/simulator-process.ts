@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../platform/config.ts';
+import { distDir } from '../platform/dist.ts';
 import type { Logger } from '../platform/logging.ts';
 import type { DeviceBroker } from '../platform/context.ts';
 
@@ -24,8 +25,9 @@ export function wantsSimulator(config: Config, broker: DeviceBroker): boolean {
  * file in the data directory (registers keep counting across restarts). It stops with the server.
  */
 export function startSimulatorProcess(config: Config, broker: DeviceBroker, log: Logger): SimulatorProcess {
-  const main = fileURLToPath(new URL('./main.ts', import.meta.resolve('@ess/simulator')));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', main], {
+  // The build bundles the simulator's CLI as dist/simulator.mjs; from the sources it runs under tsx.
+  const args = distDir ? [join(distDir, 'simulator.mjs')] : ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.resolve('@ess/simulator')))];
+  const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, MQTT_URL: broker.url, SIM_STATE_FILE: process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json') },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { runtimePath } from './dist.ts';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
@@ -144,7 +145,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alarmPopupLevel: raw.ALARM_POPUP_LEVEL,
     alarmSyncMs: raw.ALARM_SYNC_MS,
     passwordHash: { memoryCost: raw.PASSWORD_HASH_MEMORY_KIB, timeCost: raw.PASSWORD_HASH_TIME_COST },
-    webDist: raw.WEB_DIST ?? resolve(import.meta.dirname, '../../../web/dist'),
+    webDist: raw.WEB_DIST ?? runtimePath('../../web/dist', resolve(import.meta.dirname, '../../../web/dist')),
   };
 }
 

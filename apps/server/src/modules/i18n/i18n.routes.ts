@@ -1,12 +1,16 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_LOCALE, i18nEndpoints as api, type Locale, type PackRow } from '@ess/contract';
+import { runtimePath } from '../../platform/dist.ts';
 import { route } from '../../platform/http/route.ts';
 
 /**
  * Where the shipped language packs live: one folder per locale, one JSON object per area inside it
  * (shell.json, config.json, …), each source text → translation; a locale's pack is their union.
+ * The build copies them to dist/packs.
  */
-export const PACKS_DIR = new URL('./packs/', import.meta.url);
+export const PACKS_DIR = pathToFileURL(`${runtimePath('packs', join(import.meta.dirname, 'packs'))}/`);
 
 const cache = new Map<Locale, Promise<PackRow[]>>();
 

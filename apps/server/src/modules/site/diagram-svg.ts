@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DIAGRAM_MAX_BYTES, DIAGRAM_MAX_DEPTH, DIAGRAM_MAX_ELEMENTS } from '@ess/contract';
+import { runtimePath } from '../../platform/dist.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { Logger } from '../../platform/logging.ts';
 import { measureSvg, type SvgShape } from './svg-scan.ts';
@@ -121,7 +123,9 @@ export class SvgSanitiser {
   }
 
   private spawn() {
-    const worker = new Worker(new URL('./svg-worker.mjs', import.meta.url), {
+    // From the sources, svg-worker.mjs registers the TypeScript loader first; the build makes
+    // dist/svg-worker.mjs of svg-worker.ts itself.
+    const worker = new Worker(runtimePath('svg-worker.mjs', join(import.meta.dirname, 'svg-worker.mjs')), {
       // jsdom holds a parsed document many times the size of its text.
       resourceLimits: { maxOldGenerationSizeMb: 1024 },
       stdout: false,

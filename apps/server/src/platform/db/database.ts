@@ -7,6 +7,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import * as schema from '../../db/schema/index.ts';
+import { runtimePath } from '../dist.ts';
 import { retryDelayMs } from './outage.ts';
 import { PreparingClient } from './prepared.ts';
 
@@ -42,7 +43,8 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export const migrationsFolder = resolve(import.meta.dirname, '../../db/migrations');
+/** The migration history (generated SQL and drizzle's journal); the build copies it to dist/migrations. */
+export const migrationsFolder = runtimePath('migrations', resolve(import.meta.dirname, '../../db/migrations'));
 
 /**
  * Opens the database: PostgreSQL when a URL is given, otherwise embedded PGlite in
