@@ -75,11 +75,23 @@ async function rolesOf(db: DbOrTx, userIds: number[]) {
   return byUser;
 }
 
+/** Each user's roles in the page's own statement (one round trip less than asking after the page). */
+const rolesColumn = sql<{ id: number; name: string }[]>`coalesce((select json_agg(json_build_object('id', ${role.id}, 'name', ${role.name}) order by ${role.id})
+  from ${userRole} join ${role} on ${role.id} = ${userRole.roleId} where ${userRole.userId} = ${appUser.id}), '[]')`;
+
 export async function userPage(ctx: AppContext, user: AuthUser, req: PageRequest & UserFilter) {
   const where = filterOf(ctx.db, user, req);
-  const page = await pageOf(ctx.db, appUser, where, req, (limit, offset) => selectUsers(ctx.db, where).limit(limit).offset(offset));
-  const roles = await rolesOf(ctx.db, page.records.map((r) => r.id));
-  return { ...page, records: page.records.map((r) => ({ ...typedStatus(r), roles: roles.get(r.id) ?? [] })) };
+  const page = await pageOf(ctx.db, appUser, where, req, (limit, offset) =>
+    ctx.db
+      .select({ ...columns, roles: rolesColumn })
+      .from(appUser)
+      .innerJoin(company, eq(company.id, appUser.companyId))
+      .where(where)
+      .orderBy(asc(appUser.id))
+      .limit(limit)
+      .offset(offset),
+  );
+  return { ...page, records: page.records.map(typedStatus) };
 }
 
 /** The picker list (work orders, notifications): the users of the caller's companies. */
