@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ROOT } from './server.ts';
 
 /** The parts of a V8 .cpuprofile (node --cpu-prof) the summary reads. */
@@ -27,7 +28,8 @@ export function summarizeProfile(file: string, fromUs: number, toUs: number, top
       const dt = prof.timeDeltas[i + 1] ?? 0; // a sample stands for the time until the next one
       if (!inWindow(t)) continue;
       const f = frame.get(prof.samples[i]!)!;
-      const where = f.url ? `${relative(ROOT, f.url.replace(/^file:\/\//, ''))}:${f.lineNumber + 1}` : '';
+      const file = f.url.startsWith('file://') ? relative(ROOT, fileURLToPath(f.url)) : f.url;
+      const where = file ? `${file}:${f.lineNumber + 1}` : '';
       const key = `${f.functionName || '(anonymous)'}\t${where}`;
       self.set(key, (self.get(key) ?? 0) + dt);
       total += dt;

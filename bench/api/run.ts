@@ -113,6 +113,7 @@ async function benchDb(kind: Kind): Promise<void> {
     if (!calls.length) throw new Error(`no call named ${only?.join(',')}`);
 
     const measured: { c: Call; bytes: number; queries: number }[] = [];
+    Object.assign(idleSeen, { statements: 0, ms: 0 });
     for (const c of calls) {
       const { bytes } = await call(server.base, c.ep, { token, query: c.query, body: c.body });
       measured.push({ c, bytes, queries: await queriesPerCall(server, c, token) });
@@ -152,7 +153,8 @@ async function benchDb(kind: Kind): Promise<void> {
     process.stdout.write(
       `\nbench/api on ${label(kind)}: ${connections} connections, ${seconds} s per run; our server: ${cmd.join(' ')}\n${seeded}\n` +
         `queries/req: statements our server sent during ${COUNT_CALLS} sequential calls, less those of an idle wait as long ` +
-        `(background jobs), median of ${COUNT_ROUNDS} rounds; the reference runs that many (rounded) one-row indexed selects\n` +
+        `(background jobs: ${((idleSeen.statements * 1000) / idleSeen.ms).toFixed(1)} statements/s idle), median of ${COUNT_ROUNDS} rounds; ` +
+        `the reference runs that many (rounded) one-row indexed selects\n` +
         `${HEADER}\n${rows.join('\n')}\n` +
         `server RSS ${rss.now} MB (peak ${rss.peak} MB); reference RSS ${refRss.now} MB (peak ${refRss.peak} MB)\n` +
         `goal: ${kind === 'postgres' ? 'p99 < 50 ms and ratio ≥ 0.5' : 'profile ≥ 1000 req/s'}\n\n`,
@@ -181,6 +183,9 @@ function row(kind: Kind, name: string, ours: Load, ref: Load, queries: number, b
   );
 }
 
+/** What the idle baselines of the counting saw: the server's background statements. */
+const idleSeen = { statements: 0, ms: 0 };
+
 /** Statements per call: COUNT_ROUNDS rounds of COUNT_CALLS sequential calls, each less an idle baseline of the same wall time. */
 async function queriesPerCall(server: ServerChild, c: Call, token: string): Promise<number> {
   const once = () => call(server.base, c.ep, { token, query: c.query, body: c.body });
@@ -191,8 +196,11 @@ async function queriesPerCall(server: ServerChild, c: Call, token: string): Prom
     const t = Date.now();
     for (let i = 0; i < COUNT_CALLS; i++) await once();
     const b = (await server.counters()).queries;
-    await sleep(Date.now() - t);
+    const ms = Date.now() - t;
+    await sleep(ms);
     const idle = (await server.counters()).queries - b;
+    idleSeen.statements += idle;
+    idleSeen.ms += ms;
     rounds.push((b - a - idle) / COUNT_CALLS);
   }
   return rounds.sort((x, y) => x - y)[Math.floor(COUNT_ROUNDS / 2)]!;
