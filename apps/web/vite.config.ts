@@ -142,6 +142,10 @@ function preloadLoginRoute(): Plugin {
         };
         const script = `(function(){try{var s=localStorage,f=[],p=location.pathname;` +
           `var login=p===${JSON.stringify('/login')}||!s.getItem(${JSON.stringify(contractConstant('TOKEN_STORAGE_KEY'))});` +
+          `var l=s.getItem(${JSON.stringify(contractConstant('LOCALE_STORAGE_KEY'))}),zh=!l||l===${JSON.stringify(contractConstant('DEFAULT_LOCALE'))};` +
+          // Signed in: index.html's static header bar (ShellFallback's first paint, .ess-boot-*),
+          // with its title in the default language only (another's text is in its language pack).
+          `if(!login){document.documentElement.classList.add('ess-boot-shell');if(zh)document.documentElement.classList.add('ess-boot-title')}` +
           // antd's prebuilt login styles (ess:antd-static-styles), preloaded first in <head>;
           // main.tsx applies them there before the first render (src/app/static-style.ts).
           `var h=document.head,at=h.firstChild;(login?${JSON.stringify(styles('antd-login'))}:[]).forEach(function(u){` +
@@ -149,7 +153,7 @@ function preloadLoginRoute(): Plugin {
           `if(login)f=f.concat(${JSON.stringify(files(graph(login)))});` +
           `else{var a=${JSON.stringify(shared)},m=${JSON.stringify(screens)};f=f.concat(${JSON.stringify(files(shellGraph))});` +
           `(m[p.length>1?p.replace(/\\/+$/,''):p]||[]).forEach(function(i){f.push(a[i])})}` +
-          `var l=s.getItem(${JSON.stringify(contractConstant('LOCALE_STORAGE_KEY'))});if(!l||l===${JSON.stringify(contractConstant('DEFAULT_LOCALE'))})f=f.concat(${JSON.stringify(files(graph(locale)))});` +
+          `if(zh)f=f.concat(${JSON.stringify(files(graph(locale)))});` +
           // A few links per task: each link starts its request there and then (0.5-10 ms each in
           // a trace), and the 50 or so of a signed-in page in one go were a long task of 30-60 ms.
           `function preload(i){f.slice(i,i+${PRELOADS_PER_TASK}).forEach(function(h){var e=document.createElement('link');e.rel='modulepreload';e.crossOrigin='';e.href=h;document.head.appendChild(e)});` +
