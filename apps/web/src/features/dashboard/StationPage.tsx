@@ -267,7 +267,11 @@ export function StationPage() {
 
   if (sites.data && sites.data.length === 0) return <Result status="info" title={t('没有可查看的站点')} />;
   if (info.isError && !info.data) return <Result status="warning" title={t('站点数据加载失败')} subTitle={info.error.message} />;
-  if (siteId === undefined || !info.data) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
+  // The page is drawn once the parts at its top are in (the station, its power flow, its key
+  // figures): drawn before, their placeholders grew into the real thing and pushed everything
+  // under them down (layout shift, worst on a phone where the cards stack).
+  const topPending = (q: { data?: unknown; isError: boolean }) => !q.data && !q.isError;
+  if (siteId === undefined || !info.data || topPending(overview) || topPending(topology)) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
   const i = info.data;
 
   return (
