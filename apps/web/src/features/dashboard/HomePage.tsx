@@ -7,6 +7,7 @@ import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../components/crud/crud.cells.tsx';
+import { Deferred } from '../../components/Deferred.tsx';
 import { PageFallback } from '../../components/PageFallback.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useUserStore } from '../../platform/user-store.ts';
@@ -268,14 +269,19 @@ export function HomePage() {
       ) : (
         <>
           <TopFigures companyId={companyId} />
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={12}><IncomeCard companyId={companyId} /></Col>
-            <Col xs={24} xl={12}><EnergyCard companyId={companyId} /></Col>
-          </Row>
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={12}><ChargeCard companyId={companyId} /></Col>
-            <Col xs={24} xl={12}><ErrorCard companyId={companyId} /></Col>
-          </Row>
+          {/* The cards under the figures drawn in turns (components/Deferred.tsx), each row under the last. */}
+          <Deferred>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} xl={12}><IncomeCard companyId={companyId} /></Col>
+              <Col xs={24} xl={12}><EnergyCard companyId={companyId} /></Col>
+            </Row>
+          </Deferred>
+          <Deferred>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} xl={12}><ChargeCard companyId={companyId} /></Col>
+              <Col xs={24} xl={12}><ErrorCard companyId={companyId} /></Col>
+            </Row>
+          </Deferred>
         </>
       )}
     </Space>
