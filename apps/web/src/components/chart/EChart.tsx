@@ -29,6 +29,17 @@ function chartTurn(): Promise<void> {
 }
 
 /**
+ * Resolves once the browser has painted the frame after this call: ECharts (its own chunk, the
+ * largest of the console) is fetched only after the page's text around the chart is on screen,
+ * so it does not hold up the page's first draw of its figures.
+ */
+const afterNextPaint = () =>
+  new Promise<void>((resolve) => {
+    if (typeof requestAnimationFrame !== 'function') resolve();
+    else requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
+
+/**
  * The one ECharts wrapper: loads ECharts on first use (its own chunk), draws on a canvas, follows
  * its box size and applies each new option as an update, so live data does not reset the zoom.
  */
@@ -43,7 +54,7 @@ export function EChart({ option, height = 320, label, replace = REPLACED, testId
   useEffect(() => {
     let disposed = false;
     let observer: ResizeObserver | null = null;
-    void loadEcharts().then(async (echarts) => {
+    void afterNextPaint().then(loadEcharts).then(async (echarts) => {
       await chartTurn();
       const el = box.current;
       if (disposed || !el) return;
