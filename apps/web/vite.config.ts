@@ -148,7 +148,7 @@ function preloadLoginRoute(): Plugin {
           `var l=s.getItem(${JSON.stringify(contractConstant('LOCALE_STORAGE_KEY'))}),zh=!l||l===${JSON.stringify(contractConstant('DEFAULT_LOCALE'))};` +
           // Signed in: index.html's static header bar (ShellFallback's first paint, .ess-boot-*),
           // with its title in the default language only (another's text is in its language pack).
-          `if(!login){document.documentElement.classList.add('ess-boot-shell');if(zh)document.documentElement.classList.add('ess-boot-title')}` +
+          `if(!login){document.documentElement.classList.add('ess-boot-shell');if(zh)document.documentElement.classList.add('ess-boot-titled')}` +
           // antd's prebuilt login styles (ess:antd-static-styles), preloaded first in <head>;
           // main.tsx applies them there before the first render (src/app/static-style.ts).
           `var h=document.head,at=h.firstChild;(login?${JSON.stringify(styles('antd-login'))}:[]).forEach(function(u){` +

@@ -35,4 +35,18 @@ describe('first-load fallback', () => {
     expect(html).toMatch(/<header class="ess-boot-header ess-boot-static"><span class="ess-boot-button"><\/span><h1 class="ess-boot-title">储能运维平台<\/h1><\/header>/);
     expect(html).toMatch(/\.ess-boot-header \{/);
   });
+
+  it("the classes the inline script puts on <html> (vite.config.ts) style nothing of <html> itself", () => {
+    const config = readFileSync(join(import.meta.dirname, '../../vite.config.ts'), 'utf8');
+    const marks = [...config.matchAll(/documentElement\.classList\.add\('([\w-]+)'\)/g)].map((m) => m[1]!);
+    expect(marks.sort()).toEqual(['ess-boot-shell', 'ess-boot-titled']);
+    const css = /<style>([\s\S]*?)<\/style>/.exec(readFileSync(join(import.meta.dirname, '../../index.html'), 'utf8'))![1]!;
+    // Each mark appears only as a condition on <html> (html.x ..., html:not(.x) ...), never as a
+    // rule of its own: a title's nowrap and overflow once reached the whole page that way.
+    for (const mark of marks) {
+      const uses = [...css.matchAll(new RegExp(`[^\\s{};]*\\.${mark}\\b[^{]*\\{`, 'g'))].map((m) => m[0].trim());
+      expect(uses.length).toBeGreaterThan(0);
+      for (const use of uses) expect(use).toMatch(new RegExp(`^html(:not\\()?\\.${mark}\\)? \\S`));
+    }
+  });
 });
