@@ -1,7 +1,7 @@
 /**
  * bench/web/profile.ts: where the main thread's time goes while a page of the console loads.
  *
- *   npx tsx bench/web/profile.ts [--dist apps/web/dist] [--pages login,welcome,users] [--throttle 4] [--top 25] [--trace]
+ *   npx tsx bench/web/profile.ts [--dist apps/web/dist] [--pages login,welcome,users,home,station] [--throttle 4] [--top 25] [--trace]
  *
  * Starts the server on the given build (fresh DATA_DIR, no captcha), opens each page in Debian's
  * Chromium with a cold cache and the CPU slowed down `throttle` times (Lighthouse's mobile
@@ -37,6 +37,8 @@ const PAGES: Record<string, { path: string; signedIn: boolean }> = {
   login: { path: '/login', signedIn: false },
   welcome: { path: '/home/welcome', signedIn: true },
   users: { path: '/system/user', signedIn: true },
+  home: { path: '/home/index', signedIn: true },
+  station: { path: '/overview/station', signedIn: true },
 };
 const pages = argOf('--pages', 'login,welcome,users').split(',');
 const PASSWORD = 'Bench12345';
@@ -208,7 +210,8 @@ async function main() {
     cwd: ROOT,
     env: {
       ...process.env, PORT: String(PORT), HOST: '127.0.0.1', ADMIN_PASSWORD: PASSWORD, CAPTCHA_ENABLED: 'false', LOG_LEVEL: 'warn',
-      DATA_DIR: dataDir, WEB_DIST: dist, ROLES: 'api,jobs',
+      DATA_DIR: dataDir, WEB_DIST: dist, ROLES: 'api,ingest,jobs',
+      SEED_DEMO: 'true', SIMULATOR: 'auto', MQTT_PORT: '0', DEMO_HISTORY_DAYS: '1', // the home and station pages' figures (as bench/web/run.ts)
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -5,7 +5,7 @@ import { loadLanguagePack } from '../platform/i18n/language.ts';
 import { LOGIN_PATH, setNavigator } from '../platform/navigation.ts';
 import { clearUserInfo, loadUserInfo } from '../platform/user-store.ts';
 import { guardNavigation } from './guard/navigation-guard.ts';
-import { PageFallback } from '../components/PageFallback.tsx';
+import { FirstLoadFallback, PageFallback, ShellFallback } from '../components/PageFallback.tsx';
 import { navigableMenus } from './screens.ts';
 import { clearTabs } from './layout/tabs.store.ts';
 
@@ -47,7 +47,7 @@ export function createAppRouter() {
       id: 'root',
       loader: guardLoader,
       shouldRevalidate: ({ currentUrl, nextUrl }) => currentUrl.pathname !== nextUrl.pathname,
-      hydrateFallbackElement: <PageFallback />,
+      hydrateFallbackElement: <FirstLoadFallback />,
       element: <Outlet />,
       children: [
         {
@@ -61,7 +61,7 @@ export function createAppRouter() {
         {
           path: '*',
           element: (
-            <Suspense fallback={<PageFallback />}>
+            <Suspense fallback={<ShellFallback />}>
               <SignedInShell />
             </Suspense>
           ),

@@ -89,6 +89,60 @@ describe('live-event client (§4)', () => {
     expect(s.fetchImpl.mock.calls[0]![0]).toBe('/api/manager/basic/sse/connect');
   });
 
+  it('opens the stream at low priority (the page loads first)', async () => {
+    const s = server();
+    make(s).client.start();
+    await flush();
+    expect(s.calls[0]!.priority).toBe('low');
+  });
+
+  describe('started while the page is still loading', () => {
+    let readyState: DocumentReadyState = 'loading';
+    beforeEach(() => {
+      readyState = 'loading';
+      Object.defineProperty(document, 'readyState', { configurable: true, get: () => readyState });
+    });
+    afterEach(() => {
+      // Back to jsdom's own (a loaded document).
+      delete (document as { readyState?: DocumentReadyState }).readyState;
+    });
+
+    it("opens the stream on the window's load event, once", async () => {
+      const s = server();
+      const { client: c } = make(s);
+      c.start();
+      await flush();
+      expect(s.fetchImpl).not.toHaveBeenCalled();
+      readyState = 'complete';
+      window.dispatchEvent(new Event('load'));
+      window.dispatchEvent(new Event('load'));
+      await flush();
+      expect(s.fetchImpl).toHaveBeenCalledTimes(1);
+    });
+
+    it('a tab that comes back before the load event opens it then, and the load event does not open a second', async () => {
+      const s = server();
+      const { client: c } = make(s);
+      c.start();
+      document.dispatchEvent(new Event('visibilitychange'));
+      await flush();
+      expect(s.fetchImpl).toHaveBeenCalledTimes(1);
+      window.dispatchEvent(new Event('load'));
+      await flush();
+      expect(s.fetchImpl).toHaveBeenCalledTimes(1);
+    });
+
+    it('stopped before the load event, it never opens', async () => {
+      const s = server();
+      const { client: c } = make(s);
+      c.start();
+      c.stop();
+      window.dispatchEvent(new Event('load'));
+      await flush();
+      expect(s.fetchImpl).not.toHaveBeenCalled();
+    });
+  });
+
   it('on 401 goes to the login page (replace) and stops', async () => {
     const s = server(new Response('', { status: 401, headers: { 'content-type': 'application/json' } }));
     const { client: c } = make(s);

@@ -150,7 +150,13 @@ export class LiveEventClient {
     return this.running;
   }
 
-  /** Starts the stream (after a successful user-info fetch); calling it while running does nothing. */
+  /**
+   * Starts the stream (after a successful user-info fetch); calling it while running does nothing.
+   * While the page is still loading (the first page of a visit) the stream opens once the window's
+   * load event has fired: a request that never ends would otherwise hold one of the browser's
+   * connections to the server while the page's own files and data are fetched. The watcher and
+   * everything else start at once.
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
@@ -161,13 +167,26 @@ export class LiveEventClient {
     this.openChannel();
     document.addEventListener('visibilitychange', this.onVisibility);
     this.watcher = setInterval(() => this.check(), SSE_CHECK_INTERVAL_MS);
-    this.connect();
+    if (document.readyState === 'complete') this.connect();
+    else this.waitForLoad(true);
   }
+
+  /** Waits for the window's load event before the first connect (start), or stops waiting. */
+  private waitForLoad(wait: boolean): void {
+    if (wait) window.addEventListener('load', this.onLoad);
+    else window.removeEventListener('load', this.onLoad);
+  }
+
+  private readonly onLoad = () => {
+    this.waitForLoad(false);
+    if (this.running) this.connect();
+  };
 
   /** Stops the stream, the watcher and the retries (the login page, sign-out). */
   stop(): void {
     if (!this.running) return;
     this.running = false;
+    this.waitForLoad(false);
     this.abort();
     if (this.watcher !== null) clearInterval(this.watcher);
     this.watcher = null;
@@ -212,6 +231,8 @@ export class LiveEventClient {
   }
 
   private restart(): void {
+    // A restart before the load event (the watcher, the tab's return) is the first connect.
+    this.waitForLoad(false);
     this.abort();
     this.connect();
   }
@@ -245,6 +266,9 @@ export class LiveEventClient {
         headers: { ...this.headers(), Accept: 'text/event-stream' },
         credentials: 'include',
         cache: 'no-store',
+        // A request that stays open for the whole visit: it must not compete with the page's
+        // files and data (and a page-load measurement such as Lighthouse does not wait for it).
+        priority: 'low',
         signal: controller.signal,
       });
     } catch (e) {

@@ -2,7 +2,7 @@ import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } fr
 import { authEndpoints } from '@ess/contract/auth';
 import { TOKEN_STORAGE_KEY } from '@ess/contract/constants';
 import { Breadcrumb, Button, Dropdown, Layout, Result } from 'antd';
-import { Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ancestorsOf } from '../../platform/menu.ts';
@@ -14,9 +14,16 @@ import { PopupNotices } from './HeaderActions.tsx';
 import { Deferred } from '../../components/Deferred.tsx';
 import { PageFallback } from '../../components/PageFallback.tsx';
 import { pageTitle } from './page-titles.ts';
-import { SideMenu, useSiderCollapsed } from './SideMenu.tsx';
-import { TabStrip } from './TabStrip.tsx';
+import { useSiderCollapsed } from './sider.ts';
 import { openTab, useTabsStore } from './tabs.store.ts';
+
+/**
+ * The side menu and the tab strip are drawn after the page (components/Deferred.tsx), and their
+ * code (antd's Menu and Tabs, the menu's icons) loads on its own too: a page's first draw does
+ * not wait for it to download.
+ */
+const SideMenu = lazy(() => import('./SideMenu.tsx').then((m) => ({ default: m.SideMenu })));
+const TabStrip = lazy(() => import('./TabStrip.tsx').then((m) => ({ default: m.TabStrip })));
 
 /**
  * Signs out: ends the session on the server, forgets the token, goes to the login page. The token
@@ -94,14 +101,18 @@ export function ConsoleLayout() {
       </Layout.Header>
       <Layout hasSider>
         <Layout.Sider className="ess-sider" theme="light" width={220} collapsedWidth={56} collapsed={collapsed} trigger={null}>
-          <SideMenu path={path} collapsed={collapsed} />
+          <Suspense fallback={null}>
+            <SideMenu path={path} collapsed={collapsed} />
+          </Suspense>
         </Layout.Sider>
         <Layout.Content className="ess-content">
           <PopupNotices />
           <div className="ess-page-head">
             <Deferred fallback={<div className="ess-page-head-placeholder" />}>
-              <Breadcrumb items={crumbs.map((title) => ({ title }))} style={{ marginBottom: 4 }} />
-              <TabStrip activeKey={key} />
+              <Suspense fallback={<div className="ess-page-head-placeholder" />}>
+                <Breadcrumb items={crumbs.map((title) => ({ title }))} style={{ marginBottom: 4 }} />
+                <TabStrip activeKey={key} />
+              </Suspense>
             </Deferred>
           </div>
           <div style={{ padding: 16 }}>

@@ -20,13 +20,6 @@ function toItems(nodes: MenuNode[], t: (s: string) => string): Item[] {
   );
 }
 
-const NARROW = '(max-width: 991px)';
-
-/** Whether the side menu is folded: folded on narrow screens at first, then as the user leaves it. */
-export function useSiderCollapsed(): [boolean, (v: boolean) => void] {
-  return useState(() => typeof window.matchMedia === 'function' && window.matchMedia(NARROW).matches);
-}
-
 /** The side menu from the user's menu profile; the current page's directory opens with it. */
 export function SideMenu({ path, collapsed }: { path: string; collapsed: boolean }) {
   const t = useT();

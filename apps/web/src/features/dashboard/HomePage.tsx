@@ -6,7 +6,9 @@ import { Alert, Card, Col, Descriptions, Empty, Result, Row, Segmented, Space, S
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { formatDateTime } from '../../components/crud/index.ts';
+import { formatDateTime } from '../../components/crud/crud.cells.tsx';
+import { Deferred } from '../../components/Deferred.tsx';
+import { PageFallback } from '../../components/PageFallback.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useUserStore } from '../../platform/user-store.ts';
 import { LevelTag } from '../../components/LevelTag.tsx';
@@ -20,10 +22,12 @@ import { energyBarsOption, formatAmounts, formatMoney, incomeBarsOption, pileBar
 import { useHomePart } from './dashboard.api.ts';
 
 /** A figure with a unit in the Statistic style; value already formatted. */
-function Cell({ title, value, unit, testId, span = 6 }: { title: string; value: string; unit?: string; testId?: string; span?: number }) {
+function Cell({ title, value, unit, testId, span = 6, money = false }: { title: string; value: string; unit?: string; testId?: string; span?: number; money?: boolean }) {
   const t = useT();
   return (
-    <Col xs={12} md={8} xl={span} data-testid={testId}>
+    // Money (amounts in several currencies) takes the whole row on a phone: in half of it the
+    // amounts ran over the next cell.
+    <Col xs={money ? 24 : 12} md={8} xl={span} data-testid={testId}>
       <Statistic title={t(title)} value={value} suffix={value === '-' ? undefined : unit} />
     </Col>
   );
@@ -44,12 +48,12 @@ function TopFigures({ companyId }: { companyId: number }) {
         <Cell title="装机容量" value={num(d.installedCapacity)} unit="kWh" testId="top-capacity" span={4} />
         <Cell title="装机功率" value={num(d.installedPower)} unit="kW" testId="top-power" span={4} />
         <Cell title="设备在线" value={`${d.devices.online}/${d.devices.total}`} testId="top-devices" span={4} />
-        <Cell title="今日收益" value={formatAmounts(d.todayRevenue)} testId="top-today-revenue" span={8} />
+        <Cell title="今日收益" value={formatAmounts(d.todayRevenue)} testId="top-today-revenue" span={8} money />
         <Cell title="累计充电量" value={num(d.totalCharge)} unit="kWh" testId="top-charge" span={4} />
         <Cell title="累计放电量" value={num(d.totalDischarge)} unit="kWh" testId="top-discharge" span={4} />
         <Cell title="累计光伏发电量" value={num(d.totalPv)} unit="kWh" testId="top-pv" span={4} />
         <Cell title="累计充电桩电量" value={num(d.totalPiles)} unit="kWh" testId="top-piles" span={4} />
-        <Cell title="累计收益" value={formatAmounts(d.totalRevenue)} testId="top-total-revenue" span={8} />
+        <Cell title="累计收益" value={formatAmounts(d.totalRevenue)} testId="top-total-revenue" span={8} money />
       </Row>
       <Space wrap style={{ marginTop: 8 }}>
         {types.map(([type, n]) => <Tag key={type}>{t(SITE_TYPE_LABELS[type as SiteType] ?? type)} {n}</Tag>)}
@@ -169,8 +173,8 @@ function ChargeCard({ companyId }: { companyId: number }) {
             <Cell title="充电桩/充电枪" value={`${c.pileCount}/${c.gunCount}`} span={8} />
             <Cell title="今日充电量" value={num(c.todayEnergy)} unit="kWh" testId="charge-today" span={8} />
             <Cell title="本月充电量" value={num(c.monthEnergy)} unit="kWh" span={8} />
-            <Cell title="今日充电收益" value={formatAmounts(c.todayRevenue, true)} span={8} />
-            <Cell title="本月充电收益" value={formatAmounts(c.monthRevenue, true)} span={8} />
+            <Cell title="今日充电收益" value={formatAmounts(c.todayRevenue, true)} span={8} money />
+            <Cell title="本月充电收益" value={formatAmounts(c.monthRevenue, true)} span={8} money />
             <Cell title="累计充电量" value={num(c.totalEnergy)} unit="kWh" span={8} />
           </Row>
           <div style={{ margin: '8px 0' }} data-testid="gun-states">
@@ -243,6 +247,11 @@ export function HomePage() {
   const [picked, setPicked] = useState<number | undefined>();
   const companyId = picked ?? own;
   const top = useHomePart('top', companyId);
+  // Every card's figures are asked for at once (the cards read the same queries).
+  useHomePart('income', companyId);
+  useHomePart('energy', companyId);
+  useHomePart('charge', companyId);
+  useHomePart('error', companyId);
   if (companyId === undefined) return <Result status="info" title={t('未加载用户信息')} />;
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="home-page">
@@ -253,19 +262,28 @@ export function HomePage() {
         </Space>
       </Card>
       {top.isError && !top.data && <Alert type="warning" showIcon message={t('数据加载失败')} />}
-      {top.data && top.data.stationCount === 0 ? (
+      {/* The cards are drawn once the top figures are in: drawn before, the figures' card grew
+          from a placeholder and pushed every card under it down (layout shift, worst on a phone). */}
+      {!top.data && !top.isError ? (
+        <PageFallback />
+      ) : top.data && top.data.stationCount === 0 ? (
         <Card><Empty description={t('该公司没有您可查看的站点')} data-testid="home-empty" /></Card>
       ) : (
         <>
           <TopFigures companyId={companyId} />
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={12}><IncomeCard companyId={companyId} /></Col>
-            <Col xs={24} xl={12}><EnergyCard companyId={companyId} /></Col>
-          </Row>
-          <Row gutter={[16, 16]}>
-            <Col xs={24} xl={12}><ChargeCard companyId={companyId} /></Col>
-            <Col xs={24} xl={12}><ErrorCard companyId={companyId} /></Col>
-          </Row>
+          {/* The cards under the figures drawn in turns (components/Deferred.tsx), each row under the last. */}
+          <Deferred>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} xl={12}><IncomeCard companyId={companyId} /></Col>
+              <Col xs={24} xl={12}><EnergyCard companyId={companyId} /></Col>
+            </Row>
+          </Deferred>
+          <Deferred>
+            <Row gutter={[16, 16]}>
+              <Col xs={24} xl={12}><ChargeCard companyId={companyId} /></Col>
+              <Col xs={24} xl={12}><ErrorCard companyId={companyId} /></Col>
+            </Row>
+          </Deferred>
         </>
       )}
     </Space>

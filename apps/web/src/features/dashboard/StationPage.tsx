@@ -5,6 +5,7 @@ import { SITE_TYPE_LABELS } from '@ess/contract/site';
 import { Alert, App, Button, Card, Col, Descriptions, Empty, Input, Modal, Result, Row, Segmented, Space, Spin, Tag, Typography } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { Deferred } from '../../components/Deferred.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { EChart } from '../../components/chart/EChart.tsx';
 import { formatTime } from '../../components/format.ts';
@@ -267,7 +268,11 @@ export function StationPage() {
 
   if (sites.data && sites.data.length === 0) return <Result status="info" title={t('没有可查看的站点')} />;
   if (info.isError && !info.data) return <Result status="warning" title={t('站点数据加载失败')} subTitle={info.error.message} />;
-  if (siteId === undefined || !info.data) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
+  // The page is drawn once the parts at its top are in (the station, its power flow, its key
+  // figures): drawn before, their placeholders grew into the real thing and pushed everything
+  // under them down (layout shift, worst on a phone where the cards stack).
+  const topPending = (q: { data?: unknown; isError: boolean }) => !q.data && !q.isError;
+  if (siteId === undefined || !info.data || topPending(overview) || topPending(topology)) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
   const i = info.data;
 
   return (
@@ -293,32 +298,42 @@ export function StationPage() {
           {overview.data ? <KeyFigures o={overview.data} /> : <Card loading />}
         </Col>
       </Row>
-      <Card title={t('今日功率曲线')} size="small" extra={curves.data && <Typography.Text type="secondary">{t('站点当地时间 $1', curves.data.timeZone)}</Typography.Text>}>
-        <EChart option={curveOption} height={320} label={t('今日功率曲线')} testId="station-curves" />
-      </Card>
-      <Row gutter={[16, 16]}>
-        {i.subsystems.storage && (
+      {/* The parts below the top drawn in turns (components/Deferred.tsx), each under the last: a
+          short task each instead of the whole page in one long one; nothing above them moves. */}
+      <Deferred>
+        <Card title={t('今日功率曲线')} size="small" extra={curves.data && <Typography.Text type="secondary">{t('站点当地时间 $1', curves.data.timeZone)}</Typography.Text>}>
+          <EChart option={curveOption} height={320} label={t('今日功率曲线')} testId="station-curves" />
+        </Card>
+      </Deferred>
+      <Deferred>
+        <Row gutter={[16, 16]}>
+          {i.subsystems.storage && (
+            <Col xs={24} lg={12}>
+              <PerformanceCard p={perf.data} />
+            </Col>
+          )}
           <Col xs={24} lg={12}>
-            <PerformanceCard p={perf.data} />
+            <InfoCard info={i} />
           </Col>
-        )}
-        <Col xs={24} lg={12}>
-          <InfoCard info={i} />
-        </Col>
-      </Row>
-      <EarningsCard siteId={i.id} subsystems={i.subsystems} />
-      <Row gutter={[16, 16]}>
-        <Col xs={24} lg={12}>
-          {i.subsystems.pv
-            ? <SolarCard siteId={i.id} s={solar.data} />
-            : <Card title={t('光伏')} size="small"><Empty description={t('该站点没有光伏')} data-testid="no-pv" /></Card>}
-        </Col>
-        <Col xs={24} lg={12}>
-          {i.subsystems.charging
-            ? <ChargingCard siteId={i.id} c={charging.data} />
-            : <Card title={t('充电桩')} size="small"><Empty description={t('该站点没有充电桩')} data-testid="no-piles" /></Card>}
-        </Col>
-      </Row>
+        </Row>
+      </Deferred>
+      <Deferred>
+        <EarningsCard siteId={i.id} subsystems={i.subsystems} />
+      </Deferred>
+      <Deferred>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} lg={12}>
+            {i.subsystems.pv
+              ? <SolarCard siteId={i.id} s={solar.data} />
+              : <Card title={t('光伏')} size="small"><Empty description={t('该站点没有光伏')} data-testid="no-pv" /></Card>}
+          </Col>
+          <Col xs={24} lg={12}>
+            {i.subsystems.charging
+              ? <ChargingCard siteId={i.id} c={charging.data} />
+              : <Card title={t('充电桩')} size="small"><Empty description={t('该站点没有充电桩')} data-testid="no-piles" /></Card>}
+          </Col>
+        </Row>
+      </Deferred>
     </Space>
   );
 }
