@@ -16,7 +16,11 @@
  * (pg_total_relation_size) and dead tuples (pg_stat_user_tables) before and after. Figures are also
  * given per million rows: a day at 400,000 points/s of 50-point reports is 691 million rows.
  *
- *   npx tsx bench/retention/run.ts [--rows 2000000] [--points 50] [--devices 2000]
+ * The fill also compares COPY into the partitioned table with COPY into the unpartitioned one
+ * (each batch into both, in turn first): 20,000-row COPYs, then --small-copies COPYs of the
+ * ingest's batch size (5,000 points).
+ *
+ *   npx tsx bench/retention/run.ts [--rows 2000000] [--points 50] [--devices 2000] [--small-copies 3000]
  */
 import pg from 'pg';
 import { freshPostgres } from '../../apps/server/test/harness.ts';
@@ -33,6 +37,7 @@ const opt = (name: string, def: string) => {
 const ROWS = Number(opt('--rows', '2000000'));
 const POINTS = Number(opt('--points', '50'));
 const DEVICES = Number(opt('--devices', '2000'));
+const SMALL_COPIES = Number(opt('--small-copies', '3000'));
 const DAY = 86_400_000;
 const CHUNK = 50_000;
 const COPY_ROWS = 20_000;
@@ -55,26 +60,45 @@ async function main() {
     const names = days.map((d) => `telemetry_p${utcDay(d).replaceAll('-', '')}`);
     for (const d of days) await client.query('select ess_telemetry_partition($1::date)', [utcDay(d)]);
 
-    const { copy } = copyDriver(database);
-    const values = new Float64Array(POINTS);
-    const t0 = performance.now();
-    for (const day of days) {
-      const step = DAY / ROWS;
-      for (let done = 0; done < ROWS; done += COPY_ROWS) {
-        const enc = new CopyEncoder(COPY_ROWS * (POINTS * 12 + 64));
-        for (let i = done; i < Math.min(ROWS, done + COPY_ROWS); i++) {
-          for (let p = 0; p < POINTS; p++) values[p] = Math.round(Math.random() * 100_000) / 100;
-          enc.add(1 + (i % DEVICES), day + Math.floor(i * step), Math.floor(i / DEVICES), values);
-        }
-        await copy('telemetry', 'device_id, ts, seq, v', enc.take());
-      }
-    }
-    const fillS = (performance.now() - t0) / 1000;
     // The table before partitioning (migration 0001): the same rows, both days in one heap.
     await client.query(`create table ${FLAT} (device_id integer not null, ts timestamptz not null, seq integer, v double precision[] not null)`);
-    await client.query(`insert into ${FLAT} select device_id, ts, seq, v from telemetry order by ts`);
     await client.query(`create index on ${FLAT} using brin (ts)`);
     await client.query(`create index on ${FLAT} (device_id, ts)`);
+
+    // Each batch goes into both tables, one after the other (in turn first), timed apiece: the
+    // COPY cost of partitioning under the same conditions.
+    const { copy } = copyDriver(database);
+    const values = new Float64Array(POINTS);
+    const copyMs = { telemetry: 0, [FLAT]: 0 } as Record<string, number>;
+    const both = async (data: Buffer, turn: number) => {
+      for (const table of turn % 2 ? [FLAT, 'telemetry'] : ['telemetry', FLAT]) {
+        const t = performance.now();
+        await copy(table, 'device_id, ts, seq, v', data);
+        copyMs[table]! += performance.now() - t;
+      }
+    };
+    const encode = (day: number, from: number, to: number) => {
+      const enc = new CopyEncoder((to - from) * (POINTS * 12 + 64));
+      for (let i = from; i < to; i++) {
+        for (let p = 0; p < POINTS; p++) values[p] = Math.round(Math.random() * 100_000) / 100;
+        enc.add(1 + (i % DEVICES), day + Math.floor((i * DAY) / ROWS), Math.floor(i / DEVICES), values);
+      }
+      return enc.take();
+    };
+    const t0 = performance.now();
+    let turn = 0;
+    for (const day of days) {
+      for (let done = 0; done < ROWS; done += COPY_ROWS) await both(encode(day, done, Math.min(ROWS, done + COPY_ROWS)), turn++);
+    }
+    const fillS = (performance.now() - t0) / 1000;
+    const bigCopy = { ...copyMs };
+    // Then COPYs of the ingest's size (5,000 points a batch: 100 rows of 50), into the second day.
+    copyMs.telemetry = 0;
+    copyMs[FLAT] = 0;
+    const small = Math.max(1, Math.floor(SMALL_COPIES));
+    const smallRows = Math.max(1, Math.round(5000 / POINTS));
+    for (let i = 0; i < small; i++) await both(encode(days[1]!, i * smallRows, (i + 1) * smallRows), i);
+    const smallCopy = { ...copyMs };
     for (const t of [FLAT, ...names]) await client.query(`analyze ${t}`);
 
     const state = async (name: string): Promise<TableState> => {
@@ -94,7 +118,11 @@ async function main() {
       Number((await client.query<{ d: string }>('select pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn) as d', [from])).rows[0]!.d);
 
     console.log(`retention bench: PostgreSQL, ${fmt(ROWS)} rows a day (${POINTS} points a row, ${DEVICES} devices), ` +
-      `two days filled by binary COPY in ${fmt(fillS, 1)} s (${fmt((2 * ROWS) / fillS)} rows/s)`);
+      `two days filled by binary COPY into both tables in ${fmt(fillS, 1)} s`);
+    const rate = (rows: number, ms: number) => `${fmt(rows / (ms / 1000))} rows/s`;
+    console.log(` COPY of ${fmt(COPY_ROWS)} rows: partitioned ${rate(2 * ROWS, bigCopy.telemetry!)}, unpartitioned ${rate(2 * ROWS, bigCopy[FLAT]!)}; ` +
+      `${fmt(small)} COPYs of ${smallRows} rows (the ingest's batch): partitioned ${fmt(smallCopy.telemetry! / small, 2)} ms each (${rate(small * smallRows, smallCopy.telemetry!)}), ` +
+      `unpartitioned ${fmt(smallCopy[FLAT]! / small, 2)} ms each (${rate(small * smallRows, smallCopy[FLAT]!)})`);
 
     // DELETE of the first day from the unpartitioned table, as the purge did before: chunks by
     // ctid until none is left.
@@ -162,7 +190,7 @@ async function main() {
     console.log(`\n a day at 400,000 points/s (${fmt((400_000 / POINTS) * 86_400)} rows of ${POINTS} points), scaled linearly: ` +
       `DELETE ${fmt(perM(deleteS, deleted) * 691.2 / 60, 0)} min and ${fmt(perM(deleteWal, deleted) * 691.2 / 1024 / 1024 / 1024, 1)} GB WAL, ` +
       `then VACUUM ${fmt(perM(vacuumS, deleted) * 691.2 / 60, 0)} min and ${fmt(perM(vacuumWal, deleted) * 691.2 / 1024 / 1024 / 1024, 1)} GB WAL, ` +
-      `the ${fmt(perM(beforeDrop.bytes, ROWS) * 691.2 / 1024, 0)} GB of the day left in the table for reuse; DROP a fixed cost (${fmt(dropS, 3)} s here)`);
+      `the ${fmt((perM(beforeDrop.bytes, ROWS) * 691.2) / 1024 ** 3, 0)} GB of the day left in the table for reuse; DROP a fixed cost (${fmt(dropS, 3)} s here)`);
   } finally {
     await client.end();
     await database.close();
