@@ -29,6 +29,7 @@ import { loadConfig } from '../../apps/server/src/platform/config.ts';
 import { createLogger } from '../../apps/server/src/platform/logging.ts';
 import type { FromPublisher, PublisherDevice, ToPublisher } from './publisher.ts';
 import { ingestOf } from '../../apps/server/src/modules/telemetry/index.ts';
+import { ensureTelemetryPartitions } from '../../apps/server/src/modules/telemetry/partitions.ts';
 import { alarmEngines } from '../../apps/server/src/modules/alarm/alarm.runtime.ts';
 
 const args = process.argv.slice(2);
@@ -115,6 +116,8 @@ async function main() {
   });
   const app = await startApp(config, { logger: createLogger('warn') });
   const ingest = ingestOf(app.ctx)!;
+  // The day partitions the jobs role makes at start (this server runs without it).
+  await ensureTelemetryPartitions(app.ctx.database.sql);
   const publishers: ChildProcess[] = [];
   try {
     const devices = await register(app.ctx.database.sql, deviceCount, tag);
@@ -194,6 +197,8 @@ async function main() {
       'select count(*)::int as n, count(distinct (device_id, seq))::int as distinct_n from telemetry',
     );
     const check = rows[0]!;
+    const placed = await app.ctx.database.sql.query<{ p: string; n: number }>('select tableoid::regclass::text as p, count(*)::int as n from telemetry group by 1 order by 1');
+    console.log(`\n rows by partition: ${placed.rows.map((r) => `${r.p} ${fmt(r.n)}`).join(', ')}`);
     console.log(`\n published ${fmt(totalPublished)} reports; stored rows ${fmt(check.n)}, distinct (device, seq) ${fmt(check.distinct_n)}: ` +
       `${check.n === totalPublished && check.distinct_n === check.n ? 'zero loss, no duplicates' : 'MISMATCH'}`);
     console.log(best

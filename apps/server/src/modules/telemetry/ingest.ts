@@ -607,8 +607,9 @@ export class Ingest {
     const key = (deviceId: number, ts: number, seq: number | null) => `${deviceId}:${ts}:${seq}`;
     const { rows } = await this.database.sql.query<{ device_id: number; ts: Date; seq: number | null }>(
       `select t.device_id, t.ts, t.seq from telemetry t
-       join (select distinct * from unnest($1::int4[], $2::timestamptz[]) as k(device_id, ts)) k on t.device_id = k.device_id and t.ts = k.ts`,
-      [reports.map((r) => r.device.id), reports.map((r) => new Date(r.ts))],
+       join (select distinct * from unnest($1::int4[], $2::timestamptz[]) as k(device_id, ts)) k on t.device_id = k.device_id and t.ts = k.ts
+       where t.ts between $3 and $4`, // the reports' time span: only the day partitions it touches are read
+      [reports.map((r) => r.device.id), reports.map((r) => new Date(r.ts)), new Date(reports.reduce((a, r) => Math.min(a, r.ts), Infinity)), new Date(reports.reduce((a, r) => Math.max(a, r.ts), -Infinity))],
     );
     const seen = new Set(rows.map((r) => key(r.device_id, new Date(r.ts).getTime(), r.seq)));
     const fresh: PendingReport[] = [];
