@@ -96,11 +96,12 @@ export function localTime(epochMs: number, timeZone: string): LocalTime {
   };
 }
 
-/** Today's calendar date (YYYY-MM-DD) in a time zone. */
+/**
+ * Today's calendar date (YYYY-MM-DD) in a time zone. Through the cached per-zone formatter: a new
+ * Intl.DateTimeFormat per call took a fifth of the home page's CPU under load.
+ */
 export function todayIn(zone: string, now = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')}`;
+  return localTime(now.getTime(), zone).dateKey;
 }
 
 /** The instant at which the local hour or day containing `ts` began. */
