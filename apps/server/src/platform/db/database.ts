@@ -96,6 +96,8 @@ export async function openDatabase(opts: {
 
 async function openPostgres(url: string, max: number, statementTimeoutMs: number, channels: string[]): Promise<Database> {
   const subscribers = new Map<string, Set<(signal: ListenSignal) => void>>();
+  let own: (() => Promise<void>) | null = null;
+  let listening = false;
   const notify = (channel: string) => {
     for (const s of subscribers.get(channel) ?? []) s('notify');
   };
@@ -111,7 +113,7 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
     onConnect: ((client: pg.ClientBase) => {
       if (!channels.length) return Promise.resolve();
       client.on('notification', (m) => notify(m.channel));
-      return client.query(channels.map((c) => `listen ${pg.escapeIdentifier(c)}`).join('; '));
+      return client.query(listenText(channels));
     }) as (client: pg.ClientBase) => void,
   });
   pool.on('error', () => undefined); // an idle client's error must not crash the process
@@ -144,14 +146,23 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
       },
     },
     listen: (channel, onSignal) => {
+      if (!channels.includes(channel)) throw new Error(`listen: channel ${channel} is not among the database's channels`);
       const set = subscribers.get(channel) ?? new Set();
       subscribers.set(channel, set);
       set.add(onSignal);
-      // Its own connection as well: the pool may hold none, and other instances' changes must be heard.
-      const stop = listenPostgres(url, channel, (signal) => (signal === 'notify' ? notify(channel) : onSignal(signal)));
+      if (listening) onSignal('listening');
+      // One connection of its own for every channel: the pool may hold none, and other instances' changes must be heard.
+      own ??= listenPostgres(url, channels, notify, (signal) => {
+        listening = signal === 'listening';
+        for (const subs of subscribers.values()) for (const s of subs) s(signal);
+      });
       return Promise.resolve(async () => {
         set.delete(onSignal);
-        await stop();
+        if ([...subscribers.values()].every((subs) => subs.size === 0)) {
+          await own?.();
+          own = null;
+          listening = false;
+        }
       });
     },
     close: () => pool.end(),
@@ -159,10 +170,16 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
 }
 
 /**
- * LISTEN on a connection of its own, outside the pool. When it drops, the subscriber hears `lost`
- * and a new connection is tried after 0.5 s doubling to 5 s; `listening` once LISTEN succeeded.
+ * LISTEN on the channels on a connection of its own, outside the pool. When it drops, `onState`
+ * hears `lost` and a new connection is tried after 0.5 s doubling to 5 s; `listening` once LISTEN
+ * succeeded.
  */
-function listenPostgres(url: string, channel: string, onSignal: (signal: ListenSignal) => void): () => Promise<void> {
+function listenPostgres(
+  url: string,
+  channels: string[],
+  onNotify: (channel: string) => void,
+  onState: (signal: 'lost' | 'listening') => void,
+): () => Promise<void> {
   let stopped = false;
   let client: pg.Client | null = null;
   let attempt = 0;
@@ -174,19 +191,19 @@ function listenPostgres(url: string, channel: string, onSignal: (signal: ListenS
     const lost = () => {
       if (down) return;
       down = true;
-      onSignal('lost');
+      onState('lost');
       c.removeAllListeners('notification');
       c.end().catch(() => undefined);
       if (!stopped) setTimeout(() => void connect(), retryDelayMs(++attempt)).unref();
     };
     c.on('error', lost);
     c.on('end', lost);
-    c.on('notification', () => onSignal('notify'));
+    c.on('notification', (m) => onNotify(m.channel));
     try {
       await c.connect();
-      await c.query(`listen ${pg.escapeIdentifier(channel)}`);
+      await c.query(listenText(channels));
       attempt = 0;
-      if (!stopped && !down) onSignal('listening');
+      if (!stopped && !down) onState('listening');
     } catch {
       lost();
     }
@@ -197,3 +214,5 @@ function listenPostgres(url: string, channel: string, onSignal: (signal: ListenS
     await client?.end().catch(() => undefined);
   };
 }
+
+const listenText = (channels: string[]) => channels.map((c) => `listen ${pg.escapeIdentifier(c)}`).join('; ');
