@@ -96,7 +96,7 @@ export async function openDatabase(opts: {
 
 async function openPostgres(url: string, max: number, statementTimeoutMs: number, channels: string[]): Promise<Database> {
   const subscribers = new Map<string, Set<(signal: ListenSignal) => void>>();
-  let own: (() => Promise<void>) | null = null;
+  let own: { stop: () => Promise<void>; ready: Promise<void> } | null = null;
   let listening = false;
   const notify = (channel: string) => {
     for (const s of subscribers.get(channel) ?? []) s('notify');
@@ -156,10 +156,11 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
         listening = signal === 'listening';
         for (const subs of subscribers.values()) for (const s of subs) s(signal);
       });
-      return Promise.resolve(async () => {
+      // Resolved once the first connection attempt listens or fails, so the caches start live.
+      return own.ready.then(() => async () => {
         set.delete(onSignal);
         if ([...subscribers.values()].every((subs) => subs.size === 0)) {
-          await own?.();
+          await own?.stop();
           own = null;
           listening = false;
         }
@@ -169,29 +170,35 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
   };
 }
 
+/** How the change listener's connection shows in pg_stat_activity. */
+export const LISTEN_APPLICATION_NAME = 'ess-listen';
+
 /**
  * LISTEN on the channels on a connection of its own, outside the pool. When it drops, `onState`
  * hears `lost` and a new connection is tried after 0.5 s doubling to 5 s; `listening` once LISTEN
- * succeeded.
+ * succeeded. `ready` resolves when the first attempt has listened or failed.
  */
 function listenPostgres(
   url: string,
   channels: string[],
   onNotify: (channel: string) => void,
   onState: (signal: 'lost' | 'listening') => void,
-): () => Promise<void> {
+): { stop: () => Promise<void>; ready: Promise<void> } {
   let stopped = false;
+  let settle: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (settle = resolve));
   let client: pg.Client | null = null;
   let attempt = 0;
   const connect = async () => {
     if (stopped) return;
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({ connectionString: url, application_name: LISTEN_APPLICATION_NAME });
     client = c;
     let down = false;
     const lost = () => {
       if (down) return;
       down = true;
       onState('lost');
+      settle();
       c.removeAllListeners('notification');
       c.end().catch(() => undefined);
       if (!stopped) setTimeout(() => void connect(), retryDelayMs(++attempt)).unref();
@@ -204,14 +211,18 @@ function listenPostgres(
       await c.query(listenText(channels));
       attempt = 0;
       if (!stopped && !down) onState('listening');
+      settle();
     } catch {
       lost();
     }
   };
   void connect();
-  return async () => {
-    stopped = true;
-    await client?.end().catch(() => undefined);
+  return {
+    ready,
+    stop: async () => {
+      stopped = true;
+      await client?.end().catch(() => undefined);
+    },
   };
 }
 
