@@ -6,6 +6,7 @@ import {
 import { deviceOperation } from '../../db/schema/monitor.ts';
 import { appUser } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { deviceOne } from '../device/index.ts';
@@ -22,8 +23,8 @@ export const CRITICAL_COMMANDS: ReadonlySet<CommandName> = new Set(['reboot', 's
 
 type Journal = Omit<typeof deviceOperation.$inferInsert, 'userId' | 'username' | 'companyId' | 'sessionId' | 'path'>;
 
-async function journal(ctx: AppContext, user: AuthUser, path: string, row: Journal): Promise<void> {
-  await ctx.db.insert(deviceOperation).values({
+async function journal(db: DbOrTx, user: AuthUser, path: string, row: Journal): Promise<void> {
+  await db.insert(deviceOperation).values({
     userId: user.id, username: user.username, companyId: user.companyId, sessionId: user.sessionId, path, ...row,
   });
 }
@@ -31,29 +32,50 @@ async function journal(ctx: AppContext, user: AuthUser, path: string, row: Journ
 const deviceOf = (d: DeviceRecord | null) => (d ? { deviceId: d.id, deviceCode: d.code, siteId: d.siteId } : {});
 
 /**
- * Refuses while the user's wrong secondary passwords since their last right one, within the
- * sign-in failure window, reach the sign-in limit: they are locked for the sign-in lock time
- * after the last failure.
+ * The lock's refusal while the user's wrong secondary passwords since their last right one,
+ * within the sign-in failure window, reach the sign-in limit (locked for the sign-in lock time
+ * after the last failure); null when not locked.
  */
-async function assertNotLocked(ctx: AppContext, user: AuthUser): Promise<void> {
+async function lockRefusal(ctx: AppContext, db: DbOrTx, user: AuthUser): Promise<AppError | null> {
   const { loginMaxFailures, loginFailureWindowMs, loginLockMs } = ctx.config;
   const since = new Date(Date.now() - Math.max(loginFailureWindowMs, loginLockMs));
-  const [lastOk] = await ctx.db
+  const [lastOk] = await db
     .select({ at: deviceOperation.createdAt })
     .from(deviceOperation)
     .where(and(eq(deviceOperation.userId, user.id), eq(deviceOperation.passwordOk, true), gt(deviceOperation.createdAt, since)))
     .orderBy(desc(deviceOperation.createdAt))
     .limit(1);
   const from = lastOk && lastOk.at > since ? lastOk.at : since;
-  const [row] = await ctx.db
+  const [row] = await db
     .select({ n: sql<number>`count(*)::int`, last: sql<Date | null>`max(${deviceOperation.createdAt})` })
     .from(deviceOperation)
     .where(and(eq(deviceOperation.userId, user.id), eq(deviceOperation.passwordOk, false), gt(deviceOperation.createdAt, from)));
   const n = row?.n ?? 0;
   const last = row?.last ? new Date(row.last).getTime() : 0;
-  if (n >= loginMaxFailures && Date.now() - last < loginLockMs) {
-    throw new AppError('ACCOUNT_LOCKED', '二级密码错误次数过多，已临时锁定，请稍后再试');
-  }
+  return n >= loginMaxFailures && Date.now() - last < loginLockMs
+    ? new AppError('ACCOUNT_LOCKED', '二级密码错误次数过多，已临时锁定，请稍后再试')
+    : null;
+}
+
+/**
+ * Checks an entered secondary password; a refusal is journaled and thrown, a right one returns
+ * for the caller to journal with its outcome. As at sign-in, the password is checked first and
+ * settled after, one attempt of the user at a time (a transaction-scoped lock on the user): the
+ * lock is read and the refusal journaled together, so concurrent wrong attempts count as the
+ * same attempts one after another would, and none slips past a lock an earlier one set. A locked
+ * user is refused even with the right password, journaled without a password outcome (a right
+ * one would end the lock).
+ */
+async function settlePassword(ctx: AppContext, user: AuthUser, path: string, password: string, base: Omit<Journal, 'result'>): Promise<void> {
+  const ok = await passwordRight(ctx, user, password);
+  const refusal = await ctx.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('ess.secondary_password'), ${user.id}::int)`);
+    const locked = await lockRefusal(ctx, tx, user);
+    const error = locked ?? (ok ? null : new AppError('SECONDARY_PASSWORD'));
+    if (error) await journal(tx, user, path, { ...base, result: 'refused', ...(locked ? {} : { passwordOk: false }), error: error.tip });
+    return error;
+  });
+  if (refusal) throw refusal;
 }
 
 /** Whether this session checked the secondary password within SECONDARY_PASSWORD_TTL_MS. */
@@ -78,15 +100,8 @@ async function passwordRight(ctx: AppContext, user: AuthUser, password: string):
 export async function checkPassword(ctx: AppContext, user: AuthUser, path: string, b: { deviceId?: number; password: string }): Promise<PasswordCheckResult> {
   const dev = b.deviceId ? await deviceOne(ctx, user, b.deviceId) : null;
   const base = { ...deviceOf(dev), command: 'checkPassword', params: {} };
-  try {
-    await assertNotLocked(ctx, user);
-  } catch (err) {
-    await journal(ctx, user, path, { ...base, result: 'refused', error: (err as AppError).tip });
-    throw err;
-  }
-  const ok = await passwordRight(ctx, user, b.password);
-  await journal(ctx, user, path, { ...base, result: ok ? 'ok' : 'refused', passwordOk: ok, ...(ok ? {} : { error: '二级密码错误' }) });
-  if (!ok) throw new AppError('SECONDARY_PASSWORD');
+  await settlePassword(ctx, user, path, b.password, base);
+  await journal(ctx.db, user, path, { ...base, result: 'ok', passwordOk: true });
   return { ok: true, validUntil: new Date(Date.now() + SECONDARY_PASSWORD_TTL_MS).toISOString() };
 }
 
@@ -147,16 +162,12 @@ export async function control<C extends CommandName>(ctx: AppContext, user: Auth
   const base = { ...deviceOf(dev), command: r.command, params: r.params as Record<string, unknown> };
   let passwordOk: boolean | null = null;
   if (CRITICAL_COMMANDS.has(r.command)) {
-    try {
-      if (r.password !== undefined) {
-        await assertNotLocked(ctx, user);
-        passwordOk = await passwordRight(ctx, user, r.password);
-        if (!passwordOk) throw new AppError('SECONDARY_PASSWORD');
-      } else if (!(await sessionElevated(ctx, user))) {
-        throw new AppError('SECONDARY_PASSWORD', '请输入二级密码');
-      }
-    } catch (err) {
-      if (err instanceof AppError) await journal(ctx, user, r.path, { ...base, result: 'refused', passwordOk, error: err.tip });
+    if (r.password !== undefined) {
+      await settlePassword(ctx, user, r.path, r.password, base);
+      passwordOk = true;
+    } else if (!(await sessionElevated(ctx, user))) {
+      const err = new AppError('SECONDARY_PASSWORD', '请输入二级密码');
+      await journal(ctx.db, user, r.path, { ...base, result: 'refused', error: err.tip });
       throw err;
     }
   }
@@ -169,16 +180,16 @@ export async function control<C extends CommandName>(ctx: AppContext, user: Auth
     sent = await channel.send(dev.siteCode, dev.code, r.command, r.params, ctx.config.commandTimeoutMs);
   } catch (err) {
     ctx.log.warn({ err, device: dev.code }, 'command not sent');
-    await journal(ctx, user, r.path, { ...base, result: 'failed', passwordOk, error: (err as Error).message.slice(0, 500), durationMs: Date.now() - t0 });
+    await journal(ctx.db, user, r.path, { ...base, result: 'failed', passwordOk, error: (err as Error).message.slice(0, 500), durationMs: Date.now() - t0 });
     throw new AppError('UNAVAILABLE', '设备通信服务不可用，请稍后再试');
   }
   const { requestId, outcome } = sent;
   if (outcome.kind === 'timeout') {
-    await journal(ctx, user, r.path, { ...base, requestId, result: 'timeout', passwordOk, durationMs: outcome.durationMs });
+    await journal(ctx.db, user, r.path, { ...base, requestId, result: 'timeout', passwordOk, durationMs: outcome.durationMs });
     throw new AppError('DEVICE_TIMEOUT', `设备${dev.code}未在${Math.round(ctx.config.commandTimeoutMs / 100) / 10}秒内应答`);
   }
   const { reply, durationMs } = outcome;
-  await journal(ctx, user, r.path, {
+  await journal(ctx.db, user, r.path, {
     ...base, requestId, result: reply.ok ? 'ok' : 'error', passwordOk, durationMs,
     ...(reply.result ? { response: reply.result } : {}), ...(reply.error ? { error: reply.error.slice(0, 500) } : {}),
   });

@@ -389,6 +389,22 @@ describe.each(DB_TARGETS)('device monitoring on %s', (target) => {
     expect(admin.body.errorCode).toBe('00000');
   });
 
+  it('counts concurrent wrong secondary passwords one after another: no more pass than the limit allows', async () => {
+    const { db } = t.ctx;
+    const { east } = await seededCompanies(t);
+    const u = await newUser(t, east.id, { username: `burst-${target}`, name: 'burst', menus: ['/monitor/device'] });
+    // Eight wrong guesses at once against a limit of three (LOGIN_MAX_FAILURES here).
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post('/monitor/air-conditioner/one/check/password', { password: 'wrong' }, u.token)));
+    expect(answers.filter((a) => a.body.errorCode === 'A0106')).toHaveLength(3);
+    expect(answers.filter((a) => a.body.errorCode === 'A0102')).toHaveLength(5);
+    const rows = await db.select().from(deviceOperation).where(eq(deviceOperation.userId, u.id));
+    expect(rows.filter((x) => x.passwordOk === false)).toHaveLength(3);
+    expect(rows.filter((x) => x.passwordOk === null && x.result === 'refused')).toHaveLength(5);
+    // Still locked for the right password, which is not journaled as right (that would end the lock).
+    const right = await post('/monitor/air-conditioner/one/check/password', { password: 'Passw0rd1' }, u.token);
+    expect(right.body.errorCode).toBe('A0102');
+  });
+
   it.runIf(target === 'postgres')('brings the reply to the instance that sent the command when two instances share the broker', async () => {
     const other = await startTestApp(target, { MQTT_URL: t.ctx.mqtt.url, ROLES: 'api', COMMAND_TIMEOUT_MS: '3000' }, { databaseUrl: t.ctx.config.databaseUrl! });
     try {
