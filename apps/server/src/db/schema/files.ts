@@ -1,4 +1,4 @@
-import { bigserial, integer, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core';
+import { bigserial, index, integer, pgTable, timestamp, varchar } from 'drizzle-orm/pg-core';
 
 export const storedFile = pgTable('stored_file', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
@@ -10,4 +10,7 @@ export const storedFile = pgTable('stored_file', {
   companyId: integer('company_id').notNull(),
   uploadedBy: integer('uploaded_by').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => [
+  // The upload quota counts a user's files of the last 24 hours at every upload.
+  index('stored_file_uploader_idx').on(t.uploadedBy, t.createdAt),
+]);

@@ -1,0 +1,1 @@
+CREATE INDEX "stored_file_uploader_idx" ON "stored_file" USING btree ("uploaded_by","created_at");
