@@ -93,7 +93,15 @@ function commLoss(def: StationDef, device: DeviceDef): { code: string; device: s
     }
     case 'meter':
       return { code: 'METER_COMM_LOST', device: device.code };
-    default:
+    case 'ems':
+    case 'bms':
+    case 'batteryPack':
+    case 'airConditioner':
+    case 'dcdc':
+    case 'pvInverter':
+    case 'transformer':
+    case 'chargingPile':
+    case 'chargingGun':
       return null;
   }
 }
