@@ -65,7 +65,7 @@ describe('operating life: incidents drawn from the seed', () => {
       if (i.kind === 'fault') {
         expect(i.latched ? LATCHED_FAULTS.has(i.code!) : TRANSIENT_FAULTS.has(i.code!), i.id).toBe(true);
         const length = i.end - i.start;
-        if (i.latched) expect(length).toBeGreaterThanOrEqual(1.5 * HOUR);
+        if (i.latched) expect(length).toBeGreaterThanOrEqual(3 * HOUR);
         else expect(length).toBeLessThanOrEqual(25 * MIN);
       } else {
         expect(i.latched).toBe(false);

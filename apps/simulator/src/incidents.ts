@@ -131,7 +131,7 @@ export function incidentsOfSlot(def: StationDef, seed: number, k: number, ratePe
       const code = list[Math.floor(hash01(seed, d.code, 'fault-code', k) * list.length)]!;
       const start = slotStart + Math.floor(hashRange(0, 59 * MIN, seed, d.code, 'fault-start', k));
       // A transient fault lasts minutes; a latched one until the technician comes (unless reset first).
-      const length = latched ? hashRange(1.5 * HOUR, 10 * HOUR, seed, d.code, 'fault-len', k) : hashRange(2 * MIN, 25 * MIN, seed, d.code, 'fault-len', k);
+      const length = latched ? hashRange(3 * HOUR, 30 * HOUR, seed, d.code, 'fault-len', k) : hashRange(2 * MIN, 25 * MIN, seed, d.code, 'fault-len', k);
       out.push({ id: `${d.code}:${code}@${k}`, kind: 'fault', subject: d.code, code, codeDevice: d.code, silent: [], start, end: start + Math.floor(length), latched });
     }
     if (d.type !== 'ems' && hash01(seed, d.code, 'offline', k) < (ratePerDay * OFFLINE_FACTOR) / 24) {
