@@ -13,6 +13,9 @@ import type { EmbeddedBroker } from './broker.ts';
 import { createFleet, demoFleet } from './fleet.ts';
 import type { SimulatorHandle } from './agent.ts';
 import { runSimulator } from './agent.ts';
+import type { Incident } from './incidents.ts';
+import { DEFAULT_FAULT_RATE, incidentsOfSlot } from './incidents.ts';
+import { commissionedState } from './step.ts';
 
 interface Received {
   topic: string;
@@ -333,5 +336,79 @@ describe('MQTT agent after its broker', () => {
     const started = Date.now();
     await sim.stop();
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('MQTT agent: the operating life', () => {
+  const fleet = demoFleet(1);
+  const HOUR = 3_600_000;
+  const from = Date.UTC(2026, 10, 1);
+  /** The first incident of a kind in the first week of November 2026 (seed 1). */
+  const first = (match: (i: Incident) => boolean): Incident => {
+    for (let k = from / HOUR; k < from / HOUR + 7 * 24; k++) {
+      for (const def of fleet.stations) {
+        const hit = incidentsOfSlot(def, 1, k, DEFAULT_FAULT_RATE).find(match);
+        if (hit) return hit;
+      }
+    }
+    throw new Error('no such incident');
+  };
+  let sim: SimulatorHandle | null = null;
+  afterEach(async () => {
+    await sim?.stop();
+    sim = null;
+  });
+
+  it('a device dropping offline: status offline, no telemetry, its supervisor’s communication fault; then back online', async () => {
+    const i = first((x) => x.kind === 'offline' && x.code !== null);
+    const site = i.subject.slice(0, 4);
+    received = [];
+    const clock = manualClock(i.start - 60_000);
+    sim = await runSimulator({ mqttUrl: broker.url, fleet, intervalMs: 0, clock, randomFaultsPerDevicePerDay: DEFAULT_FAULT_RATE });
+    await sim.tick();
+    await waitFor(isTelemetry(i.subject));
+    clock.set(i.start + 30_000);
+    const during = received.length;
+    await sim.tick();
+    const off = await waitFor((m) => m.kind === 'status' && m.deviceCode === i.subject, during);
+    expect(statusPayloadSchema.parse(off.body).online).toBe(false);
+    const lost = await waitFor((m) => m.kind === 'event' && m.deviceCode === i.codeDevice, during);
+    expect(eventPayloadSchema.parse(lost.body)).toMatchObject({ code: i.code, active: true });
+    await waitFor(isTelemetry(`${site}-EMS-01`), during);
+    expect(received.slice(during).filter(isTelemetry(i.subject))).toHaveLength(0);
+
+    clock.set(i.end + 30_000);
+    const back = received.length;
+    await sim.tick();
+    const on = await waitFor((m) => m.kind === 'status' && m.deviceCode === i.subject, back);
+    expect(statusPayloadSchema.parse(on.body).online).toBe(true);
+    expect(eventPayloadSchema.parse((await waitFor((m) => m.kind === 'event' && m.deviceCode === i.codeDevice, back)).body)).toMatchObject({ code: i.code, active: false });
+    await waitFor(isTelemetry(i.subject), back);
+  });
+
+  it('a latched fault is published once and ends at a fault recover command', async () => {
+    const i = first((x) => x.kind === 'fault' && x.latched && x.subject.startsWith('SH01'));
+    received = [];
+    const clock = manualClock(i.start - 60_000);
+    sim = await runSimulator({ mqttUrl: broker.url, fleet, intervalMs: 0, clock, randomFaultsPerDevicePerDay: DEFAULT_FAULT_RATE });
+    clock.set(i.start + 60_000);
+    await sim.tick();
+    const raised = await waitFor((m) => m.kind === 'event' && m.deviceCode === i.subject);
+    expect(eventPayloadSchema.parse(raised.body)).toMatchObject({ code: i.code, active: true });
+    clock.advance(600_000);
+    await sim.tick();
+    const reply = await command('SH01', i.subject, { command: 'faultRecover', params: {} });
+    expect(reply.result).toEqual({ cleared: [i.code] });
+    const cleared = await waitFor((m) => m.kind === 'event' && m.deviceCode === i.subject && (m.body as { active: boolean }).active === false, reply.at - 1);
+    expect(eventPayloadSchema.parse(cleared.body).code).toBe(i.code);
+    clock.advance(600_000);
+    await sim.tick();
+    expect(received.filter((m) => m.kind === 'event' && m.deviceCode === i.subject)).toHaveLength(2);
+  });
+
+  it('a resumed state plays the rate it is given, not the one it was saved with (SIM_FAULT_RATE)', async () => {
+    const saved = commissionedState(fleet, from, { randomFaultsPerDevicePerDay: 0 });
+    sim = await runSimulator({ mqttUrl: broker.url, fleet, intervalMs: 0, clock: manualClock(from), state: saved, randomFaultsPerDevicePerDay: DEFAULT_FAULT_RATE });
+    expect(sim.state.options.randomFaultsPerDevicePerDay).toBe(DEFAULT_FAULT_RATE);
   });
 });

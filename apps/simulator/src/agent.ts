@@ -23,7 +23,10 @@ export interface SimulatorOptions {
   state?: SimState;
   /** Wall-clock ms a rebooting device stays offline (default 5000). */
   rebootMs?: number;
-  /** Random demo faults per device per day (default 0). */
+  /**
+   * The stations' operating life (incidents.ts): faults per device per day before the type's
+   * weight (default 0 = none). Applies to a resumed `state` too.
+   */
   randomFaultsPerDevicePerDay?: number;
   /** Extra mqtt.js options (username, password, …). */
   mqtt?: Partial<IClientOptions>;
@@ -52,6 +55,8 @@ interface StationAgent {
   seq: Map<string, number>;
   /** Faults last published as active, by device. */
   published: Map<string, Set<string>>;
+  /** Devices last announced offline because of an incident's communication loss. */
+  lost: Set<string>;
 }
 
 /**
@@ -86,8 +91,10 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
   const intervalMs = options.intervalMs ?? 5000;
   const rebootMs = options.rebootMs ?? 5000;
   const log = options.log ?? (() => undefined);
-  let state =
-    options.state ?? createState(options.fleet, clock.now(), { randomFaultsPerDevicePerDay: options.randomFaultsPerDevicePerDay ?? 0 });
+  const rate = options.randomFaultsPerDevicePerDay;
+  let state: SimState = options.state
+    ? { ...options.state, options: { ...options.state.options, ...(rate === undefined ? {} : { randomFaultsPerDevicePerDay: rate }) } }
+    : createState(options.fleet, clock.now(), { randomFaultsPerDevicePerDay: rate ?? 0 });
   const silenced = new Set<string>();
   const timers = new Set<NodeJS.Timeout>();
   const agents = new Map<string, StationAgent>();
@@ -100,8 +107,14 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     if (!s) throw new Error(`unknown station ${code}`);
     return s;
   };
+  /** Silenced or rebooting: nothing at all is published for the device. */
   const quiet = (station: StationState, deviceCode: string) =>
     silenced.has(deviceCode) || station.dyn.controls.rebooting[deviceCode] === true;
+  /**
+   * Not heard from: quiet, or out of touch in an incident of the station's operating life (its
+   * gateway still reports the communication loss as a fault, on the supervising device).
+   */
+  const unheard = (station: StationState, deviceCode: string) => quiet(station, deviceCode) || station.dyn.offline[deviceCode] === true;
 
   const publish = async (agent: StationAgent, deviceCode: string, kind: 'telemetry' | 'event' | 'status' | 'command/reply', payload: string, retain = false) => {
     try {
@@ -170,7 +183,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
       return;
     }
     // An offline device does not answer: the server's timeout must handle it.
-    if (quiet(station, device.code)) return;
+    if (unheard(station, device.code)) return;
     const cmd = commandPayloadSchema.safeParse(body);
     if (!cmd.success) {
       await reply({ ok: false, error: `invalid command: ${cmd.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}` });
@@ -188,7 +201,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     const ts = state.timeMs;
     const jobs: Promise<void>[] = [];
     for (const device of station.def.devices) {
-      if (quiet(station, device.code)) continue;
+      if (unheard(station, device.code)) continue;
       const seq = (agent.seq.get(device.code) ?? 0) + 1;
       agent.seq.set(device.code, seq);
       const payload: TelemetryPayload = { ts, seq, values: stationDeviceValues(state, station, device) };
@@ -197,10 +210,28 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     await Promise.all(jobs);
   };
 
+  /** Announces the devices an incident took out of touch (offline) and those back (online). */
+  const syncLost = async (agent: StationAgent): Promise<void> => {
+    const station = stationOf(agent.code);
+    const jobs: Promise<void>[] = [];
+    for (const code of Object.keys(station.dyn.offline)) {
+      if (agent.lost.has(code) || quiet(station, code)) continue;
+      agent.lost.add(code);
+      jobs.push(status(agent, code, false));
+    }
+    for (const code of [...agent.lost]) {
+      if (station.dyn.offline[code]) continue;
+      agent.lost.delete(code);
+      if (!quiet(station, code)) jobs.push(status(agent, code, true));
+    }
+    await Promise.all(jobs);
+  };
+
   const doTick = async (): Promise<void> => {
     const now = clock.now();
     if (now > state.timeMs) state = step(state, now - state.timeMs, now);
     for (const agent of agents.values()) {
+      await syncLost(agent);
       await syncEvents(agent);
       await publishAll(agent);
     }
@@ -232,14 +263,14 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
         retain: true,
       },
     });
-    const agent: StationAgent = { code: station.def.code, client, seq: new Map(), published: new Map() };
+    const agent: StationAgent = { code: station.def.code, client, seq: new Map(), published: new Map(), lost: new Set() };
     agents.set(station.def.code, agent);
     client.on('message', (topic, payload) => {
       onCommand(agent, topic, payload).catch((err: unknown) => log(`command on ${topic} failed: ${(err as Error).message}`));
     });
     const announce = async () => {
       const st = stationOf(agent.code);
-      await Promise.all(st.def.devices.filter((d) => !quiet(st, d.code)).map((d) => status(agent, d.code, true)));
+      await Promise.all(st.def.devices.filter((d) => !unheard(st, d.code)).map((d) => status(agent, d.code, true)));
     };
     client.on('connect', () => {
       // Reconnected: the broker may have published our will; say we are back.

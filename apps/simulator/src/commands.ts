@@ -3,7 +3,7 @@ import { THING_MODEL, writableProperties } from '@ess/contract';
 import type { DeviceDef } from './fleet.ts';
 import type { AirConditionerControls, SimState, StationState } from './state.ts';
 import { activeFaults } from './state.ts';
-import { randomFaultsAt } from './step.ts';
+import { resetIncidents } from './incidents.ts';
 
 /** What a device answers, and whether the agent must now play a reboot. */
 export interface CommandOutcome {
@@ -95,14 +95,11 @@ export function recoverFaults(state: SimState, station: StationState, deviceCode
   const keep = (list: string[] | undefined) => (list ?? []).filter((c) => code !== undefined && c !== code);
   dyn.injectedFaults[deviceCode] = keep(dyn.injectedFaults[deviceCode]);
   dyn.autoFaults[deviceCode] = keep(dyn.autoFaults[deviceCode]);
-  dyn.randomFaults[deviceCode] = keep(dyn.randomFaults[deviceCode]);
-  const device = station.def.devices.find((d) => d.code === deviceCode);
-  if (device) {
-    for (const f of randomFaultsAt(state.seed, device, state.timeMs, state.options.randomFaultsPerDevicePerDay)) {
-      if ((code === undefined || f.code === code) && !dyn.recoveredRandom.includes(f.id)) dyn.recoveredRandom.push(f.id);
-    }
-  }
-  return before.filter((c) => code === undefined || c === code);
+  // A latched fault of the station's operating life ends with the reset; a communication loss does not.
+  resetIncidents(dyn, deviceCode, state.timeMs, code);
+  const lost = new Set(dyn.incidents.filter((i) => i.kind !== 'fault' && i.codeDevice === deviceCode && i.start <= state.timeMs).map((i) => i.code));
+  dyn.randomFaults[deviceCode] = (dyn.randomFaults[deviceCode] ?? []).filter((c) => lost.has(c) || (code !== undefined && c !== code));
+  return before.filter((c) => (code === undefined || c === code) && !lost.has(c));
 }
 
 /**

@@ -7,6 +7,7 @@ export * from './clock.ts';
 export * from './broker.ts';
 export * from './agent.ts';
 export * from './persist.ts';
+export * from './incidents.ts';
 // Station-local time is the contract's (time.ts); re-exported for the simulator's users.
 export { localTime, periodAt, utcOffsetMinutes } from '@ess/contract';
 export type { LocalTime, PricePeriod, TouSegment } from '@ess/contract';

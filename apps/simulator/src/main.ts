@@ -2,6 +2,7 @@ import { acceleratedClock, systemClock } from './clock.ts';
 import { startEmbeddedBroker } from './broker.ts';
 import type { EmbeddedBroker } from './broker.ts';
 import { createFleet } from './fleet.ts';
+import { DEFAULT_FAULT_RATE } from './incidents.ts';
 import { loadState, saveState } from './persist.ts';
 import { runSimulator } from './agent.ts';
 
@@ -14,7 +15,8 @@ import { runSimulator } from './agent.ts';
  *   SIM_STATIONS      3 = the demo; 1–2 its first stations; more = a scaled fleet (default 3)
  *   SIM_SEED          fleet seed (default 1)
  *   SIM_SPEED         simulated seconds per wall second (default 1)
- *   SIM_FAULT_RATE    random faults per device per day (default 0.02)
+ *   SIM_FAULT_RATE    the stations' operating life: faults per device per day before the type's weight;
+ *                     offline devices and cabinet communication losses scale with it (default 0.1; 0 = none)
  *   SIM_STATE_FILE    where state is saved to continue after a restart (default .data/simulator-state.json; "" = none)
  */
 
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   const stations = num('SIM_STATIONS', 3);
   const seed = num('SIM_SEED', 1);
   const speed = num('SIM_SPEED', 1);
-  const faultRate = num('SIM_FAULT_RATE', 0.02);
+  const faultRate = num('SIM_FAULT_RATE', DEFAULT_FAULT_RATE);
   const stateFile = env.SIM_STATE_FILE ?? '.data/simulator-state.json';
 
   let broker: EmbeddedBroker | null = null;
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
 
   const fleet = createFleet(stations, seed);
   const clock = speed === 1 ? systemClock : acceleratedClock(speed);
-  const resumed = stateFile && speed === 1 ? await loadState(stateFile, fleet, clock.now()) : null;
+  const resumed = stateFile && speed === 1 ? await loadState(stateFile, fleet, clock.now(), { randomFaultsPerDevicePerDay: faultRate }) : null;
   if (resumed) log(`resumed from ${stateFile}`);
   const sim = await runSimulator({
     mqttUrl,

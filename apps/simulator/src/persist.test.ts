@@ -37,4 +37,16 @@ describe('state file', () => {
     expect(await loadState(join(dir, 'missing.json'), fleet, t0)).toBeNull();
     expect(await loadState(file, fleet, t0)).not.toBeNull();
   });
+
+  it('a state saved without random faults resumes with the rate the simulator is started with (SIM_FAULT_RATE)', async () => {
+    const fleet = demoFleet(24);
+    const t0 = Date.UTC(2025, 5, 10);
+    const file = join(dir, 'rate.json');
+    await saveState(file, createState(fleet, t0, { randomFaultsPerDevicePerDay: 0 }));
+    expect((await loadState(file, fleet, t0))?.options.randomFaultsPerDevicePerDay).toBe(0);
+    const resumed = await loadState(file, fleet, t0 + 2 * 86_400_000, { randomFaultsPerDevicePerDay: 3 });
+    expect(resumed?.options.randomFaultsPerDevicePerDay).toBe(3);
+    // The catch-up to now already played them.
+    expect(resumed?.stations.some((s) => s.dyn.incidents.length > 0)).toBe(true);
+  });
 });

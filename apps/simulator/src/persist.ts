@@ -35,9 +35,10 @@ export async function saveState(file: string, state: SimState): Promise<void> {
 
 /**
  * The saved state if it belongs to this fleet (same seed, stations and devices) and is not older
- * than a month, stepped forward to `nowMs`; otherwise null.
+ * than a month, stepped forward to `nowMs`; otherwise null. `options` given replace the saved
+ * ones (the fault rate is the running simulator's setting, not the saver's), for the catch-up too.
  */
-export async function loadState(file: string, fleet: Fleet, nowMs: number): Promise<SimState | null> {
+export async function loadState(file: string, fleet: Fleet, nowMs: number, options?: Partial<SimOptions>): Promise<SimState | null> {
   let saved: Saved;
   try {
     saved = JSON.parse(await readFile(file, 'utf8')) as Saved;
@@ -51,8 +52,12 @@ export async function loadState(file: string, fleet: Fleet, nowMs: number): Prom
     const s = saved.stations[i];
     const same = s?.code === def.code && s.devices.length === def.devices.length && s.devices.every((c, j) => c === def.devices[j]?.code);
     if (!s || !same) return null;
+    // A file saved before the operating life was played: no incidents yet.
+    s.dyn.incidents ??= [];
+    s.dyn.offline ??= {};
+    s.dyn.incidentSlot ??= Math.floor(saved.timeMs / 3_600_000);
     stations.push({ def, dyn: s.dyn });
   }
-  const state: SimState = { seed: saved.seed, timeMs: saved.timeMs, options: saved.options, stations };
+  const state: SimState = { seed: saved.seed, timeMs: saved.timeMs, options: { ...saved.options, ...options }, stations };
   return nowMs > state.timeMs ? step(state, nowMs - state.timeMs, nowMs) : state;
 }

@@ -58,6 +58,8 @@ interface CellMatrix {
 }
 
 const matrices = new WeakMap<StationDynamics, CellMatrix>();
+/** How far a failed cell temperature sensor reads above the cell, K. */
+const SENSOR_DRIFT = 28;
 
 /** Every cell's voltage and temperature, computed once per state. */
 function cells(seed: number, def: StationDef, dyn: StationDynamics): CellMatrix {
@@ -72,9 +74,15 @@ function cells(seed: number, def: StationDef, dyn: StationDynamics): CellMatrix 
     for (let p = 1; p <= def.storage.packsPerCluster; p++) {
       const v: number[] = [];
       const t: number[] = [];
+      // A failed temperature sensor (a drifted NTC) reads one cell far too warm until it is reset:
+      // the pack's and the cluster's readings cross their temperature warnings with it.
+      const pack = `${def.code}-BP-${String(c).padStart(2, '0')}-${String(p).padStart(2, '0')}`;
+      const broken = (dyn.randomFaults[pack] ?? []).includes('PACK_TEMPERATURE_SENSOR_FAULT')
+        ? 1 + Math.floor(hash01(seed, pack, 'sensor') * def.storage.cellsPerPack)
+        : 0;
       for (let n = 1; n <= def.storage.cellsPerPack; n++) {
         v.push(cellVoltage(def, dyn, seed, c, p, n));
-        t.push(cellTemperature(def, dyn, seed, cabT, c, p, n));
+        t.push(cellTemperature(def, dyn, seed, cabT, c, p, n) + (n === broken ? SENSOR_DRIFT : 0));
       }
       vs.push(v);
       ts.push(t);

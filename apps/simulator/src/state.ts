@@ -1,7 +1,8 @@
-import { PRICE_PERIODS, daysBetween, localTime, periodMinutesPerDay, periodMinutesUntil, type PricePeriod } from '@ess/contract';
+import { PRICE_PERIODS, localTime, type PricePeriod } from '@ess/contract';
 import type { DeviceDef, Fleet, StationDef } from './fleet.ts';
 import { hashRange } from './random.ts';
 import { outdoorTemperature } from './environment.ts';
+import type { Incident } from './incidents.ts';
 
 /**
  * The dynamic state of a simulated fleet. Plain JSON-able data: `step` clones it and returns
@@ -144,10 +145,14 @@ export interface StationDynamics {
   injectedFaults: Record<string, string[]>;
   /** Faults raised by thresholds (cell temperature, transformer load), with hysteresis. */
   autoFaults: Record<string, string[]>;
-  /** Random demo faults (SimOptions.randomFaultsPerDevicePerDay) currently active. */
+  /** Faults of the incidents running now (incidents.ts), by device code. */
   randomFaults: Record<string, string[]>;
-  /** Random fault instances ("code@slot") cleared early by faultRecover. */
-  recoveredRandom: string[];
+  /** Devices not heard from now (an incident's communication loss), by code. */
+  offline: Record<string, boolean>;
+  /** Incidents running or about to start (incidents.ts). */
+  incidents: Incident[];
+  /** The last hour slot whose incidents were drawn. */
+  incidentSlot: number;
 }
 
 export interface StationState {
@@ -157,7 +162,11 @@ export interface StationState {
 }
 
 export interface SimOptions {
-  /** Expected random faults per device per day (0 = none, the default). */
+  /**
+   * The rate of the station's operating life (incidents.ts): expected faults per device per day
+   * before the device type's weight; offline devices and cabinet communication losses scale with
+   * it. 0 = none (the default).
+   */
   randomFaultsPerDevicePerDay: number;
 }
 
@@ -191,59 +200,8 @@ export function devicesOf(def: StationDef, type: DeviceDef['type']): DeviceDef[]
   return m.get(type) ?? [];
 }
 
-/** Hours spent in each period from the commissioning date's midnight to an instant (station-local). */
-function periodHoursSince(def: StationDef, epochMs: number): Registers {
-  const local = localTime(epochMs, def.timeZone);
-  const days = Math.max(0, daysBetween(def.commissioningDate, local.dateKey));
-  const perDay = periodMinutesPerDay(def.touSchedule);
-  const today = periodMinutesUntil(def.touSchedule, local.minuteOfDay);
-  const out = zeroRegisters();
-  for (const p of PRICE_PERIODS) out[p] = (days * perDay[p] + today[p]) / 60;
-  return out;
-}
-
-const CHARGE_PERIODS: readonly PricePeriod[] = ['valley', 'deepValley'];
-const DISCHARGE_PERIODS: readonly PricePeriod[] = ['peak', 'tip'];
-
-/**
- * Typical average power (kW) a meter counts in a period, for the registers' starting values: as if
- * the station had run since commissioning. Continuity across simulator restarts comes from the
- * state file (main.ts), not from these.
- */
-function typicalMeterPower(def: StationDef, purpose: DeviceDef['meterPurpose'], dir: 'forward' | 'reverse', period: PricePeriod): number {
-  const storage = def.storage.installedPower;
-  const charging = CHARGE_PERIODS.includes(period);
-  const discharging = DISCHARGE_PERIODS.includes(period);
-  const pile = (def.charging?.pileCount ?? 0) * (def.charging?.pileRatedPower ?? 0) * 0.25;
-  const pv = (def.pv?.peakPower ?? 0) * 0.16;
-  switch (purpose) {
-    case 'main': {
-      if (dir === 'reverse') return 0;
-      const load = (def.load.base + def.load.peak) / 2;
-      return Math.max(load * 0.2, load + pile - pv + (charging ? storage * 0.35 : 0) - (discharging ? storage * 0.3 : 0));
-    }
-    case 'storage':
-      if (dir === 'forward') return charging ? storage * 0.35 : storage * 0.01;
-      return discharging ? storage * 0.3 : storage * 0.005;
-    case 'pv':
-      return dir === 'forward' ? pv : 0;
-    case 'pile':
-      return dir === 'forward' ? pile : 0;
-    case undefined:
-      return 0;
-  }
-}
-
-function baselineRegisters(def: StationDef, purpose: DeviceDef['meterPurpose'], dir: 'forward' | 'reverse', hours: Registers): Registers {
-  const out = zeroRegisters();
-  for (const p of PRICE_PERIODS) out[p] = hours[p] * typicalMeterPower(def, purpose, dir, p);
-  return out;
-}
-
 function createStation(def: StationDef, seed: number, startMs: number): StationState {
   const local = localTime(startMs, def.timeZone);
-  const hours = periodHoursSince(def, startMs);
-  const elapsedHours = Object.values(hours).reduce((a, b) => a + b, 0);
   const soh = def.storage.soh;
   const capacity = def.storage.installedEnergy * soh;
   const dod = def.storage.depthOfDischarge;
@@ -256,8 +214,8 @@ function createStation(def: StationDef, seed: number, startMs: number): StationS
     meters[m.code] = {
       power: 0,
       reactivePower: 0,
-      forward: baselineRegisters(def, m.meterPurpose, 'forward', hours),
-      reverse: baselineRegisters(def, m.meterPurpose, 'reverse', hours),
+      forward: zeroRegisters(),
+      reverse: zeroRegisters(),
       demandWindowStart: Math.floor(startMs / 900_000) * 900_000,
       demandWindowEnergy: 0,
       demand: 0,
@@ -275,7 +233,7 @@ function createStation(def: StationDef, seed: number, startMs: number): StationS
       compressor: false,
       heater: false,
       acPower: 0,
-      acEnergy: elapsedHours * 1.2,
+      acEnergy: 0,
     };
   }
 
@@ -288,7 +246,7 @@ function createStation(def: StationDef, seed: number, startMs: number): StationS
   for (const g of devicesOf(def, 'chargingGun')) {
     guns[g.code] = {
       phase: 'idle', phaseUntil: 0, vehicle: null, sessionStart: 0, sessionEnergy: 0, power: 0,
-      totalEnergy: elapsedHours * (g.ratedPower ?? 0) * 0.25,
+      totalEnergy: 0,
       lastSlot: Math.floor(startMs / 900_000),
     };
     gunMaxPower[g.code] = g.ratedPower ?? 60;
@@ -298,28 +256,11 @@ function createStation(def: StationDef, seed: number, startMs: number): StationS
   for (const p of devicesOf(def, 'chargingPile')) pilePowerLimit[p.code] = p.ratedPower ?? 120;
 
   const storagePower = def.storage.installedPower;
-  const totalDevice: Record<string, number> = {};
-  for (const d of def.devices) {
-    if (d.type === 'dcdc' || d.type === 'pvInverter') totalDevice[d.code] = elapsedHours * (d.ratedPower ?? 0) * 0.16;
-    if (d.type === 'chargingPile') totalDevice[d.code] = elapsedHours * (d.ratedPower ?? 0) * 0.25;
-  }
   const emptyFlows: Flows = {
     load: 0, aux: 0, irradiance: 0, outdoorTemperature: tOut, pvAc: 0, pvInverterAc: {}, pvInverterDc: {}, dcdcPv: 0, dcdcOut: 0,
     pcs: 0, battery: 0, pile: 0, pileAc: {}, grid: 0, strategy: 0, period: 'flat',
   };
-  // About 1.5 full cycles a day since commissioning.
-  const dailyThroughput = def.storage.installedEnergy * def.storage.depthOfDischarge * 1.5;
-  const days = elapsedHours / 24;
-  const counters = (scale: number): Counters => ({
-    pcsCharge: days * dailyThroughput * scale,
-    pcsDischarge: days * dailyThroughput * 0.89 * scale,
-    batteryCharge: days * dailyThroughput * 0.975 * scale,
-    batteryDischarge: days * dailyThroughput * 0.915 * scale,
-    pv: elapsedHours * (def.pv?.peakPower ?? 0) * 0.16 * scale,
-    load: elapsedHours * ((def.load.base + def.load.peak) / 2) * scale,
-    device: scale ? totalDevice : {},
-    pileSessions: {},
-  });
+  const counters = (): Counters => ({ pcsCharge: 0, pcsDischarge: 0, batteryCharge: 0, batteryDischarge: 0, pv: 0, load: 0, device: {}, pileSessions: {} });
 
   return {
     def,
@@ -347,8 +288,8 @@ function createStation(def: StationDef, seed: number, startMs: number): StationS
         warnMask,
       },
       flows: emptyFlows,
-      today: counters(0),
-      total: counters(1),
+      today: counters(),
+      total: counters(),
       meters,
       cabinets,
       guns,
@@ -356,12 +297,20 @@ function createStation(def: StationDef, seed: number, startMs: number): StationS
       injectedFaults: {},
       autoFaults: {},
       randomFaults: {},
-      recoveredRandom: [],
+      offline: {},
+      incidents: [],
+      // The slot before the start's: the start's own slot is drawn at the first step.
+      incidentSlot: Math.floor(startMs / 3_600_000) - 1,
     },
   };
 }
 
-/** The state of a fleet at `startMs`: mid-range SOC (seeded), registers as if running since commissioning. */
+/**
+ * The state of a fleet at `startMs`, as on the day it was commissioned: mid-range SOC (seeded),
+ * every register and counter at zero, so that what they read later is exactly what the station
+ * did since (the demo commissions its stations where its history starts). A restarted simulator
+ * continues from its state file (persist.ts), not from here.
+ */
 export function createState(fleet: Fleet, startMs: number, options: Partial<SimOptions> = {}): SimState {
   return {
     seed: fleet.seed,
@@ -395,4 +344,30 @@ export function hasFault(dyn: StationDynamics, deviceCode: string): boolean {
     (dyn.autoFaults[deviceCode]?.length ?? 0) > 0 ||
     (dyn.randomFaults[deviceCode]?.length ?? 0) > 0
   );
+}
+
+/**
+ * Commissioning: every register and counter of the state back to zero, the physics (SOC,
+ * temperatures, vehicles) as it is. The demo runs its stations for a day of commissioning tests
+ * first, so that the SOC they start their recorded life with is the one their daily schedule
+ * keeps at that hour; then the registers read exactly what the station did since. Returns a copy.
+ */
+export function commission(state: SimState): SimState {
+  const zeroCounters = (): Counters => ({ pcsCharge: 0, pcsDischarge: 0, batteryCharge: 0, batteryDischarge: 0, pv: 0, load: 0, device: {}, pileSessions: {} });
+  return {
+    ...state,
+    stations: state.stations.map(({ def, dyn }) => ({
+      def,
+      dyn: {
+        ...dyn,
+        today: zeroCounters(),
+        total: zeroCounters(),
+        meters: Object.fromEntries(
+          Object.entries(dyn.meters).map(([code, m]) => [code, { ...m, forward: zeroRegisters(), reverse: zeroRegisters(), demandWindowEnergy: 0, maxDemand: 0, maxDemandTime: 0 }]),
+        ),
+        cabinets: Object.fromEntries(Object.entries(dyn.cabinets).map(([code, c]) => [code, { ...c, acEnergy: 0 }])),
+        guns: Object.fromEntries(Object.entries(dyn.guns).map(([code, g]) => [code, { ...g, totalEnergy: 0, sessionEnergy: 0 }])),
+      },
+    })),
+  };
 }

@@ -5,7 +5,7 @@ import type { StationDef } from './fleet.ts';
 import { deviceValues } from './readings.ts';
 import type { SimState, StationState } from './state.ts';
 import { createState, socOf } from './state.ts';
-import { step } from './step.ts';
+import { ETA_BATTERY, ETA_PCS, step } from './step.ts';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;
@@ -140,7 +140,7 @@ describe('state of charge', () => {
     // Full → empty discharges about DoD × capacity × efficiencies.
     const out = st().dyn.total.pcsDischarge - discharged;
     const capacity = st().def.storage.installedEnergy * st().dyn.soh;
-    const expected = (capacity * (socFull - st().dyn.controls.socLowerLimit)) / 100 * 0.97 * 0.975;
+    const expected = (capacity * (socFull - st().dyn.controls.socLowerLimit)) / 100 * ETA_BATTERY * ETA_PCS;
     expect(out).toBeCloseTo(expected, 0);
     expect(charged).toBeGreaterThan(0);
   });

@@ -1,27 +1,49 @@
 import { existsSync } from 'node:fs';
-import { inArray } from 'drizzle-orm';
-import { createState, saveState, stationDeviceValues, step, type DeviceDef, type Fleet } from '@ess/simulator';
+import { eq, inArray } from 'drizzle-orm';
+import {
+  DEFAULT_FAULT_RATE, commissionedState, faultLabel, localTime, reportedFaults, saveState, stationDeviceValues, step,
+  type DeviceDef, type Fleet, type SimState,
+} from '@ess/simulator';
 import { device } from '../db/schema/device.ts';
 import { site } from '../db/schema/site.ts';
+import { deviceEvent } from '../db/schema/telemetry.ts';
 import type { AppContext } from '../platform/context.ts';
-import { copyDriver } from '../modules/telemetry/index.ts';
+import { alarmEngineOf } from '../modules/alarm/index.ts';
+import { copyDriver, deviceRegistryOf } from '../modules/telemetry/index.ts';
 import { loadProductSlots } from '../modules/telemetry/index.ts';
 import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from '../modules/telemetry/index.ts';
 
 /**
- * The demo's past, so that a first start shows history (earnings, energy per day) and not only
- * what happened since the server started: the station simulator's own physics is run from
- * `days` ago to now in 5-minute steps, each step's readings of the devices the energy figures
- * read are folded into the 5-minute, hour and day rollups exactly as the ingest folds reports
- * (RollupAccumulator), and the simulator's state at the end is saved where the live simulator
- * resumes from it — so registers continue without a jump. No raw reports are written (they would
- * be purged anyway) and nothing is computed here: revenue comes from the engine over these rollups.
+ * The demo's past, so that a first start shows history (earnings, energy per day, alarms) and not
+ * only what happened since the server started. The demo stations are commissioned `days` ago
+ * (their registers start at zero there, and the site's commissioning date says so); the station
+ * simulator's own physics, with its operating life (faults, devices offline, a cabinet losing
+ * communication), is run from then to now in 5-minute steps:
+ * - each step's readings of the devices the energy figures read are folded into the 5-minute, hour
+ *   and day rollups exactly as the ingest folds reports (RollupAccumulator); a device out of touch
+ *   reports nothing (a gap, as live);
+ * - the readings go through the alarm engine's threshold rules and the fault events (published
+ *   live over MQTT) are stored as device events and go through its fault rules: the past alarms are
+ *   raised and ended by the same engine, into the same table, as live ones;
+ * - the simulator's state at the end is saved where the live simulator resumes from it, so
+ *   registers continue without a jump and faults still open stay open.
+ * No raw reports are written (they would be purged anyway) and nothing is computed here: revenue
+ * comes from the engine over these rollups.
  */
 
 const STEP_MS = 300_000;
 const DAY = 86_400_000;
 /** The devices whose registers and power the dashboards and the revenue engine read. */
 const TYPES = new Set<DeviceDef['type']>(['meter', 'pcs', 'bms', 'ems', 'pvInverter', 'dcdc', 'chargingPile']);
+/** Devices the default alarm dictionary watches by threshold (besides those above). */
+const WATCHED = new Set<DeviceDef['type']>([...TYPES, 'batteryCluster', 'batteryPack', 'airConditioner', 'transformer']);
+
+/** The simulator's fault rate for the demo (SIM_FAULT_RATE, as the live simulator reads it). */
+export function demoFaultRate(): number {
+  const raw = process.env.SIM_FAULT_RATE;
+  const v = raw === undefined || raw === '' ? DEFAULT_FAULT_RATE : Number(raw);
+  return Number.isFinite(v) && v >= 0 ? v : DEFAULT_FAULT_RATE;
+}
 
 /** True when none of the fleet's devices has a day rollup yet and there is no saved simulator state. */
 export async function demoHistoryWanted(ctx: AppContext, fleet: Fleet, stateFile: string): Promise<boolean> {
@@ -35,8 +57,24 @@ export async function demoHistoryWanted(ctx: AppContext, fleet: Fleet, stateFile
   return (rows[0]?.n ?? 0) === 0;
 }
 
-export async function seedDemoHistory(ctx: AppContext, fleet: Fleet, days: number, stateFile: string, now = Date.now()): Promise<{ steps: number; rows: number }> {
+export interface DemoHistory {
+  steps: number;
+  rows: number;
+  /** Fault events stored (raised and cleared). */
+  events: number;
+  /** The simulator's state at the end (saved to the state file when one is given). */
+  state: SimState;
+}
+
+export async function seedDemoHistory(
+  ctx: AppContext, fleet: Fleet, days: number, stateFile: string, now = Date.now(), faultRate = demoFaultRate(),
+): Promise<DemoHistory> {
   const codes = fleet.stations.map((s) => s.code);
+  const start = Math.floor((now - days * DAY) / STEP_MS) * STEP_MS;
+  // Commissioned where the history starts: the registers read zero there.
+  for (const st of fleet.stations) {
+    await ctx.db.update(site).set({ commissioningDate: localTime(start, st.timeZone).dateKey }).where(eq(site.code, st.code));
+  }
   const sites = await ctx.db.select({ id: site.id, code: site.code, timeZone: site.timeZone }).from(site).where(inArray(site.code, codes));
   const siteOf = new Map(sites.map((s) => [s.code, s]));
   const rows = await ctx.db
@@ -45,9 +83,14 @@ export async function seedDemoHistory(ctx: AppContext, fleet: Fleet, days: numbe
     .where(inArray(device.siteId, sites.map((s) => s.id)));
   const byCode = new Map(rows.map((r) => [r.code, r]));
   const slots = await loadProductSlots(ctx.db);
+  const engine = alarmEngineOf(ctx);
+  const registry = deviceRegistryOf(ctx);
+  await registry.refresh();
   const acc = new RollupAccumulator(Number.POSITIVE_INFINITY);
   const { session } = copyDriver(ctx.database);
   let written = 0;
+  let events: (typeof deviceEvent.$inferInsert)[] = [];
+  let eventCount = 0;
   const flush = async (force: boolean) => {
     const due = acc.take(now, force);
     // One transaction per table: the staging table empties at each commit.
@@ -56,23 +99,47 @@ export async function seedDemoHistory(ctx: AppContext, fleet: Fleet, days: numbe
       await session((s) => writeAggregates(s, ROLLUP_TABLES[g], due[g]));
       written += due[g].length;
     }
+    // The events first (as the ingest stores them before the rules write), then the alarms.
+    for (let i = 0; i < events.length; i += 500) await ctx.db.insert(deviceEvent).values(events.slice(i, i + 500));
+    eventCount += events.length;
+    events = [];
+    if (engine) {
+      await engine.flush();
+      for (let i = 0; engine.pendingTransitions > 0 && i < 1000; i++) await engine.flush();
+    }
   };
 
-  const start = Math.floor((now - days * DAY) / STEP_MS) * STEP_MS;
-  let state = createState(fleet, start);
-  let steps = 0;
-  let lastFlush = start;
-  for (let t = start + STEP_MS; t <= now; t += STEP_MS) {
-    state = step(state, STEP_MS, t);
-    steps++;
+  /** Every device's readings at the state's time: into the rollups, and through the alarm rules. */
+  const published = new Map<string, Set<string>>();
+  const record = (state: SimState, t: number) => {
+    const sampleAll = (t - start) % (3 * STEP_MS) === 0;
     for (const station of state.stations) {
       const st = siteOf.get(station.def.code);
       if (!st) continue;
       for (const d of station.def.devices) {
-        if (!TYPES.has(d.type)) continue;
         const reg = byCode.get(d.code);
         const layout = reg ? slots.get(reg.productId) : undefined;
-        if (!reg || !layout) continue;
+        const registered = registry.byCode.get(d.code);
+        // Fault events, as the agent publishes them: what changed since the last step.
+        const now = new Set(reportedFaults(station, d));
+        const before = published.get(d.code) ?? new Set<string>();
+        for (const code of now) {
+          if (before.has(code) || !reg) continue;
+          const message = faultLabel(d.type, code);
+          events.push({ deviceId: reg.id, code, active: true, message, ts: new Date(t), receivedAt: new Date(t) });
+          if (registered) engine?.event(registered, code, true, message, t);
+        }
+        for (const code of before) {
+          if (now.has(code) || !reg) continue;
+          const message = `${faultLabel(d.type, code)}恢复`;
+          events.push({ deviceId: reg.id, code, active: false, message, ts: new Date(t), receivedAt: new Date(t) });
+          if (registered) engine?.event(registered, code, false, message, t);
+        }
+        published.set(d.code, now);
+        // A device out of touch reports nothing. Those only the alarm rules watch (a station's many
+        // battery packs, …) are judged every third step: playing the history costs their readings.
+        if (!WATCHED.has(d.type) || station.dyn.offline[d.code] || !reg || !layout) continue;
+        if (!TYPES.has(d.type) && !sampleAll) continue;
         const values = stationDeviceValues(state, station, d);
         const arr = new Float64Array(layout.identifiers.length).fill(Number.NaN);
         for (const [k, v] of Object.entries(values)) {
@@ -81,9 +148,23 @@ export async function seedDemoHistory(ctx: AppContext, fleet: Fleet, days: numbe
           if (typeof v === 'number' && Number.isFinite(v)) arr[i] = v;
           else if (typeof v === 'boolean') arr[i] = v ? 1 : 0;
         }
-        acc.add(reg.id, st.timeZone, t, arr);
+        if (TYPES.has(d.type)) acc.add(reg.id, st.timeZone, t, arr);
+        if (registered) engine?.report(registered, t, arr);
       }
     }
+  };
+
+  let state = commissionedState(fleet, start, { randomFaultsPerDevicePerDay: faultRate });
+  // The commissioning reading: every register at zero, so the first day's energy is complete.
+  record(state, start);
+  let steps = 0;
+  let lastFlush = start;
+  for (let t = start + STEP_MS; t <= now; t += STEP_MS) {
+    state = step(state, STEP_MS, t);
+    steps++;
+    record(state, t);
+    // The server answers meanwhile (the first start's console): let go of the event loop now and then.
+    if (steps % 6 === 0) await new Promise((r) => setImmediate(r));
     if (t - lastFlush >= DAY) {
       await flush(false);
       lastFlush = t;
@@ -92,6 +173,6 @@ export async function seedDemoHistory(ctx: AppContext, fleet: Fleet, days: numbe
   await flush(true);
   if (stateFile) await saveState(stateFile, state);
   await ctx.database.sql.exec('analyze telemetry_5m; analyze telemetry_1h; analyze telemetry_1d').catch(() => undefined);
-  ctx.log.info({ days, steps, rows: written }, 'demo history written');
-  return { steps, rows: written };
+  ctx.log.info({ days, steps, rows: written, events: eventCount }, 'demo history written');
+  return { steps, rows: written, events: eventCount, state };
 }

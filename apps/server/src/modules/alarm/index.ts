@@ -1,7 +1,9 @@
 import { defineModule } from '../../platform/module.ts';
 import { alarmLiveSubscriber } from './alarm.live.ts';
 import { alarmRoutes } from './alarm.routes.ts';
-import { startAlarmEngine } from './alarm.runtime.ts';
+import { alarmEngines, startAlarmEngine } from './alarm.runtime.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { AlarmEngine } from './alarm.engine.ts';
 import { seedAlarmDictionary } from './alarm.seed.ts';
 
 /** Alarms: dictionary, the rule engine on the ingest (a rule sink), monitor, shields, kanban. */
@@ -12,3 +14,9 @@ export const alarmModule = defineModule({
   subscribers: [alarmLiveSubscriber],
   start: (ctx) => Promise.resolve(startAlarmEngine(ctx)),
 });
+
+/**
+ * This instance's alarm engine (instances with the ingest role), as a rule sink: the demo plays its
+ * history's reports and fault events through it, so past alarms are raised and ended by the same rules.
+ */
+export const alarmEngineOf = (ctx: AppContext): Pick<AlarmEngine, 'report' | 'event' | 'flush' | 'pendingTransitions'> | undefined => alarmEngines.get(ctx);
