@@ -33,7 +33,8 @@ function screenWidth(px: number) {
   Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: px });
 }
 
-vi.setConfig({ testTimeout: 30_000 });
+// Each test loads the real pages (lazy chunks, antd, the layout) in jsdom: slow on a busy machine.
+vi.setConfig({ testTimeout: 90_000 });
 
 beforeEach(() => {
   clearUserInfo();
@@ -56,7 +57,7 @@ describe('the layout on a phone and on a desktop', () => {
     screenWidth(390);
     window.history.replaceState(null, '', '/system/user');
     render(<App />);
-    await screen.findByText('用户列表', undefined, { timeout: 15_000 });
+    await screen.findByTestId('menu-button', undefined, { timeout: 30_000 });
     // No menu column beside the page.
     expect(document.querySelector('.ess-sider')).toBeNull();
     expect(screen.queryByRole('navigation', { name: '菜单' })).toBeNull();
@@ -64,24 +65,24 @@ describe('the layout on a phone and on a desktop', () => {
     expect(menuButton().getAttribute('aria-label')).toBe('展开菜单');
 
     fireEvent.click(menuButton());
-    const drawer = await screen.findByRole('dialog', {}, { timeout: 15_000 });
-    expect(drawer.closest('.ess-menu-drawer-root')).not.toBeNull();
+    const drawer = await screen.findByRole('dialog', {}, { timeout: 30_000 });
+    expect(drawer.closest('.ess-menu-drawer-root.ant-drawer-open')).not.toBeNull();
     expect(menuButton().getAttribute('aria-expanded')).toBe('true');
-    const nav = await within(drawer).findByRole('navigation', { name: '菜单' }, { timeout: 15_000 });
+    const nav = await within(drawer).findByRole('navigation', { name: '菜单' }, { timeout: 30_000 });
     // The whole menu, labels and all (not the folded, icon-only one).
-    const link = await within(nav).findByRole('link', { name: '角色管理' }, { timeout: 15_000 });
+    const link = await within(nav).findByRole('link', { name: '角色管理' }, { timeout: 30_000 });
 
     fireEvent.click(link);
     await waitFor(() => expect(window.location.pathname).toBe('/system/role'));
     await waitFor(() => expect(menuButton().getAttribute('aria-expanded')).toBe('false'));
-    await waitFor(() => expect(document.querySelector('.ess-menu-drawer-root .ant-drawer-open')).toBeNull());
+    await waitFor(() => expect(document.querySelector('.ess-menu-drawer-root.ant-drawer-open')).toBeNull());
   });
 
   it('from 768 px the side menu is a column beside the page, which the menu button folds', async () => {
     screenWidth(1024);
     window.history.replaceState(null, '', '/system/user');
     render(<App />);
-    const nav = await screen.findByRole('navigation', { name: '菜单' }, { timeout: 15_000 });
+    const nav = await screen.findByRole('navigation', { name: '菜单' }, { timeout: 30_000 });
     expect(nav.closest('.ess-sider')).not.toBeNull();
     expect(document.querySelector('.ess-menu-drawer-root')).toBeNull();
     expect(menuButton().getAttribute('aria-expanded')).toBe('true');
@@ -94,7 +95,7 @@ describe('the layout on a phone and on a desktop', () => {
   it('the first stop of the keyboard is a skip link that moves the focus to the page', async () => {
     window.history.replaceState(null, '', '/system/user');
     render(<App />);
-    await screen.findByText('用户列表', undefined, { timeout: 15_000 });
+    await screen.findByText('用户列表', undefined, { timeout: 30_000 });
     const skip = screen.getByRole('link', { name: '跳到主要内容' });
     // Before the header and the side menu in the document's order.
     const focusable = document.querySelectorAll('a[href], button, input, [tabindex="0"]');

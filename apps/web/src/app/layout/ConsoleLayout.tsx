@@ -2,7 +2,7 @@ import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } fr
 import { authEndpoints } from '@ess/contract/auth';
 import { TOKEN_STORAGE_KEY } from '@ess/contract/constants';
 import { Breadcrumb, Button, Drawer, Dropdown, Layout, Result } from 'antd';
-import { lazy, Suspense, useEffect, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { directionOf } from '../../platform/i18n/locales.ts';
 import { useLocale, useT } from '../../platform/i18n/useT.ts';
@@ -15,6 +15,7 @@ import { PopupNotices } from './HeaderActions.tsx';
 import { Deferred } from '../../components/Deferred.tsx';
 import { PageFallback } from '../../components/PageFallback.tsx';
 import { pageTitle } from './page-titles.ts';
+import { useKeyboardScrollers } from './keyboard-scrollers.ts';
 import { usePhoneLayout, useSiderCollapsed } from './sider.ts';
 import { openTab, useTabsStore } from './tabs.store.ts';
 
@@ -110,6 +111,8 @@ export function ConsoleLayout() {
   const phone = usePhoneLayout();
   // The page the drawer was opened on: going to another page (a choice in it, a tab) closes it.
   const [drawerOn, setDrawerOn] = useState<string | null>(null);
+  const main = useRef<HTMLElement>(null);
+  useKeyboardScrollers(main, t('横向滚动的表格'));
   const path = location.pathname.length > 1 ? location.pathname.replace(/\/+$/, '') : location.pathname;
   const key = `${path}${location.search}`;
 
@@ -164,7 +167,7 @@ export function ConsoleLayout() {
             </Suspense>
           </Layout.Sider>
         )}
-        <Layout.Content className="ess-content" id={MAIN_ID} tabIndex={-1}>
+        <Layout.Content ref={main} className="ess-content" id={MAIN_ID} tabIndex={-1}>
           <PopupNotices />
           <div className="ess-page-head">
             <Deferred fallback={<div className="ess-page-head-placeholder" />}>
