@@ -203,14 +203,15 @@ export function BusinessOverviewPage() {
       </Card>
       {problem && <Alert type="warning" showIcon message={t(problem)} />}
       <SummaryCard s={summary.data} />
+      {/* Side by side only from 1600 px: the period table's four columns of kWh need more than 10/24 of 1440 px in German. */}
       <Row gutter={[16, 16]}>
-        <Col xs={24} xl={14}>
+        <Col xs={24} xxl={14}>
           <Card size="small" title={t('充放电费用')} style={{ height: '100%' }}
             extra={currencies.length > 1 && <Segmented size="small" value={currency ?? currencies[0]} onChange={(v) => setCurrency(v)} options={currencies} aria-label={t('币种')} />}>
             <EChart option={feeOption} height={300} label={t('充放电费用')} testId="fee-curve" />
           </Card>
         </Col>
-        <Col xs={24} xl={10}>
+        <Col xs={24} xxl={10}>
           <PeriodTable s={summary.data} />
         </Col>
       </Row>
