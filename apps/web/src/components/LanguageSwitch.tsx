@@ -28,7 +28,8 @@ export function LanguageSwitch() {
       onFocus={preload}
       onClick={() => setWanted(true)}
     >
-      {LOCALE_NAMES[locale]}
+      {/* Hidden in the header on a phone (styles.css), so that the console's title keeps its room. */}
+      <span className="ess-header-label">{LOCALE_NAMES[locale]}</span>
     </Button>
   );
   if (!wanted) return button;

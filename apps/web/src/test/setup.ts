@@ -20,12 +20,22 @@ afterAll(() => {
   window.requestAnimationFrame = () => 0;
 });
 
-// jsdom has no matchMedia; antd's responsive helpers and the side menu ask it.
+/**
+ * Whether a width query ("(min-width: 768px)", "(max-width: 767.98px)", both joined by "and")
+ * holds at the window's width (jsdom's innerWidth, 1024 unless a test sets it); other queries do not.
+ */
+function widthQueryMatches(query: string): boolean {
+  const parts = [...query.matchAll(/\((min|max)-width:\s*([\d.]+)px\)/g)];
+  if (!parts.length) return false;
+  return parts.every(([, kind, px]) => (kind === 'min' ? window.innerWidth >= Number(px) : window.innerWidth <= Number(px)));
+}
+
+// jsdom has no matchMedia; antd's responsive helpers and the layout ask it (a desktop of 1024 px by default).
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     configurable: true,
     value: (query: string) => ({
-      matches: false,
+      matches: widthQueryMatches(query),
       media: query,
       onchange: null,
       addListener: () => undefined,

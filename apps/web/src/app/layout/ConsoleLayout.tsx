@@ -1,10 +1,11 @@
 import { LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined, UserOutlined } from '@ant-design/icons';
 import { authEndpoints } from '@ess/contract/auth';
 import { TOKEN_STORAGE_KEY } from '@ess/contract/constants';
-import { Breadcrumb, Button, Dropdown, Layout, Result } from 'antd';
-import { lazy, Suspense, useEffect } from 'react';
+import { Breadcrumb, Button, Drawer, Dropdown, Layout, Result } from 'antd';
+import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { useT } from '../../platform/i18n/useT.ts';
+import { directionOf } from '../../platform/i18n/locales.ts';
+import { useLocale, useT } from '../../platform/i18n/useT.ts';
 import { ancestorsOf } from '../../platform/menu.ts';
 import { call } from '../../platform/request.ts';
 import { useUserStore } from '../../platform/user-store.ts';
@@ -14,7 +15,8 @@ import { PopupNotices } from './HeaderActions.tsx';
 import { Deferred } from '../../components/Deferred.tsx';
 import { PageFallback } from '../../components/PageFallback.tsx';
 import { pageTitle } from './page-titles.ts';
-import { useSiderCollapsed } from './sider.ts';
+import { useKeyboardScrollers } from './keyboard-scrollers.ts';
+import { usePhoneLayout, useSiderCollapsed } from './sider.ts';
 import { openTab, useTabsStore } from './tabs.store.ts';
 
 /**
@@ -55,42 +57,85 @@ function UserMenu() {
         },
       }}
     >
-      <Button type="text" icon={<UserOutlined />} data-testid="user-menu">
-        {name}
+      {/* On a phone the name is hidden (the header keeps its title whole); it stays the button's name. */}
+      <Button type="text" icon={<UserOutlined />} data-testid="user-menu" aria-label={name || undefined}>
+        <span className="ess-header-label">{name}</span>
       </Button>
     </Dropdown>
   );
 }
 
 /**
+ * The side menu's width: its longest single word (German "Betriebseinstellungen", 21 letters)
+ * beside the icon and the arrow; longer labels wrap between words (styles.css).
+ */
+const SIDER_WIDTH = 244;
+
+/** The id of the page's <main>, the skip link's target. */
+export const MAIN_ID = 'main-content';
+
+/**
+ * The link a keyboard user meets first: it skips the header and the side menu. Hidden until it has
+ * the focus (styles.css, .ess-skip-link). The browser's own jump to #main-content would go through
+ * the router as a navigation; the focus is moved here instead.
+ */
+function SkipLink() {
+  const t = useT();
+  const skip = (e: MouseEvent<HTMLAnchorElement>) => {
+    e.preventDefault();
+    const main = document.getElementById(MAIN_ID);
+    main?.focus();
+    main?.scrollIntoView?.({ block: 'start' });
+  };
+  return (
+    <a className="ess-skip-link" href={`#${MAIN_ID}`} onClick={skip}>
+      {t('跳到主要内容')}
+    </a>
+  );
+}
+
+/**
  * The shared layout of every page but the login page (decision 0022): a header with the title,
  * language, notices and the user's menu; the side menu; breadcrumbs, the tab strip and the page.
- * Built on antd's Layout and Menu: one <header> (banner), one <nav>, one <main>.
+ * Built on antd's Layout and Menu: one <header> (banner), one <nav>, one <main>. Below 768 px
+ * (antd's md breakpoint) the side menu is a drawer that the header's menu button opens and a
+ * choice in it closes; from 768 px it is a column beside the page that the button folds.
  */
 export function ConsoleLayout() {
   const t = useT();
+  const rtl = directionOf(useLocale()) === 'rtl';
   const location = useLocation();
   const menus = useUserStore((s) => s.menuProfiles);
   const refreshSeq = useTabsStore((s) => s.refreshSeq);
   const [collapsed, setCollapsed] = useSiderCollapsed();
+  const phone = usePhoneLayout();
+  // The page the drawer was opened on: going to another page (a choice in it, a tab) closes it.
+  const [drawerOn, setDrawerOn] = useState<string | null>(null);
+  const main = useRef<HTMLElement>(null);
+  useKeyboardScrollers(main, t('横向滚动的表格'));
   const path = location.pathname.length > 1 ? location.pathname.replace(/\/+$/, '') : location.pathname;
   const key = `${path}${location.search}`;
 
   useEffect(() => openTab({ key, path }), [key, path]);
+  const drawerOpen = drawerOn === key;
+  const setDrawerOpen = (open: boolean) => setDrawerOn(open ? key : null);
 
   const entry = menus.find((m) => m.path === path);
   const crumbs = entry ? [...ancestorsOf(menus, entry), entry].map((m) => t(m.name)) : [t(pageTitle(menus, path))];
   const Screen = SCREENS[path];
+  const menuShown = phone ? drawerOpen : !collapsed;
 
   return (
-    <Layout className="ess-layout">
+    <Layout className={phone ? 'ess-layout ess-layout-phone' : 'ess-layout'}>
+      <SkipLink />
       <Layout.Header className="ess-header">
         <Button
           type="text"
-          icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-          aria-label={t(collapsed ? '展开菜单' : '收起菜单')}
-          aria-expanded={!collapsed}
-          onClick={() => setCollapsed(!collapsed)}
+          icon={menuShown ? <MenuFoldOutlined /> : <MenuUnfoldOutlined />}
+          aria-label={t(menuShown ? '收起菜单' : '展开菜单')}
+          aria-expanded={menuShown}
+          data-testid="menu-button"
+          onClick={() => (phone ? setDrawerOpen(!drawerOpen) : setCollapsed(!collapsed))}
         />
         <h1 className="ess-title">{t('储能运维平台')}</h1>
         {/* Drawn in turns (components/Deferred.tsx): the page's first draw in several short tasks. */}
@@ -99,13 +144,30 @@ export function ConsoleLayout() {
           <UserMenu />
         </Deferred>
       </Layout.Header>
-      <Layout hasSider>
-        <Layout.Sider className="ess-sider" theme="light" width={220} collapsedWidth={56} collapsed={collapsed} trigger={null}>
-          <Suspense fallback={null}>
-            <SideMenu path={path} collapsed={collapsed} />
-          </Suspense>
-        </Layout.Sider>
-        <Layout.Content className="ess-content">
+      <Layout hasSider={!phone}>
+        {phone ? (
+          <Drawer
+            open={drawerOpen}
+            onClose={() => setDrawerOpen(false)}
+            placement={rtl ? 'right' : 'left'}
+            width={300}
+            title={t('菜单')}
+            className="ess-menu-drawer"
+            rootClassName="ess-menu-drawer-root"
+            styles={{ body: { padding: 0 } }}
+          >
+            <Suspense fallback={null}>
+              <SideMenu path={path} collapsed={false} />
+            </Suspense>
+          </Drawer>
+        ) : (
+          <Layout.Sider className="ess-sider" theme="light" width={SIDER_WIDTH} collapsedWidth={56} collapsed={collapsed} trigger={null}>
+            <Suspense fallback={null}>
+              <SideMenu path={path} collapsed={collapsed} />
+            </Suspense>
+          </Layout.Sider>
+        )}
+        <Layout.Content ref={main} className="ess-content" id={MAIN_ID} tabIndex={-1}>
           <PopupNotices />
           <div className="ess-page-head">
             <Deferred fallback={<div className="ess-page-head-placeholder" />}>
@@ -115,7 +177,7 @@ export function ConsoleLayout() {
               </Suspense>
             </Deferred>
           </div>
-          <div style={{ padding: 16 }}>
+          <div className="ess-page">
             {Screen ? (
               <Suspense fallback={<PageFallback />}>
                 <Screen key={`${key}#${refreshSeq[key] ?? 0}`} />

@@ -8,7 +8,14 @@ import { WELCOME_PATH } from '../guard/navigation-guard.ts';
 import { pageTitle } from './page-titles.ts';
 import { closeTabs, refreshTab, useTabsStore, type TabAction } from './tabs.store.ts';
 
-/** Open pages with close current / others / left / right / all and refresh (product-spec §2). */
+const OPEN = 'open:';
+
+/**
+ * Open pages with close current / others / left / right / all and refresh (product-spec §2).
+ * When the tabs outgrow the strip it scrolls (wheel, touch, arrow keys between tabs); antd's own
+ * overflow button is hidden (styles.css): it sat inside the tab list, where only tabs may be
+ * (axe: aria-required-children). The strip's actions button lists every open page instead.
+ */
 export function TabStrip({ activeKey }: { activeKey: string }) {
   const t = useT();
   const navigate = useNavigate();
@@ -21,10 +28,15 @@ export function TabStrip({ activeKey }: { activeKey: string }) {
     if (to !== activeKey) void navigate(to);
   };
 
-  const actions = (key: string): MenuProps => {
+  /** A tab's actions; the strip's own button also lists every open page to go to (`withPages`). */
+  const actions = (key: string, withPages = false): MenuProps => {
     const i = tabs.findIndex((x) => x.key === key);
+    const pages: NonNullable<MenuProps['items']> = withPages
+      ? [{ type: 'group', key: 'pages', label: t('已打开的页面'), children: tabs.map((tab) => ({ key: `${OPEN}${tab.key}`, label: t(pageTitle(menus, tab.path)) })) }, { type: 'divider' }]
+      : [];
     return {
       items: [
+        ...pages,
         { key: 'refresh', icon: <ReloadOutlined />, label: t('刷新') },
         { type: 'divider' },
         { key: 'current', label: t('关闭当前'), disabled: i === -1 },
@@ -37,7 +49,8 @@ export function TabStrip({ activeKey }: { activeKey: string }) {
         // The menu is rendered in a portal, but React bubbles its click to the tab underneath,
         // which would make the tab acted on the active one (e.g. "close left" must keep the page).
         domEvent.stopPropagation();
-        if (action === 'refresh') refreshTab(key);
+        if (action.startsWith(OPEN)) void navigate(action.slice(OPEN.length));
+        else if (action === 'refresh') refreshTab(key);
         else close(action as TabAction, key);
       },
     };
@@ -67,7 +80,7 @@ export function TabStrip({ activeKey }: { activeKey: string }) {
           ),
         }))}
       />
-      <Dropdown menu={actions(activeKey)} trigger={['click']}>
+      <Dropdown menu={actions(activeKey, true)} trigger={['click']}>
         <Button size="small" type="text" aria-label={t('标签操作')} icon={<DownOutlined />} data-testid="tab-actions" style={{ marginBottom: 4 }} />
       </Dropdown>
     </div>

@@ -1,6 +1,8 @@
 import { Spin } from 'antd';
 import type { ECharts, EChartsCoreOption } from 'echarts/core';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useLocale, useT } from '../../platform/i18n/useT.ts';
+import { chartSummary } from './chart-summary.ts';
 
 export type ChartOption = EChartsCoreOption;
 
@@ -42,6 +44,8 @@ const afterNextPaint = () =>
 /**
  * The one ECharts wrapper: loads ECharts on first use (its own chunk), draws on a canvas, follows
  * its box size and applies each new option as an update, so live data does not reset the zoom.
+ * The canvas says nothing to a screen reader: the chart is an image named by its title (`label`)
+ * and described by its data in words (chart-summary.ts), kept up to date with the option.
  */
 export function EChart({ option, height = 320, label, replace = REPLACED, testId }: EChartProps) {
   const box = useRef<HTMLDivElement>(null);
@@ -50,6 +54,10 @@ export function EChart({ option, height = 320, label, replace = REPLACED, testId
   // The option to draw first (the latest one when the chart's turn comes), and the one drawn.
   const latest = useRef({ option, replace });
   const drawn = useRef<ChartOption | null>(null);
+  const t = useT();
+  const locale = useLocale();
+  const summaryId = useId();
+  const summary = useMemo(() => chartSummary(option, t, locale), [option, t, locale]);
 
   useEffect(() => {
     let disposed = false;
@@ -87,7 +95,10 @@ export function EChart({ option, height = 320, label, replace = REPLACED, testId
 
   return (
     <div style={{ position: 'relative', width: '100%', height }}>
-      <div ref={box} role="img" aria-label={label} data-testid={testId} style={{ width: '100%', height: '100%' }} />
+      <div ref={box} role="img" aria-label={label} aria-describedby={summaryId} data-testid={testId} style={{ width: '100%', height: '100%' }} />
+      <p id={summaryId} className="ess-visually-hidden" data-testid={testId ? `${testId}-summary` : undefined}>
+        {summary}
+      </p>
       {!ready && (
         <div style={{ position: 'absolute', inset: 0, display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
           <Spin />
