@@ -147,7 +147,7 @@ export const homeTop = z.object({
   installedCapacity: z.number(),
   installedPower: z.number(),
   devices: z.object({ total: z.number(), online: z.number(), offline: z.number(), disabled: z.number(), inactive: z.number() }),
-  /** Lifetime (all stored days) energy, kWh. */
+  /** Lifetime energy, kWh: the sum of the stations' lifetime registers, the same figures as each station's overview total. */
   totalCharge: z.number(),
   totalDischarge: z.number(),
   totalPv: z.number(),

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import {
   DEVICE_TYPES, DEVICE_TYPE_LABELS, PRICE_PERIODS, meterRegisterIdentifier,
-  type DashboardSeries, type DeviceStatusOverview, type DeviceStatusQuery, type DeviceType, type DeviceTypeStatus, type DiagramValue, type DiagramValues,
+  type DashboardSeries, type DeviceStatusOverview, type EnergyFigures, type DeviceStatusQuery, type DeviceType, type DeviceTypeStatus, type DiagramValue, type DiagramValues,
   type FlowEdge, type FlowNode, type KeyValueName, type LiveSite, type LiveSitePageQuery, type MainMeterView, type MeterRegisterDay,
   type Page, type PowerCurves, type SiteDayQuery, type SiteInfo, type SiteOption, type SiteOverview, type SitePerformance,
   type SiteTopology, type SiteType, type StatusCounts,
@@ -165,6 +165,25 @@ export async function siteOverview(ctx: AppContext, user: AuthUser, q: SiteDayQu
     day: energyFigures(st.subsystems, st.roles, growth),
     total: energyFigures(st.subsystems, st.roles, lifetime(devices, ENERGY_REGISTERS)),
   };
+}
+
+/**
+ * Each station's lifetime energy (the devices' cumulative registers now): the one source of every
+ * "total" in the console — the station overview's, the energy monitor's (both siteOverview) and
+ * the home page's sums. The stations must already be the caller's.
+ */
+export async function stationTotals(ctx: AppContext, siteIds: readonly number[]): Promise<Map<number, EnergyFigures>> {
+  const out = new Map<number, EnergyFigures>();
+  if (siteIds.length === 0) return out;
+  const slots = await productSlots(ctx);
+  const devices = await stationDevices(ctx, slots, [...siteIds], POWER_TYPES);
+  const bySite = new Map<number, StationDevice[]>(siteIds.map((id) => [id, []]));
+  for (const d of devices) bySite.get(d.siteId)?.push(d);
+  for (const [id, mine] of bySite) {
+    const roles = rolesOf(mine);
+    out.set(id, energyFigures(subsystemsOf(roles), roles, lifetime(energyDevices(roles), ENERGY_REGISTERS)));
+  }
+  return out;
 }
 
 // ── Power flow ───────────────────────────────────────────────────────────────────────

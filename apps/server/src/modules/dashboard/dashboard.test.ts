@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deviceTopic, todayIn,
   type ArbitrageDetail, type ArbitrageFeeCurve, type ArbitrageQuantityCurve, type ArbitrageSummary, type HomeCharge, type HomeEnergy, type HomeError,
-  type HomeIncome, type HomeTop, type Page, type SiteEarnings, type SiteEarningsChart, type TelemetryValue,
+  type HomeIncome, type HomeTop, type Page, type SiteEarnings, type SiteOverview, type SiteEarningsChart, type TelemetryValue,
 } from '@ess/contract';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
@@ -242,7 +242,9 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       expect(top.totalRevenue.map((a) => a.currency).sort()).toEqual(['CNY', 'EUR']);
       expect(top.totalRevenue.find((a) => a.currency === 'EUR')!.amount).toBe(72.98);
       expect(top.totalRevenue.find((a) => a.currency === 'CNY')!.amount).toBe(835.68);
-      expect(top.totalCharge).toBe(1650.75);
+      // Lifetime energy is the stations' own registers, not the two days with revenue figures
+      // (1650.75 kWh charged): Shanghai's storage meter forward 5 × 5000 + 1000.5 + 400.25, Berlin's BMS 1250.
+      expect(top.totalCharge).toBe(26_400.75 + 1250);
       const income = await ok<HomeIncome>('/home/page/income', { companyId: root!.id });
       const eur = income.currencies.find((c) => c.currency === 'EUR')!;
       expect(eur.total).toMatchObject({ arbitrage: 52.08, pvRevenue: 20.9, total: 72.98 });
@@ -260,6 +262,25 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       const mine = await ok<HomeTop>('/home/page/top', { companyId: east }, operator);
       expect(mine.stationCount).toBe(1);
       expect(mine.totalRevenue).toEqual([{ currency: 'CNY', amount: 835.68 }]);
+    });
+
+    it('takes every lifetime total of the home page from the stations’ own totals (the station overview’s)', async () => {
+      const [root] = await t.ctx.db.select().from(company).orderBy(company.id).limit(1);
+      const top = await ok<HomeTop>('/home/page/top', { companyId: root!.id });
+      const charge = await ok<HomeCharge>('/home/page/charge', { companyId: root!.id });
+      const sum = { charge: 0, discharge: 0, pv: 0, piles: 0 };
+      for (const siteId of siteIds.values()) {
+        const o = await ok<SiteOverview>('/comprehensive/site/overview', { siteId });
+        const energy = await ok<SiteOverview>('/monitor/energy/overview', { siteId });
+        expect(energy.total).toEqual(o.total);
+        for (const k of ['charge', 'discharge', 'pv', 'piles'] as const) sum[k] += o.total[k] ?? 0;
+      }
+      expect(sum.charge).toBeGreaterThan(1650.75);
+      expect(top.totalCharge).toBeCloseTo(sum.charge, 3);
+      expect(top.totalDischarge).toBeCloseTo(sum.discharge, 3);
+      expect(top.totalPv).toBeCloseTo(sum.pv, 3);
+      expect(top.totalPiles).toBeCloseTo(sum.piles, 3);
+      expect(charge.totalEnergy).toBeCloseTo(sum.piles, 3);
     });
 
     it('refuses stations and companies out of scope, and bad input with 400 naming the field', async () => {

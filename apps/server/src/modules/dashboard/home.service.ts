@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  GUN_STATES, type CurrencyAmount, type EnergyDay, type HomeCharge, type HomeEnergy, type HomeError, type HomeIncome, type HomeTop,
+  GUN_STATES, type CurrencyAmount, type EnergyDay, type EnergyFigures, type HomeCharge, type HomeEnergy, type HomeError, type HomeIncome, type HomeTop,
 } from '@ess/contract';
 import { alarm } from '../../db/schema/alarm.ts';
 import { device } from '../../db/schema/device.ts';
@@ -8,7 +8,7 @@ import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { daysSince } from '../../platform/time/local-time.ts';
-import { stateCounts } from '../comprehensive/index.ts';
+import { stateCounts, stationTotals } from '../comprehensive/index.ts';
 import { emptyCounts, productSlots, stationDevices, statusCounts, addCounts } from '../comprehensive/index.ts';
 import { addDays, addMonths, bucketSums, companyStations, dateLabels, periodTotals, type ScopedStation, type Sums } from './revenue.repository.ts';
 
@@ -33,13 +33,13 @@ export async function homeTop(ctx: AppContext, user: AuthUser, companyId: number
   const now = Date.now();
   const list = await companyStations(ctx, user, companyId, now);
   const ids = list.map((s) => s.id);
-  const [totals, counts] = await Promise.all([periodTotals(ctx, list), statusCounts(ctx, ids)]);
+  const [totals, counts, lifetime] = await Promise.all([periodTotals(ctx, list), statusCounts(ctx, ids), stationTotals(ctx, ids)]);
   let devices = emptyCounts();
   for (const byType of counts.values()) for (const c of byType.values()) devices = addCounts(devices, c);
   const byType: Record<string, number> = {};
   for (const s of list) byType[s.siteType] = (byType[s.siteType] ?? 0) + 1;
-  const all = [...totals.values()].map((t) => t.total);
-  const sumOf = (f: (s: Sums) => number | null) => r3(all.reduce((a, s) => a + (f(s) ?? 0), 0));
+  // Lifetime energy is the stations' own registers, as on the station overview (not the days with revenue figures).
+  const sumOf = (f: (s: EnergyFigures) => number | null) => lifetimeSum(lifetime, f);
   const operating = list.map((s) => daysSince(s.timeZone, s.commissioningDate, now)).filter((d): d is number => d !== null);
   return {
     companyId,
@@ -57,6 +57,10 @@ export async function homeTop(ctx: AppContext, user: AuthUser, companyId: number
     operatingDays: operating.length ? Math.max(...operating) : null,
   };
 }
+
+/** A lifetime figure added up over stations (a station that does not measure it adds nothing). */
+const lifetimeSum = (lifetime: Map<number, EnergyFigures>, f: (s: EnergyFigures) => number | null) =>
+  r3([...lifetime.values()].reduce((a, s) => a + (f(s) ?? 0), 0));
 
 /** The last 30 days (to the newest station-local today) of the stations, summed over currencies. */
 async function lastDays(ctx: AppContext, list: readonly ScopedStation[], now: number) {
@@ -110,12 +114,12 @@ export async function homeCharge(ctx: AppContext, user: AuthUser, companyId: num
   const list = await companyStations(ctx, user, companyId, now);
   const ids = list.map((s) => s.id);
   const slots = await productSlots(ctx);
-  const [totals, days, devices] = await Promise.all([
-    periodTotals(ctx, list), lastDays(ctx, list, now), stationDevices(ctx, slots, ids, ['chargingPile', 'chargingGun']),
+  const [totals, days, devices, lifetime] = await Promise.all([
+    periodTotals(ctx, list), lastDays(ctx, list, now), stationDevices(ctx, slots, ids, ['chargingPile', 'chargingGun']), stationTotals(ctx, ids),
   ]);
   const piles = devices.filter((d) => d.type === 'chargingPile');
   const guns = devices.filter((d) => d.type === 'chargingGun');
-  const energy = (k: 'today' | 'month' | 'year' | 'total') => r3([...totals.values()].reduce((a, t) => a + (t[k].piles ?? 0), 0));
+  const energy = (k: 'today' | 'month' | 'year') => r3([...totals.values()].reduce((a, t) => a + (t[k].piles ?? 0), 0));
   return {
     companyId,
     pileCount: piles.length,
@@ -124,7 +128,7 @@ export async function homeCharge(ctx: AppContext, user: AuthUser, companyId: num
     todayEnergy: energy('today'),
     monthEnergy: energy('month'),
     yearEnergy: energy('year'),
-    totalEnergy: energy('total'),
+    totalEnergy: lifetimeSum(lifetime, (s) => s.piles),
     todayRevenue: amounts(totals, (t) => t.today.chargingRevenue),
     monthRevenue: amounts(totals, (t) => t.month.chargingRevenue),
     totalRevenue: amounts(totals, (t) => t.total.chargingRevenue),
