@@ -304,8 +304,9 @@ export async function sitePerformance(ctx: AppContext, user: AuthUser, q: SiteDa
   const dod = kv?.depthOfDischarge ?? null;
   const usable = capacity !== null && dod !== null && capacity > 0 && dod > 0 ? (dod / 100) * 2 * capacity : null;
   const cycles = (c: number | null, d: number | null) => (usable === null || c === null || d === null ? null : round((c + d) / usable, 4));
-  // More out than in means the energy came from the state of charge the period began with: no round trip to measure.
-  const ratio = (c: number | null, d: number | null) => (c === null || d === null || c <= 0 || d > c ? null : pct(d / c));
+  // Nothing discharged, or more out than in (the energy came from the state of charge the period
+  // began with): no round trip to measure; null, shown "–" (never "0 %").
+  const ratio = (c: number | null, d: number | null) => (c === null || d === null || c <= 0 || d <= 0 || d > c ? null : pct(d / c));
   return {
     siteId: st.site.id,
     date: day.date,

@@ -10,6 +10,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { daysSince } from '../../platform/time/local-time.ts';
 import { stateCounts, stationTotals } from '../comprehensive/index.ts';
 import { emptyCounts, productSlots, stationDevices, statusCounts, addCounts } from '../comprehensive/index.ts';
+import { efficiency } from './revenue.calc.ts';
 import { addDays, addMonths, bucketSums, companyStations, dateLabels, periodTotals, type ScopedStation, type Sums } from './revenue.repository.ts';
 
 /**
@@ -104,7 +105,7 @@ export async function homeEnergy(ctx: AppContext, user: AuthUser, companyId: num
     month: { charge: month.charge, discharge: month.discharge, pv: month.pv, piles: month.piles },
     year: { charge: year.charge, discharge: year.discharge, pv: year.pv, piles: year.piles },
     days: days.map((d) => ({ date: d.date, ...energyOf(d.sums) })),
-    efficiencyMonth: month.charge > 0 && month.discharge <= month.charge ? Math.round((month.discharge / month.charge) * 10_000) / 100 : null,
+    efficiencyMonth: efficiency(month.charge, month.discharge),
     cyclesMonth: storage ? Math.round((month.cycles / storage) * 10_000) / 10_000 : null,
   };
 }
