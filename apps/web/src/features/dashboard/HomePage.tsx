@@ -15,6 +15,7 @@ import { LevelTag } from '../../components/LevelTag.tsx';
 import { levelColour } from '../../components/options/levels.ts';
 import { EChart } from '../../components/chart/EChart.tsx';
 import { formatNumber } from '../../components/chart/chart-options.ts';
+import { formatEfficiency } from '../../components/format.ts';
 import { stationHref } from './comprehensive.api.ts';
 import { CompanySelect } from './CompanySelect.tsx';
 import { fmt, StateTags } from './parts.tsx';
@@ -149,7 +150,7 @@ function EnergyCard({ companyId }: { companyId: number }) {
         ]}
       />
       <Space split="·" wrap style={{ margin: '8px 0' }}>
-        <Typography.Text type="secondary">{t('本月充放电效率 $1', e?.efficiencyMonth === null || !e ? '-' : `${formatNumber(e.efficiencyMonth)}%`)}</Typography.Text>
+        <Typography.Text type="secondary">{t('本月充放电效率 $1', formatEfficiency(e?.efficiencyMonth, e ? e.month.discharge : undefined))}</Typography.Text>
         <Typography.Text type="secondary">{t('本月平均循环次数 $1', num(e?.cyclesMonth))}</Typography.Text>
       </Space>
       <EChart option={option} height={240} label={t('近30天电量')} testId="energy-chart" />
