@@ -34,7 +34,7 @@ async function firstOf(ctx: AppContext, level: Interval, deviceId: number, start
       [deviceId, new Date(start), new Date(end)],
     )
     : await sql.query<{ t: unknown }>(
-      `select (extract(epoch from bucket) * 1000)::float8 as t from ${ROLLUP_TABLES[level as Exclude<Interval, 'raw'>]} where device_id = $1 and bucket > $2 and bucket < $3 order by bucket limit 1`,
+      `select (extract(epoch from bucket) * 1000)::float8 as t from ${ROLLUP_TABLES[level]} where device_id = $1 and bucket > $2 and bucket < $3 order by bucket limit 1`,
       [deviceId, new Date(start - WIDTH[level]), new Date(end)],
     );
   return rows[0] ? num(rows[0].t) : null;

@@ -64,8 +64,9 @@ export function EnergyPage() {
   const ems = parts.ems;
   const dayStart = o ? stationDayStart(o) : undefined;
   const curveIds = energyCurveIdentifiers(parts);
+  // 'grow' reads from the station's midnight up to the moment of each read (liveHistoryBody).
   const body = ems && dayStart !== undefined
-    ? { deviceId: ems.id, identifiers: curveIds, start: new Date(dayStart).toISOString(), end: new Date(Math.max(Date.now(), dayStart + 1000)).toISOString(), interval: 'auto' as const }
+    ? { deviceId: ems.id, identifiers: curveIds, start: new Date(dayStart).toISOString(), end: new Date(dayStart + 1000).toISOString(), interval: 'auto' as const }
     : null;
   const history = useHistory(body, 'grow');
   const option = useMemo(
