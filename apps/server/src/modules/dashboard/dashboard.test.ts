@@ -283,6 +283,29 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       expect(charge.totalEnergy).toBeCloseTo(sum.piles, 3);
     });
 
+    it('lists every currency the stations bill in, the most stations first, and names the stations with days without a price', async () => {
+      const [root] = await t.ctx.db.select().from(company).orderBy(company.id).limit(1);
+      const be = siteIds.get('BE01')!;
+      const [{ currency } = { currency: '' }] = await t.ctx.db.select({ currency: site.currency }).from(site).where(eq(site.id, siteIds.get('LA01')!));
+      // One station per currency: then the larger revenue first; Los Angeles has no figures yet but its currency is listed.
+      const before = await ok<HomeIncome>('/home/page/income', { companyId: root!.id });
+      expect(before.currencies.map((c) => [c.currency, c.stationCount])).toEqual([['CNY', 1], ['EUR', 1], [currency, 1]]);
+      expect(before.currencies.at(-1)!.total.total).toBe(0);
+      expect(before.currencies.every((c) => c.missingPrices.length === 0)).toBe(true);
+      // A second station billing in euros makes EUR the currency with the most stations.
+      await t.ctx.db.update(site).set({ currency: 'EUR' }).where(eq(site.id, siteIds.get('LA01')!));
+      await t.ctx.database.sql.query('update revenue_daily set prices_complete = false where site_id = $1', [be]);
+      try {
+        const after = await ok<HomeIncome>('/home/page/income', { companyId: root!.id });
+        expect(after.currencies.map((c) => [c.currency, c.stationCount])).toEqual([['EUR', 2], ['CNY', 1]]);
+        expect(after.currencies[0]!.missingPrices).toEqual([{ siteId: be, siteName: expect.any(String) as string, days: 1 }]);
+        expect(after.currencies[1]!.missingPrices).toEqual([]);
+      } finally {
+        await t.ctx.db.update(site).set({ currency }).where(eq(site.id, siteIds.get('LA01')!));
+        await t.ctx.database.sql.query('update revenue_daily set prices_complete = true where site_id = $1', [be]);
+      }
+    });
+
     it('refuses stations and companies out of scope, and bad input with 400 naming the field', async () => {
       const be = siteIds.get('BE01')!;
       expect((await t.api.get('/home/page/top', operator, { companyId: south })).status).toBe(403);

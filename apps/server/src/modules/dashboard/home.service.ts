@@ -11,7 +11,7 @@ import { daysSince } from '../../platform/time/local-time.ts';
 import { stateCounts, stationTotals } from '../comprehensive/index.ts';
 import { emptyCounts, productSlots, stationDevices, statusCounts, addCounts } from '../comprehensive/index.ts';
 import { efficiency } from './revenue.calc.ts';
-import { addDays, addMonths, bucketSums, companyStations, dateLabels, periodTotals, type ScopedStation, type Sums } from './revenue.repository.ts';
+import { addDays, addMonths, bucketSums, companyStations, dateLabels, incompletePriceDays, periodTotals, sumsOf, type ScopedStation, type Sums } from './revenue.repository.ts';
 
 /**
  * The home page (api-catalogue "Home page"): a company's stations (with its subsidiaries',
@@ -193,9 +193,19 @@ export async function homeIncome(ctx: AppContext, user: AuthUser, companyId: num
   const end = latestToday(list, now);
   const dayFrom = addDays(end, -29);
   const monthFrom = `${addMonths(end.slice(0, 7), -11)}-01`;
-  const [totals, days, months] = await Promise.all([
-    periodTotals(ctx, list), bucketSums(ctx, ids, dayFrom, end, 'day'), bucketSums(ctx, ids, monthFrom, end, 'month'),
+  const [totals, days, months, incomplete] = await Promise.all([
+    periodTotals(ctx, list), bucketSums(ctx, ids, dayFrom, end, 'day'), bucketSums(ctx, ids, monthFrom, end, 'month'), incompletePriceDays(ctx, ids),
   ]);
+  // Every currency the stations bill in, also one without figures yet (its stations have no
+  // price or no metered energy): the most stations first, then the larger revenue.
+  const stationsIn = new Map<string, number>();
+  for (const s of list) stationsIn.set(s.currency, (stationsIn.get(s.currency) ?? 0) + 1);
+  const empty = (c: string) => ({ today: sumsOf(undefined, '', c), month: sumsOf(undefined, '', c), year: sumsOf(undefined, '', c), total: sumsOf(undefined, '', c) });
+  const all = new Map(totals);
+  for (const c of stationsIn.keys()) if (!all.has(c)) all.set(c, empty(c));
+  const order = [...all].sort(([a, x], [b, y]) =>
+    (stationsIn.get(b) ?? 0) - (stationsIn.get(a) ?? 0) || Math.abs(y.total.total) - Math.abs(x.total.total) || a.localeCompare(b));
+  const names = new Map(list.map((s) => [s.id, s.name]));
   const money = (s: Sums | undefined) => ({
     arbitrage: s?.arbitrage ?? 0, pvRevenue: s?.pvRevenue ?? 0, chargingRevenue: s?.chargingRevenue ?? 0, total: s?.total ?? 0,
   });
@@ -203,7 +213,7 @@ export async function homeIncome(ctx: AppContext, user: AuthUser, companyId: num
   for (let i = 11; i >= 0; i--) monthList.push(addMonths(end.slice(0, 7), -i));
   return {
     companyId,
-    currencies: [...totals].map(([currency, t]) => {
+    currencies: order.map(([currency, t]) => {
       const d = new Map(days.filter((x) => x.currency === currency).map((x) => [x.bucket, x.sums]));
       const m = new Map(months.filter((x) => x.currency === currency).map((x) => [x.bucket, x.sums]));
       const pick = (s: Sums) => ({
@@ -211,6 +221,8 @@ export async function homeIncome(ctx: AppContext, user: AuthUser, companyId: num
       });
       return {
         currency,
+        stationCount: stationsIn.get(currency) ?? 0,
+        missingPrices: incomplete.filter((x) => x.currency === currency).map((x) => ({ siteId: x.siteId, siteName: names.get(x.siteId) ?? '', days: x.days })),
         today: pick(t.today),
         month: pick(t.month),
         year: pick(t.year),
