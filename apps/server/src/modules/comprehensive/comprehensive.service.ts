@@ -167,6 +167,15 @@ export async function siteOverview(ctx: AppContext, user: AuthUser, q: SiteDayQu
   };
 }
 
+/** The stations' devices by station, with their roles. */
+async function stationRoles(ctx: AppContext, siteIds: readonly number[]) {
+  const slots = await productSlots(ctx);
+  const devices = await stationDevices(ctx, slots, [...siteIds], POWER_TYPES);
+  const bySite = new Map<number, StationDevice[]>(siteIds.map((id) => [id, []]));
+  for (const d of devices) bySite.get(d.siteId)?.push(d);
+  return { slots, roles: new Map([...bySite].map(([id, mine]) => [id, rolesOf(mine)])) };
+}
+
 /**
  * Each station's lifetime energy (the devices' cumulative registers now): the one source of every
  * "total" in the console — the station overview's, the energy monitor's (both siteOverview) and
@@ -175,13 +184,27 @@ export async function siteOverview(ctx: AppContext, user: AuthUser, q: SiteDayQu
 export async function stationTotals(ctx: AppContext, siteIds: readonly number[]): Promise<Map<number, EnergyFigures>> {
   const out = new Map<number, EnergyFigures>();
   if (siteIds.length === 0) return out;
-  const slots = await productSlots(ctx);
-  const devices = await stationDevices(ctx, slots, [...siteIds], POWER_TYPES);
-  const bySite = new Map<number, StationDevice[]>(siteIds.map((id) => [id, []]));
-  for (const d of devices) bySite.get(d.siteId)?.push(d);
-  for (const [id, mine] of bySite) {
-    const roles = rolesOf(mine);
-    out.set(id, energyFigures(subsystemsOf(roles), roles, lifetime(energyDevices(roles), ENERGY_REGISTERS)));
+  const { roles } = await stationRoles(ctx, siteIds);
+  for (const [id, r] of roles) out.set(id, energyFigures(subsystemsOf(r), r, lifetime(energyDevices(r), ENERGY_REGISTERS)));
+  return out;
+}
+
+/**
+ * Each station's energy of its own local today, up to now: the figure of the station overview
+ * (and the energy monitor), for many stations at once — one growth read per time zone. The
+ * stations must already be the caller's.
+ */
+export async function stationToday(ctx: AppContext, stations: readonly { id: number; timeZone: string }[], now = Date.now()): Promise<Map<number, EnergyFigures>> {
+  const out = new Map<number, EnergyFigures>();
+  if (stations.length === 0) return out;
+  const { slots, roles } = await stationRoles(ctx, stations.map((s) => s.id));
+  const byZone = new Map<string, number[]>();
+  for (const s of stations) byZone.set(s.timeZone, [...(byZone.get(s.timeZone) ?? []), s.id]);
+  for (const [tz, ids] of byZone) {
+    const day = dayPeriod(tz, resolveDate(tz, undefined, now));
+    const devices = ids.flatMap((id) => energyDevices(roles.get(id)!));
+    const growth = await deviceGrowth(ctx, slots, devices, ENERGY_REGISTERS, day.start, day.end, now);
+    for (const id of ids) out.set(id, energyFigures(subsystemsOf(roles.get(id)!), roles.get(id)!, growth));
   }
   return out;
 }

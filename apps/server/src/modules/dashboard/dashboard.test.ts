@@ -264,17 +264,31 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       expect(mine.totalRevenue).toEqual([{ currency: 'CNY', amount: 835.68 }]);
     });
 
-    it('takes every lifetime total of the home page from the stations’ own totals (the station overview’s)', async () => {
+    it('takes every lifetime total and today of the home page from the stations’ own figures (the station overview’s)', async () => {
       const [root] = await t.ctx.db.select().from(company).orderBy(company.id).limit(1);
+      // Readings of today at Berlin: its BMS charged 40 kWh since local midnight.
+      const be = siteIds.get('BE01')!;
+      const [{ timeZone } = { timeZone: '' }] = await t.ctx.db.select({ timeZone: site.timeZone }).from(site).where(eq(site.id, be));
+      const midnight = localInstant(timeZone, todayIn(timeZone, new Date()), 0);
+      report('BE01-BMS-01', Math.max(midnight + MIN, Date.now() - 2 * MIN), { totalChargeEnergy: 1290, totalDischargeEnergy: 1030 });
+      await ingestOf(t.ctx)!.flush();
       const top = await ok<HomeTop>('/home/page/top', { companyId: root!.id });
       const charge = await ok<HomeCharge>('/home/page/charge', { companyId: root!.id });
+      const energy = await ok<HomeEnergy>('/home/page/energy', { companyId: root!.id });
       const sum = { charge: 0, discharge: 0, pv: 0, piles: 0 };
+      const today = { charge: 0, piles: 0 };
       for (const siteId of siteIds.values()) {
         const o = await ok<SiteOverview>('/comprehensive/site/overview', { siteId });
-        const energy = await ok<SiteOverview>('/monitor/energy/overview', { siteId });
-        expect(energy.total).toEqual(o.total);
+        const monitor = await ok<SiteOverview>('/monitor/energy/overview', { siteId });
+        expect(monitor.total).toEqual(o.total);
         for (const k of ['charge', 'discharge', 'pv', 'piles'] as const) sum[k] += o.total[k] ?? 0;
+        today.charge += o.day.charge ?? 0;
+        today.piles += o.day.piles ?? 0;
       }
+      expect(today.charge).toBe(40);
+      expect(energy.today.charge).toBeCloseTo(today.charge, 3);
+      expect(charge.todayEnergy).toBeCloseTo(today.piles, 3);
+      expect(energy.month.charge).toBeGreaterThanOrEqual(energy.today.charge);
       expect(sum.charge).toBeGreaterThan(1650.75);
       expect(top.totalCharge).toBeCloseTo(sum.charge, 3);
       expect(top.totalDischarge).toBeCloseTo(sum.discharge, 3);
@@ -287,7 +301,7 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       const [root] = await t.ctx.db.select().from(company).orderBy(company.id).limit(1);
       const be = siteIds.get('BE01')!;
       const [{ currency } = { currency: '' }] = await t.ctx.db.select({ currency: site.currency }).from(site).where(eq(site.id, siteIds.get('LA01')!));
-      // One station per currency: then the larger revenue first; Los Angeles has no figures yet but its currency is listed.
+      // One station per currency: then those with revenue, by code; Los Angeles has no figures yet but its currency is listed.
       const before = await ok<HomeIncome>('/home/page/income', { companyId: root!.id });
       expect(before.currencies.map((c) => [c.currency, c.stationCount])).toEqual([['CNY', 1], ['EUR', 1], [currency, 1]]);
       expect(before.currencies.at(-1)!.total.total).toBe(0);
@@ -298,7 +312,9 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       try {
         const after = await ok<HomeIncome>('/home/page/income', { companyId: root!.id });
         expect(after.currencies.map((c) => [c.currency, c.stationCount])).toEqual([['EUR', 2], ['CNY', 1]]);
-        expect(after.currencies[0]!.missingPrices).toEqual([{ siteId: be, siteName: expect.any(String) as string, days: 1 }]);
+        const { rows: [stored] } = await t.ctx.database.sql.query<{ n: number }>('select count(*)::int as n from revenue_daily where site_id = $1', [be]);
+        expect(stored!.n).toBeGreaterThan(0);
+        expect(after.currencies[0]!.missingPrices).toEqual([{ siteId: be, siteName: expect.any(String) as string, days: stored!.n }]);
         expect(after.currencies[1]!.missingPrices).toEqual([]);
       } finally {
         await t.ctx.db.update(site).set({ currency }).where(eq(site.id, siteIds.get('LA01')!));

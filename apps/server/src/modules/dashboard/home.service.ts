@@ -8,7 +8,7 @@ import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { daysSince } from '../../platform/time/local-time.ts';
-import { stateCounts, stationTotals } from '../comprehensive/index.ts';
+import { stateCounts, stationToday, stationTotals } from '../comprehensive/index.ts';
 import { emptyCounts, productSlots, stationDevices, statusCounts, addCounts } from '../comprehensive/index.ts';
 import { efficiency } from './revenue.calc.ts';
 import { addDays, addMonths, bucketSums, companyStations, dateLabels, incompletePriceDays, periodTotals, sumsOf, type ScopedStation, type Sums } from './revenue.repository.ts';
@@ -40,7 +40,7 @@ export async function homeTop(ctx: AppContext, user: AuthUser, companyId: number
   const byType: Record<string, number> = {};
   for (const s of list) byType[s.siteType] = (byType[s.siteType] ?? 0) + 1;
   // Lifetime energy is the stations' own registers, as on the station overview (not the days with revenue figures).
-  const sumOf = (f: (s: EnergyFigures) => number | null) => lifetimeSum(lifetime, f);
+  const sumOf = (f: (s: EnergyFigures) => number | null) => sumOver(lifetime, f);
   const operating = list.map((s) => daysSince(s.timeZone, s.commissioningDate, now)).filter((d): d is number => d !== null);
   return {
     companyId,
@@ -59,8 +59,8 @@ export async function homeTop(ctx: AppContext, user: AuthUser, companyId: number
   };
 }
 
-/** A lifetime figure added up over stations (a station that does not measure it adds nothing). */
-const lifetimeSum = (lifetime: Map<number, EnergyFigures>, f: (s: EnergyFigures) => number | null) =>
+/** A per-station figure added up over stations (a station that does not measure it adds nothing). */
+const sumOver = (lifetime: Map<number, EnergyFigures>, f: (s: EnergyFigures) => number | null) =>
   r3([...lifetime.values()].reduce((a, s) => a + (f(s) ?? 0), 0));
 
 /** The last 30 days (to the newest station-local today) of the stations, summed over currencies. */
@@ -90,13 +90,29 @@ function energyTotal(totals: Map<string, { today: Sums; month: Sums; year: Sums;
   return { charge: r3(out.charge), discharge: r3(out.discharge), pv: r3(out.pv), piles: r3(out.piles), cycles: out.cycles };
 }
 
+/**
+ * Today's energy of the stations as the station overview computes it (each station's local day up
+ * to now), and the stored month and year with their stored today (refreshed every few minutes)
+ * replaced by it, so today ≤ month ≤ year and today is the overview's figure.
+ */
+async function liveEnergy(ctx: AppContext, list: readonly ScopedStation[], totals: Awaited<ReturnType<typeof periodTotals>>, now: number) {
+  const live = await stationToday(ctx, list, now);
+  const today = {
+    charge: sumOver(live, (s) => s.charge), discharge: sumOver(live, (s) => s.discharge), pv: sumOver(live, (s) => s.pv), piles: sumOver(live, (s) => s.piles),
+  };
+  const stored = energyTotal(totals, 'today');
+  const shift = (p: ReturnType<typeof energyTotal>) => ({
+    charge: r3(p.charge - stored.charge + today.charge), discharge: r3(p.discharge - stored.discharge + today.discharge),
+    pv: r3(p.pv - stored.pv + today.pv), piles: r3(p.piles - stored.piles + today.piles), cycles: p.cycles,
+  });
+  return { today, month: shift(energyTotal(totals, 'month')), year: shift(energyTotal(totals, 'year')) };
+}
+
 export async function homeEnergy(ctx: AppContext, user: AuthUser, companyId: number): Promise<HomeEnergy> {
   const now = Date.now();
   const list = await companyStations(ctx, user, companyId, now);
   const [totals, days] = await Promise.all([periodTotals(ctx, list), lastDays(ctx, list, now)]);
-  const today = energyTotal(totals, 'today');
-  const month = energyTotal(totals, 'month');
-  const year = energyTotal(totals, 'year');
+  const { today, month, year } = await liveEnergy(ctx, list, totals, now);
   const storage = list.filter((s) => s.installedCapacity !== null && s.installedCapacity > 0).length;
   return {
     companyId,
@@ -120,16 +136,16 @@ export async function homeCharge(ctx: AppContext, user: AuthUser, companyId: num
   ]);
   const piles = devices.filter((d) => d.type === 'chargingPile');
   const guns = devices.filter((d) => d.type === 'chargingGun');
-  const energy = (k: 'today' | 'month' | 'year') => r3([...totals.values()].reduce((a, t) => a + (t[k].piles ?? 0), 0));
+  const live = await liveEnergy(ctx, list, totals, now);
   return {
     companyId,
     pileCount: piles.length,
     gunCount: guns.length,
     gunStates: stateCounts(guns, GUN_STATES, GUN_OFFLINE),
-    todayEnergy: energy('today'),
-    monthEnergy: energy('month'),
-    yearEnergy: energy('year'),
-    totalEnergy: lifetimeSum(lifetime, (s) => s.piles),
+    todayEnergy: live.today.piles,
+    monthEnergy: live.month.piles,
+    yearEnergy: live.year.piles,
+    totalEnergy: sumOver(lifetime, (s) => s.piles),
     todayRevenue: amounts(totals, (t) => t.today.chargingRevenue),
     monthRevenue: amounts(totals, (t) => t.month.chargingRevenue),
     totalRevenue: amounts(totals, (t) => t.total.chargingRevenue),
@@ -197,14 +213,15 @@ export async function homeIncome(ctx: AppContext, user: AuthUser, companyId: num
     periodTotals(ctx, list), bucketSums(ctx, ids, dayFrom, end, 'day'), bucketSums(ctx, ids, monthFrom, end, 'month'), incompletePriceDays(ctx, ids),
   ]);
   // Every currency the stations bill in, also one without figures yet (its stations have no
-  // price or no metered energy): the most stations first, then the larger revenue.
+  // price or no metered energy): the most stations first, then those with revenue (amounts of
+  // different currencies are not compared), then by code.
   const stationsIn = new Map<string, number>();
   for (const s of list) stationsIn.set(s.currency, (stationsIn.get(s.currency) ?? 0) + 1);
   const empty = (c: string) => ({ today: sumsOf(undefined, '', c), month: sumsOf(undefined, '', c), year: sumsOf(undefined, '', c), total: sumsOf(undefined, '', c) });
   const all = new Map(totals);
   for (const c of stationsIn.keys()) if (!all.has(c)) all.set(c, empty(c));
   const order = [...all].sort(([a, x], [b, y]) =>
-    (stationsIn.get(b) ?? 0) - (stationsIn.get(a) ?? 0) || Math.abs(y.total.total) - Math.abs(x.total.total) || a.localeCompare(b));
+    (stationsIn.get(b) ?? 0) - (stationsIn.get(a) ?? 0) || Number(y.total.total !== 0) - Number(x.total.total !== 0) || a.localeCompare(b));
   const names = new Map(list.map((s) => [s.id, s.name]));
   const money = (s: Sums | undefined) => ({
     arbitrage: s?.arbitrage ?? 0, pvRevenue: s?.pvRevenue ?? 0, chargingRevenue: s?.chargingRevenue ?? 0, total: s?.total ?? 0,
