@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  deviceTopic, todayIn,
+  todayIn,
   type ArbitrageDetail, type ArbitrageFeeCurve, type ArbitrageQuantityCurve, type ArbitrageSummary, type HomeCharge, type HomeEnergy, type HomeError,
-  type HomeIncome, type HomeTop, type Page, type SiteEarnings, type SiteOverview, type SiteEarningsChart, type TelemetryValue,
+  type HomeIncome, type HomeTop, type Page, type SiteEarnings, type SiteOverview, type SiteEarningsChart,
 } from '@ess/contract';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { reporter } from '../../../test/report.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { priceCycle, sitePriceCycle } from '../../db/schema/pricing.ts';
 import { site, siteKeyValue } from '../../db/schema/site.ts';
@@ -25,13 +26,10 @@ const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:
  */
 describe.each(DB_TARGETS)('revenue on %s', (target) => {
   let t: TestApp;
-  let seq = 0;
   const siteIds = new Map<string, number>();
   const now = Date.now();
 
-  const report = (code: string, ts: number, values: Record<string, TelemetryValue>) => {
-    ingestOf(t.ctx)!.handle(deviceTopic(code.slice(0, 4), code, 'telemetry'), Buffer.from(JSON.stringify({ ts: Math.round(ts), seq: ++seq, values })), false);
-  };
+  const report = reporter(() => t.ctx);
   const ok = async <T>(path: string, query: Record<string, string | number>, token = t.adminToken): Promise<T> => {
     const r = await t.api.get<T>(path, token, query);
     expect(r.body.tipMsg, `${path} ${JSON.stringify(query)}`).toBe('');

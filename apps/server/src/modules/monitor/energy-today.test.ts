@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceTopic, todayIn, type SiteOverview, type TelemetryValue } from '@ess/contract';
+import { todayIn, type SiteOverview } from '@ess/contract';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { reporter } from '../../../test/report.ts';
 import { site } from '../../db/schema/site.ts';
 import { localDayStart } from '../../platform/time/local-time.ts';
 import { ingestOf } from '../telemetry/index.ts';
@@ -17,7 +18,6 @@ const MIN = 60_000;
  */
 describe.each(DB_TARGETS)('one today for the energy monitor and the station overview on %s', (target) => {
   let t: TestApp;
-  let seq = 0;
   let siteId: number;
   const now = Date.now();
   const zone = new Date(now).getUTCHours() >= 10 ? 'Pacific/Kiritimati' : 'Pacific/Pago_Pago';
@@ -27,9 +27,7 @@ describe.each(DB_TARGETS)('one today for the energy monitor and the station over
   const utcStart = Date.parse(`${utcDate}T00:00:00Z`);
   let expected: { local: number; utc: number };
 
-  const report = (code: string, ts: number, values: Record<string, TelemetryValue>) => {
-    ingestOf(t.ctx)!.handle(deviceTopic(code.slice(0, 4), code, 'telemetry'), Buffer.from(JSON.stringify({ ts: Math.round(ts), seq: ++seq, values })), false);
-  };
+  const report = reporter(() => t.ctx);
   const ok = async <T>(path: string, query: Record<string, string | number>): Promise<T> => {
     const r = await t.api.get<T>(path, t.adminToken, query);
     expect(r.body.tipMsg, `${path} ${JSON.stringify(query)}`).toBe('');

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deviceTopic, type DeviceHistory, type TelemetryValue } from '@ess/contract';
+import type { DeviceHistory } from '@ess/contract';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { reporter } from '../../../test/report.ts';
 import { device } from '../../db/schema/device.ts';
 import { ingestOf } from './index.ts';
 
@@ -17,13 +18,10 @@ const DAY = 24 * HOUR;
  */
 describe.each(DB_TARGETS)('automatic history resolution on %s', (target) => {
   let t: TestApp;
-  let seq = 0;
   let deviceId: number;
   const now = Date.now();
 
-  const report = (code: string, ts: number, values: Record<string, TelemetryValue>) => {
-    ingestOf(t.ctx)!.handle(deviceTopic(code.slice(0, 4), code, 'telemetry'), Buffer.from(JSON.stringify({ ts: Math.round(ts), seq: ++seq, values })), false);
-  };
+  const report = reporter(() => t.ctx);
   const history = async (start: number, end: number) => {
     const r = await t.api.post<DeviceHistory>('/monitor/device/one/history', t.adminToken, {
       deviceId, identifiers: ['activePower'], start: new Date(start).toISOString(), end: new Date(end).toISOString(), interval: 'auto',
