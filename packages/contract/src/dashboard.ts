@@ -147,7 +147,7 @@ export const homeTop = z.object({
   installedCapacity: z.number(),
   installedPower: z.number(),
   devices: z.object({ total: z.number(), online: z.number(), offline: z.number(), disabled: z.number(), inactive: z.number() }),
-  /** Lifetime (all stored days) energy, kWh. */
+  /** Lifetime energy, kWh: the sum of the stations' lifetime registers, the same figures as each station's overview total. */
   totalCharge: z.number(),
   totalDischarge: z.number(),
   totalPv: z.number(),
@@ -237,12 +237,19 @@ export type HomeError = z.infer<typeof homeError>;
 /** Revenue parts of a day or a month of the home page's charts. */
 const incomeParts = { arbitrage: z.number(), pvRevenue: z.number(), chargingRevenue: z.number(), total: z.number() };
 
-/** GET /home/page/income: revenue of the company's stations, per currency. */
+/**
+ * GET /home/page/income: revenue of the company's stations, per currency: every currency its
+ * stations bill in (or have figures in), the one with the most stations first.
+ */
 export const homeIncome = z.object({
   companyId: z.number(),
   currencies: z.array(
     z.object({
       currency: z.string(),
+      /** Stations in scope billing in this currency (the station's currency): the card opens on the currency with the most. */
+      stationCount: z.number(),
+      /** Stations with days whose prices (some periods or all) were not configured: those periods earn 0. */
+      missingPrices: z.array(z.object({ siteId: z.number(), siteName: z.string(), days: z.number() })),
       today: revenueMoney,
       month: revenueMoney,
       year: revenueMoney,

@@ -68,7 +68,7 @@ export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
 /**
  * Longest range per interval. Raw reports: the spec's 24-hour limit for large data queries
  * (product-spec §5); day values must stay within one station-local month ("daily statistics
- * across months are not open"). `auto` picks raw, then 5 minutes, then hours.
+ * across months are not open"). `auto` picks the finest of raw, 5 minutes and hours whose data covers the whole range.
  */
 export const HISTORY_RANGE_LIMITS_MS = {
   raw: QUERY_RANGE_LIMIT_MS,

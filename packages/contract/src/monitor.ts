@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, instant } from './common.ts';
+import { siteIdQuery, siteOverview } from './comprehensive.ts';
 import { PRICE_PERIODS } from './constants.ts';
 import { deviceFaultWarning, deviceHistory, deviceHistoryBody, deviceIdQuery, deviceProperties, deviceProperty, deviceRecord, deviceStatusSchema, type DeviceHistory } from './device.ts';
 import { endpoint, FILE, isoTime } from './endpoint.ts';
@@ -398,6 +399,10 @@ export const monitorEndpoints = {
   properties: endpoint({ method: 'GET', path: '/monitor/device/properties', query: deviceIdQuery, response: deviceProperties }),
   faultWarning: endpoint({ method: 'GET', path: '/monitor/device/one/faultWarning', query: deviceIdQuery, response: deviceFaultWarning }),
   history: endpoint({ method: 'POST', path: '/monitor/device/one/history', body: deviceHistoryBody, response: deviceHistory }),
+
+  // A station's energy picture (/monitor/energy): the same answer as /comprehensive/site/overview
+  // (one computation: live power, the station-local today's energy, the lifetime totals).
+  energyOverview: endpoint({ method: 'GET', path: '/monitor/energy/overview', query: siteIdQuery, response: siteOverview }),
 
   // Per-type detail
   pvOne: detailOne('/monitor/pv/one', monitorDetail),

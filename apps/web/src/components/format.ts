@@ -53,3 +53,17 @@ export function formatTime(iso: string | null | undefined): string {
 }
 
 export const statusLabel = (s: DeviceStatus) => DEVICE_STATUS_LABELS[s];
+
+/** What every screen shows for an efficiency with no round trip to measure. */
+export const NO_EFFICIENCY = '–';
+
+/**
+ * A round-trip efficiency (%) as every screen shows it: "–" when there is none to measure —
+ * nothing discharged (or charged), or the server has none — never "0 %". Pass the period's
+ * discharge where the screen has it.
+ */
+export function formatEfficiency(percent: number | null | undefined, discharge?: number | null): string {
+  if (percent === null || percent === undefined || !Number.isFinite(percent) || percent <= 0) return NO_EFFICIENCY;
+  if (discharge !== undefined && (discharge === null || discharge <= 0)) return NO_EFFICIENCY;
+  return `${formatNumber(percent)} %`;
+}

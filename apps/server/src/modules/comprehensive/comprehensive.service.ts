@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import {
   DEVICE_TYPES, DEVICE_TYPE_LABELS, PRICE_PERIODS, meterRegisterIdentifier,
-  type DashboardSeries, type DeviceStatusOverview, type DeviceStatusQuery, type DeviceType, type DeviceTypeStatus, type DiagramValue, type DiagramValues,
+  type DashboardSeries, type DeviceStatusOverview, type EnergyFigures, type DeviceStatusQuery, type DeviceType, type DeviceTypeStatus, type DiagramValue, type DiagramValues,
   type FlowEdge, type FlowNode, type KeyValueName, type LiveSite, type LiveSitePageQuery, type MainMeterView, type MeterRegisterDay,
   type Page, type PowerCurves, type SiteDayQuery, type SiteInfo, type SiteOption, type SiteOverview, type SitePerformance,
   type SiteTopology, type SiteType, type StatusCounts,
@@ -167,6 +167,48 @@ export async function siteOverview(ctx: AppContext, user: AuthUser, q: SiteDayQu
   };
 }
 
+/** The stations' devices by station, with their roles. */
+async function stationRoles(ctx: AppContext, siteIds: readonly number[]) {
+  const slots = await productSlots(ctx);
+  const devices = await stationDevices(ctx, slots, [...siteIds], POWER_TYPES);
+  const bySite = new Map<number, StationDevice[]>(siteIds.map((id) => [id, []]));
+  for (const d of devices) bySite.get(d.siteId)?.push(d);
+  return { slots, roles: new Map([...bySite].map(([id, mine]) => [id, rolesOf(mine)])) };
+}
+
+/**
+ * Each station's lifetime energy (the devices' cumulative registers now): the one source of every
+ * "total" in the console — the station overview's, the energy monitor's (both siteOverview) and
+ * the home page's sums. The stations must already be the caller's.
+ */
+export async function stationTotals(ctx: AppContext, siteIds: readonly number[]): Promise<Map<number, EnergyFigures>> {
+  const out = new Map<number, EnergyFigures>();
+  if (siteIds.length === 0) return out;
+  const { roles } = await stationRoles(ctx, siteIds);
+  for (const [id, r] of roles) out.set(id, energyFigures(subsystemsOf(r), r, lifetime(energyDevices(r), ENERGY_REGISTERS)));
+  return out;
+}
+
+/**
+ * Each station's energy of its own local today, up to now: the figure of the station overview
+ * (and the energy monitor), for many stations at once — one growth read per time zone. The
+ * stations must already be the caller's.
+ */
+export async function stationToday(ctx: AppContext, stations: readonly { id: number; timeZone: string }[], now = Date.now()): Promise<Map<number, EnergyFigures>> {
+  const out = new Map<number, EnergyFigures>();
+  if (stations.length === 0) return out;
+  const { slots, roles } = await stationRoles(ctx, stations.map((s) => s.id));
+  const byZone = new Map<string, number[]>();
+  for (const s of stations) byZone.set(s.timeZone, [...(byZone.get(s.timeZone) ?? []), s.id]);
+  for (const [tz, ids] of byZone) {
+    const day = dayPeriod(tz, resolveDate(tz, undefined, now));
+    const devices = ids.flatMap((id) => energyDevices(roles.get(id)!));
+    const growth = await deviceGrowth(ctx, slots, devices, ENERGY_REGISTERS, day.start, day.end, now);
+    for (const id of ids) out.set(id, energyFigures(subsystemsOf(roles.get(id)!), roles.get(id)!, growth));
+  }
+  return out;
+}
+
 // ── Power flow ───────────────────────────────────────────────────────────────────────
 
 function edge(from: FlowNode['key'], to: FlowNode['key'], power: number | null): FlowEdge {
@@ -285,8 +327,9 @@ export async function sitePerformance(ctx: AppContext, user: AuthUser, q: SiteDa
   const dod = kv?.depthOfDischarge ?? null;
   const usable = capacity !== null && dod !== null && capacity > 0 && dod > 0 ? (dod / 100) * 2 * capacity : null;
   const cycles = (c: number | null, d: number | null) => (usable === null || c === null || d === null ? null : round((c + d) / usable, 4));
-  // More out than in means the energy came from the state of charge the period began with: no round trip to measure.
-  const ratio = (c: number | null, d: number | null) => (c === null || d === null || c <= 0 || d > c ? null : pct(d / c));
+  // Nothing discharged, or more out than in (the energy came from the state of charge the period
+  // began with): no round trip to measure; null, shown "–" (never "0 %").
+  const ratio = (c: number | null, d: number | null) => (c === null || d === null || c <= 0 || d <= 0 || d > c ? null : pct(d / c));
   return {
     siteId: st.site.id,
     date: day.date,

@@ -1,11 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  deviceTopic, todayIn,
+  todayIn,
   type ArbitrageDetail, type ArbitrageFeeCurve, type ArbitrageQuantityCurve, type ArbitrageSummary, type HomeCharge, type HomeEnergy, type HomeError,
-  type HomeIncome, type HomeTop, type Page, type SiteEarnings, type SiteEarningsChart, type TelemetryValue,
+  type HomeIncome, type HomeTop, type Page, type SiteEarnings, type SiteOverview, type SiteEarningsChart,
 } from '@ess/contract';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { reporter } from '../../../test/report.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { priceCycle, sitePriceCycle } from '../../db/schema/pricing.ts';
 import { site, siteKeyValue } from '../../db/schema/site.ts';
@@ -25,13 +26,10 @@ const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:
  */
 describe.each(DB_TARGETS)('revenue on %s', (target) => {
   let t: TestApp;
-  let seq = 0;
   const siteIds = new Map<string, number>();
   const now = Date.now();
 
-  const report = (code: string, ts: number, values: Record<string, TelemetryValue>) => {
-    ingestOf(t.ctx)!.handle(deviceTopic(code.slice(0, 4), code, 'telemetry'), Buffer.from(JSON.stringify({ ts: Math.round(ts), seq: ++seq, values })), false);
-  };
+  const report = reporter(() => t.ctx);
   const ok = async <T>(path: string, query: Record<string, string | number>, token = t.adminToken): Promise<T> => {
     const r = await t.api.get<T>(path, token, query);
     expect(r.body.tipMsg, `${path} ${JSON.stringify(query)}`).toBe('');
@@ -242,7 +240,9 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       expect(top.totalRevenue.map((a) => a.currency).sort()).toEqual(['CNY', 'EUR']);
       expect(top.totalRevenue.find((a) => a.currency === 'EUR')!.amount).toBe(72.98);
       expect(top.totalRevenue.find((a) => a.currency === 'CNY')!.amount).toBe(835.68);
-      expect(top.totalCharge).toBe(1650.75);
+      // Lifetime energy is the stations' own registers, not the two days with revenue figures
+      // (1650.75 kWh charged): Shanghai's storage meter forward 5 × 5000 + 1000.5 + 400.25, Berlin's BMS 1250.
+      expect(top.totalCharge).toBe(26_400.75 + 1250);
       const income = await ok<HomeIncome>('/home/page/income', { companyId: root!.id });
       const eur = income.currencies.find((c) => c.currency === 'EUR')!;
       expect(eur.total).toMatchObject({ arbitrage: 52.08, pvRevenue: 20.9, total: 72.98 });
@@ -260,6 +260,64 @@ describe.each(DB_TARGETS)('revenue on %s', (target) => {
       const mine = await ok<HomeTop>('/home/page/top', { companyId: east }, operator);
       expect(mine.stationCount).toBe(1);
       expect(mine.totalRevenue).toEqual([{ currency: 'CNY', amount: 835.68 }]);
+    });
+
+    it('takes every lifetime total and today of the home page from the stations’ own figures (the station overview’s)', async () => {
+      const [root] = await t.ctx.db.select().from(company).orderBy(company.id).limit(1);
+      // Readings of today at Berlin: its BMS charged 40 kWh since local midnight.
+      const be = siteIds.get('BE01')!;
+      const [{ timeZone } = { timeZone: '' }] = await t.ctx.db.select({ timeZone: site.timeZone }).from(site).where(eq(site.id, be));
+      const midnight = localInstant(timeZone, todayIn(timeZone, new Date()), 0);
+      report('BE01-BMS-01', Math.max(midnight + MIN, Date.now() - 2 * MIN), { totalChargeEnergy: 1290, totalDischargeEnergy: 1030 });
+      await ingestOf(t.ctx)!.flush();
+      const top = await ok<HomeTop>('/home/page/top', { companyId: root!.id });
+      const charge = await ok<HomeCharge>('/home/page/charge', { companyId: root!.id });
+      const energy = await ok<HomeEnergy>('/home/page/energy', { companyId: root!.id });
+      const sum = { charge: 0, discharge: 0, pv: 0, piles: 0 };
+      const today = { charge: 0, piles: 0 };
+      for (const siteId of siteIds.values()) {
+        const o = await ok<SiteOverview>('/comprehensive/site/overview', { siteId });
+        const monitor = await ok<SiteOverview>('/monitor/energy/overview', { siteId });
+        expect(monitor.total).toEqual(o.total);
+        for (const k of ['charge', 'discharge', 'pv', 'piles'] as const) sum[k] += o.total[k] ?? 0;
+        today.charge += o.day.charge ?? 0;
+        today.piles += o.day.piles ?? 0;
+      }
+      expect(today.charge).toBe(40);
+      expect(energy.today.charge).toBeCloseTo(today.charge, 3);
+      expect(charge.todayEnergy).toBeCloseTo(today.piles, 3);
+      expect(energy.month.charge).toBeGreaterThanOrEqual(energy.today.charge);
+      expect(sum.charge).toBeGreaterThan(1650.75);
+      expect(top.totalCharge).toBeCloseTo(sum.charge, 3);
+      expect(top.totalDischarge).toBeCloseTo(sum.discharge, 3);
+      expect(top.totalPv).toBeCloseTo(sum.pv, 3);
+      expect(top.totalPiles).toBeCloseTo(sum.piles, 3);
+      expect(charge.totalEnergy).toBeCloseTo(sum.piles, 3);
+    });
+
+    it('lists every currency the stations bill in, the most stations first, and names the stations with days without a price', async () => {
+      const [root] = await t.ctx.db.select().from(company).orderBy(company.id).limit(1);
+      const be = siteIds.get('BE01')!;
+      const [{ currency } = { currency: '' }] = await t.ctx.db.select({ currency: site.currency }).from(site).where(eq(site.id, siteIds.get('LA01')!));
+      // One station per currency: then those with revenue, by code; Los Angeles has no figures yet but its currency is listed.
+      const before = await ok<HomeIncome>('/home/page/income', { companyId: root!.id });
+      expect(before.currencies.map((c) => [c.currency, c.stationCount])).toEqual([['CNY', 1], ['EUR', 1], [currency, 1]]);
+      expect(before.currencies.at(-1)!.total.total).toBe(0);
+      expect(before.currencies.every((c) => c.missingPrices.length === 0)).toBe(true);
+      // A second station billing in euros makes EUR the currency with the most stations.
+      await t.ctx.db.update(site).set({ currency: 'EUR' }).where(eq(site.id, siteIds.get('LA01')!));
+      await t.ctx.database.sql.query('update revenue_daily set prices_complete = false where site_id = $1', [be]);
+      try {
+        const after = await ok<HomeIncome>('/home/page/income', { companyId: root!.id });
+        expect(after.currencies.map((c) => [c.currency, c.stationCount])).toEqual([['EUR', 2], ['CNY', 1]]);
+        const { rows: [stored] } = await t.ctx.database.sql.query<{ n: number }>('select count(*)::int as n from revenue_daily where site_id = $1', [be]);
+        expect(stored!.n).toBeGreaterThan(0);
+        expect(after.currencies[0]!.missingPrices).toEqual([{ siteId: be, siteName: expect.any(String) as string, days: stored!.n }]);
+        expect(after.currencies[1]!.missingPrices).toEqual([]);
+      } finally {
+        await t.ctx.db.update(site).set({ currency }).where(eq(site.id, siteIds.get('LA01')!));
+        await t.ctx.database.sql.query('update revenue_daily set prices_complete = true where site_id = $1', [be]);
+      }
     });
 
     it('refuses stations and companies out of scope, and bad input with 400 naming the field', async () => {

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  GUN_STATES, type CurrencyAmount, type EnergyDay, type HomeCharge, type HomeEnergy, type HomeError, type HomeIncome, type HomeTop,
+  GUN_STATES, type CurrencyAmount, type EnergyDay, type EnergyFigures, type HomeCharge, type HomeEnergy, type HomeError, type HomeIncome, type HomeTop,
 } from '@ess/contract';
 import { alarm } from '../../db/schema/alarm.ts';
 import { device } from '../../db/schema/device.ts';
@@ -8,9 +8,10 @@ import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { daysSince } from '../../platform/time/local-time.ts';
-import { stateCounts } from '../comprehensive/index.ts';
+import { stateCounts, stationToday, stationTotals } from '../comprehensive/index.ts';
 import { emptyCounts, productSlots, stationDevices, statusCounts, addCounts } from '../comprehensive/index.ts';
-import { addDays, addMonths, bucketSums, companyStations, dateLabels, periodTotals, type ScopedStation, type Sums } from './revenue.repository.ts';
+import { efficiency } from './revenue.calc.ts';
+import { addDays, addMonths, bucketSums, companyStations, dateLabels, incompletePriceDays, periodTotals, sumsOf, type ScopedStation, type Sums } from './revenue.repository.ts';
 
 /**
  * The home page (api-catalogue "Home page"): a company's stations (with its subsidiaries',
@@ -33,13 +34,13 @@ export async function homeTop(ctx: AppContext, user: AuthUser, companyId: number
   const now = Date.now();
   const list = await companyStations(ctx, user, companyId, now);
   const ids = list.map((s) => s.id);
-  const [totals, counts] = await Promise.all([periodTotals(ctx, list), statusCounts(ctx, ids)]);
+  const [totals, counts, lifetime] = await Promise.all([periodTotals(ctx, list), statusCounts(ctx, ids), stationTotals(ctx, ids)]);
   let devices = emptyCounts();
   for (const byType of counts.values()) for (const c of byType.values()) devices = addCounts(devices, c);
   const byType: Record<string, number> = {};
   for (const s of list) byType[s.siteType] = (byType[s.siteType] ?? 0) + 1;
-  const all = [...totals.values()].map((t) => t.total);
-  const sumOf = (f: (s: Sums) => number | null) => r3(all.reduce((a, s) => a + (f(s) ?? 0), 0));
+  // Lifetime energy is the stations' own registers, as on the station overview (not the days with revenue figures).
+  const sumOf = (f: (s: EnergyFigures) => number | null) => sumOver(lifetime, f);
   const operating = list.map((s) => daysSince(s.timeZone, s.commissioningDate, now)).filter((d): d is number => d !== null);
   return {
     companyId,
@@ -57,6 +58,10 @@ export async function homeTop(ctx: AppContext, user: AuthUser, companyId: number
     operatingDays: operating.length ? Math.max(...operating) : null,
   };
 }
+
+/** A per-station figure added up over stations (a station that does not measure it adds nothing). */
+const sumOver = (lifetime: Map<number, EnergyFigures>, f: (s: EnergyFigures) => number | null) =>
+  r3([...lifetime.values()].reduce((a, s) => a + (f(s) ?? 0), 0));
 
 /** The last 30 days (to the newest station-local today) of the stations, summed over currencies. */
 async function lastDays(ctx: AppContext, list: readonly ScopedStation[], now: number) {
@@ -85,13 +90,29 @@ function energyTotal(totals: Map<string, { today: Sums; month: Sums; year: Sums;
   return { charge: r3(out.charge), discharge: r3(out.discharge), pv: r3(out.pv), piles: r3(out.piles), cycles: out.cycles };
 }
 
+/**
+ * Today's energy of the stations as the station overview computes it (each station's local day up
+ * to now), and the stored month and year with their stored today (refreshed every few minutes)
+ * replaced by it, so today ≤ month ≤ year and today is the overview's figure.
+ */
+async function liveEnergy(ctx: AppContext, list: readonly ScopedStation[], totals: Awaited<ReturnType<typeof periodTotals>>, now: number) {
+  const live = await stationToday(ctx, list, now);
+  const today = {
+    charge: sumOver(live, (s) => s.charge), discharge: sumOver(live, (s) => s.discharge), pv: sumOver(live, (s) => s.pv), piles: sumOver(live, (s) => s.piles),
+  };
+  const stored = energyTotal(totals, 'today');
+  const shift = (p: ReturnType<typeof energyTotal>) => ({
+    charge: r3(p.charge - stored.charge + today.charge), discharge: r3(p.discharge - stored.discharge + today.discharge),
+    pv: r3(p.pv - stored.pv + today.pv), piles: r3(p.piles - stored.piles + today.piles), cycles: p.cycles,
+  });
+  return { today, month: shift(energyTotal(totals, 'month')), year: shift(energyTotal(totals, 'year')) };
+}
+
 export async function homeEnergy(ctx: AppContext, user: AuthUser, companyId: number): Promise<HomeEnergy> {
   const now = Date.now();
   const list = await companyStations(ctx, user, companyId, now);
   const [totals, days] = await Promise.all([periodTotals(ctx, list), lastDays(ctx, list, now)]);
-  const today = energyTotal(totals, 'today');
-  const month = energyTotal(totals, 'month');
-  const year = energyTotal(totals, 'year');
+  const { today, month, year } = await liveEnergy(ctx, list, totals, now);
   const storage = list.filter((s) => s.installedCapacity !== null && s.installedCapacity > 0).length;
   return {
     companyId,
@@ -100,7 +121,7 @@ export async function homeEnergy(ctx: AppContext, user: AuthUser, companyId: num
     month: { charge: month.charge, discharge: month.discharge, pv: month.pv, piles: month.piles },
     year: { charge: year.charge, discharge: year.discharge, pv: year.pv, piles: year.piles },
     days: days.map((d) => ({ date: d.date, ...energyOf(d.sums) })),
-    efficiencyMonth: month.charge > 0 && month.discharge <= month.charge ? Math.round((month.discharge / month.charge) * 10_000) / 100 : null,
+    efficiencyMonth: efficiency(month.charge, month.discharge),
     cyclesMonth: storage ? Math.round((month.cycles / storage) * 10_000) / 10_000 : null,
   };
 }
@@ -110,21 +131,21 @@ export async function homeCharge(ctx: AppContext, user: AuthUser, companyId: num
   const list = await companyStations(ctx, user, companyId, now);
   const ids = list.map((s) => s.id);
   const slots = await productSlots(ctx);
-  const [totals, days, devices] = await Promise.all([
-    periodTotals(ctx, list), lastDays(ctx, list, now), stationDevices(ctx, slots, ids, ['chargingPile', 'chargingGun']),
+  const [totals, days, devices, lifetime] = await Promise.all([
+    periodTotals(ctx, list), lastDays(ctx, list, now), stationDevices(ctx, slots, ids, ['chargingPile', 'chargingGun']), stationTotals(ctx, ids),
   ]);
   const piles = devices.filter((d) => d.type === 'chargingPile');
   const guns = devices.filter((d) => d.type === 'chargingGun');
-  const energy = (k: 'today' | 'month' | 'year' | 'total') => r3([...totals.values()].reduce((a, t) => a + (t[k].piles ?? 0), 0));
+  const live = await liveEnergy(ctx, list, totals, now);
   return {
     companyId,
     pileCount: piles.length,
     gunCount: guns.length,
     gunStates: stateCounts(guns, GUN_STATES, GUN_OFFLINE),
-    todayEnergy: energy('today'),
-    monthEnergy: energy('month'),
-    yearEnergy: energy('year'),
-    totalEnergy: energy('total'),
+    todayEnergy: live.today.piles,
+    monthEnergy: live.month.piles,
+    yearEnergy: live.year.piles,
+    totalEnergy: sumOver(lifetime, (s) => s.piles),
     todayRevenue: amounts(totals, (t) => t.today.chargingRevenue),
     monthRevenue: amounts(totals, (t) => t.month.chargingRevenue),
     totalRevenue: amounts(totals, (t) => t.total.chargingRevenue),
@@ -188,9 +209,20 @@ export async function homeIncome(ctx: AppContext, user: AuthUser, companyId: num
   const end = latestToday(list, now);
   const dayFrom = addDays(end, -29);
   const monthFrom = `${addMonths(end.slice(0, 7), -11)}-01`;
-  const [totals, days, months] = await Promise.all([
-    periodTotals(ctx, list), bucketSums(ctx, ids, dayFrom, end, 'day'), bucketSums(ctx, ids, monthFrom, end, 'month'),
+  const [totals, days, months, incomplete] = await Promise.all([
+    periodTotals(ctx, list), bucketSums(ctx, ids, dayFrom, end, 'day'), bucketSums(ctx, ids, monthFrom, end, 'month'), incompletePriceDays(ctx, ids),
   ]);
+  // Every currency the stations bill in, also one without figures yet (its stations have no
+  // price or no metered energy): the most stations first, then those with revenue (amounts of
+  // different currencies are not compared), then by code.
+  const stationsIn = new Map<string, number>();
+  for (const s of list) stationsIn.set(s.currency, (stationsIn.get(s.currency) ?? 0) + 1);
+  const empty = (c: string) => ({ today: sumsOf(undefined, '', c), month: sumsOf(undefined, '', c), year: sumsOf(undefined, '', c), total: sumsOf(undefined, '', c) });
+  const all = new Map(totals);
+  for (const c of stationsIn.keys()) if (!all.has(c)) all.set(c, empty(c));
+  const order = [...all].sort(([a, x], [b, y]) =>
+    (stationsIn.get(b) ?? 0) - (stationsIn.get(a) ?? 0) || Number(y.total.total !== 0) - Number(x.total.total !== 0) || a.localeCompare(b));
+  const names = new Map(list.map((s) => [s.id, s.name]));
   const money = (s: Sums | undefined) => ({
     arbitrage: s?.arbitrage ?? 0, pvRevenue: s?.pvRevenue ?? 0, chargingRevenue: s?.chargingRevenue ?? 0, total: s?.total ?? 0,
   });
@@ -198,7 +230,7 @@ export async function homeIncome(ctx: AppContext, user: AuthUser, companyId: num
   for (let i = 11; i >= 0; i--) monthList.push(addMonths(end.slice(0, 7), -i));
   return {
     companyId,
-    currencies: [...totals].map(([currency, t]) => {
+    currencies: order.map(([currency, t]) => {
       const d = new Map(days.filter((x) => x.currency === currency).map((x) => [x.bucket, x.sums]));
       const m = new Map(months.filter((x) => x.currency === currency).map((x) => [x.bucket, x.sums]));
       const pick = (s: Sums) => ({
@@ -206,6 +238,8 @@ export async function homeIncome(ctx: AppContext, user: AuthUser, companyId: num
       });
       return {
         currency,
+        stationCount: stationsIn.get(currency) ?? 0,
+        missingPrices: incomplete.filter((x) => x.currency === currency).map((x) => ({ siteId: x.siteId, siteName: names.get(x.siteId) ?? '', days: x.days })),
         today: pick(t.today),
         month: pick(t.month),
         year: pick(t.year),

@@ -46,8 +46,9 @@ describe('the money of a day', () => {
     expect(none.pricesComplete).toBe(false);
   });
 
-  it('has no efficiency without charge or with more out than in', () => {
+  it('has no efficiency without charge, without discharge (not 0 %) or with more out than in', () => {
     expect(efficiency(0, 5)).toBeNull();
+    expect(efficiency(120, 0)).toBeNull();
     expect(efficiency(10, 12)).toBeNull();
     expect(efficiency(100, 91.234)).toBe(91.23);
     expect(cycleCount(10, 10, { installedCapacity: 0, depthOfDischarge: 90 })).toBeNull();

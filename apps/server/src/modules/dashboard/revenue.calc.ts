@@ -66,9 +66,12 @@ export function cycleCount(charge: number, discharge: number, rating: StorageRat
   return Math.round(((charge + discharge) / ((dod / 100) * 2 * cap)) * 10_000) / 10_000;
 }
 
-/** Round-trip efficiency %, discharge / charge; null without charge or when more came out than went in. */
+/**
+ * Round-trip efficiency %, discharge / charge; null (shown "–") when there is no round trip to
+ * measure: nothing charged, nothing discharged, or more came out than went in.
+ */
 export function efficiency(charge: number, discharge: number): number | null {
-  if (charge <= 0 || discharge > charge) return null;
+  if (charge <= 0 || discharge <= 0 || discharge > charge) return null;
   return Math.round((discharge / charge) * 10_000) / 100;
 }
 

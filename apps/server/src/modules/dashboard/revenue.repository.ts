@@ -176,6 +176,17 @@ export async function periodTotals(ctx: AppContext, list: readonly ScopedStation
   return out;
 }
 
+/** Stations with stored days whose prices were not (all) configured, with how many such days, per currency of the figures. */
+export async function incompletePriceDays(ctx: AppContext, siteIds: readonly number[]): Promise<{ siteId: number; currency: string; days: number }[]> {
+  if (siteIds.length === 0) return [];
+  const { rows } = await ctx.database.sql.query<{ site_id: unknown; currency: unknown; days: unknown }>(
+    `select site_id, currency, count(*)::int as days from revenue_daily
+      where site_id = any($1::int[]) and not prices_complete group by site_id, currency order by site_id, currency`,
+    [intArray(siteIds)],
+  );
+  return rows.map((r) => ({ siteId: Number(r.site_id), currency: String(r.currency), days: Number(r.days) }));
+}
+
 /** Sums grouped by currency and a bucket (day or month) over [from, to] (local dates) of the stations. */
 export async function bucketSums(
   ctx: AppContext, siteIds: readonly number[], from: string, to: string, bucket: 'day' | 'month', byCurrency = true, periods = false,

@@ -1,5 +1,6 @@
 import { MONITOR_CHART_SERIES, MONITOR_DETAIL_TYPES, monitorEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
+import { siteOverview } from '../comprehensive/index.ts';
 import { clusterCellDistribution, packCellDistribution, packCellTrend } from './cells.service.ts';
 import { checkPassword, control } from './control.service.ts';
 import * as monitor from './monitor.service.ts';
@@ -24,6 +25,12 @@ const chart = (ep: typeof api.pvPower, name: string, types: (typeof T)[keyof typ
   });
 
 export const monitorRoutes = [
+  // ── A station's energy picture: the site overview's own computation, so both screens agree ──
+  route(api.energyOverview, {
+    access: 'menu', name: '能量监控概览', area, kind: 'one', scope: { entity: 'site', input: (id: number) => ({ siteId: id }) },
+    handler: ({ ctx, user, query }) => siteOverview(ctx, user, { siteId: query.siteId }),
+  }),
+
   // ── Per-type detail ──
   detail(api.pvOne, '光伏逆变器详情', T.pv),
   route(api.bmsOne, {

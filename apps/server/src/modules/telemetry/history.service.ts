@@ -13,11 +13,56 @@ type Interval = Exclude<HistoryInterval, 'auto'>;
 
 const DAY = 86_400_000;
 
-function chooseInterval(asked: HistoryInterval, rangeMs: number): Interval {
+/** Bucket width of each level (raw reports have none). */
+const WIDTH: Record<Interval, number> = { raw: 0, '5m': 300_000, '1h': 3_600_000, '1d': DAY };
+
+/** The levels `auto` may use for a range, finest first, each within its range limit. */
+function autoLevels(rangeMs: number): Interval[] {
+  const out: Interval[] = [];
+  if (rangeMs <= HISTORY_RANGE_LIMITS_MS.raw) out.push('raw');
+  if (rangeMs <= HISTORY_RANGE_LIMITS_MS['5m']) out.push('5m');
+  out.push('1h');
+  return out;
+}
+
+/** The device's first report (raw) or first bucket holding the range's data (rollups) in [start, end), epoch ms. */
+async function firstOf(ctx: AppContext, level: Interval, deviceId: number, start: number, end: number): Promise<number | null> {
+  const { sql } = ctx.database;
+  const { rows } = level === 'raw'
+    ? await sql.query<{ t: unknown }>(
+      'select (extract(epoch from ts) * 1000)::float8 as t from telemetry where device_id = $1 and ts >= $2 and ts < $3 order by ts limit 1',
+      [deviceId, new Date(start), new Date(end)],
+    )
+    : await sql.query<{ t: unknown }>(
+      `select (extract(epoch from bucket) * 1000)::float8 as t from ${ROLLUP_TABLES[level]} where device_id = $1 and bucket > $2 and bucket < $3 order by bucket limit 1`,
+      [deviceId, new Date(start - WIDTH[level]), new Date(end)],
+    );
+  return rows[0] ? num(rows[0].t) : null;
+}
+
+/**
+ * `auto`: the finest level whose data covers the range as far back as any level's does. Raw
+ * reports are kept a few days and exist only since the ingest stored them (the demo's history,
+ * for one, is written as rollups only); 5-minute rollups are purged after their retention. A
+ * level covers when its first data lies within the first bucket of every coarser level that has
+ * data (a device that began reporting within the range is covered from its first report by
+ * every level alike). Without data anywhere, the finest level the range allows.
+ */
+async function chooseInterval(ctx: AppContext, asked: HistoryInterval, deviceId: number, start: number, end: number): Promise<Interval> {
   if (asked !== 'auto') return asked;
-  if (rangeMs <= HISTORY_RANGE_LIMITS_MS.raw) return 'raw';
-  if (rangeMs <= HISTORY_RANGE_LIMITS_MS['5m']) return '5m';
-  return '1h';
+  const levels = autoLevels(end - start);
+  if (levels.length === 1) return levels[0]!;
+  const firsts = await Promise.all(levels.map((l) => firstOf(ctx, l, deviceId, start, end)));
+  for (let i = 0; i < levels.length - 1; i++) {
+    const f = firsts[i];
+    if (f === null || f === undefined) continue;
+    const covers = levels.slice(i + 1).every((coarser, k) => {
+      const g = firsts[i + 1 + k];
+      return g === null || g === undefined || f < g + WIDTH[coarser];
+    });
+    if (covers) return levels[i]!;
+  }
+  return firsts.some((f) => f !== null) ? levels.at(-1)! : levels[0]!;
 }
 
 function checkRange(interval: Interval, start: number, end: number, timeZone: string): void {
@@ -36,7 +81,7 @@ const num = (x: unknown): number | null => (typeof x === 'number' && Number.isFi
 /**
  * A device's history for some identifiers: raw reports within 24 hours, otherwise the rollup
  * whose bucket suits the range (5 minutes up to 7 days, hours up to 93 days, days within one
- * station-local month). Bucket points are averages with min and max; cumulative registers also
+ * station-local month); `auto` takes the finest of them that has data for the whole range. Bucket points are averages with min and max; cumulative registers also
  * get the increase per point.
  */
 export async function deviceHistory(
@@ -48,7 +93,7 @@ export async function deviceHistory(
   const start = body.start.getTime();
   const end = body.end.getTime();
   const [{ timeZone } = { timeZone: 'UTC' }] = await ctx.db.select({ timeZone: site.timeZone }).from(site).where(eq(site.id, dev.siteId));
-  const interval = chooseInterval(body.interval, end - start);
+  const interval = await chooseInterval(ctx, body.interval, dev.id, start, end);
   checkRange(interval, start, end, timeZone);
 
   const props = await ctx.db

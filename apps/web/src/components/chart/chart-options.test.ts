@@ -1,6 +1,6 @@
 import type { HistorySeries } from '@ess/contract/device';
 import { describe, expect, it } from 'vitest';
-import { historyToSeries, LARGE_THRESHOLD, timeChartOption, unitAxes, type TimeSeries } from './chart-options.ts';
+import { historyToSeries, LARGE_THRESHOLD, PERCENT_AXIS, timeChartOption, unitAxes, type TimeSeries } from './chart-options.ts';
 
 const tr = (s: string) => `T(${s})`;
 type Opt = { series: Record<string, unknown>[]; yAxis: Record<string, unknown>[]; dataZoom: Record<string, unknown>[]; animation: boolean };
@@ -8,6 +8,22 @@ type Opt = { series: Record<string, unknown>[]; yAxis: Record<string, unknown>[]
 const month = (): [number, number][] => Array.from({ length: 30 * 24 * 12 }, (_, i) => [i * 300_000, Math.sin(i / 50) * 100]);
 
 describe('history chart options', () => {
+  it('draws SOC on a fixed 0–100 % axis: not stretched to another axis (0–180 %), not zoomed to a flat line (94.4–95 %)', () => {
+    const soc: TimeSeries = { key: 'soc', name: 'SOC', unit: '%', points: [[0, 94.4], [300_000, 94.7], [600_000, 95]] };
+    const power: TimeSeries = { key: 'p', name: 'P', unit: 'kW', points: [[0, -180], [300_000, 20], [600_000, 350]] };
+    for (const series of [[soc], [power, soc]]) {
+      const o = timeChartOption(series) as unknown as Opt;
+      const axis = o.yAxis.find((a) => a.name === '%')!;
+      expect(axis).toMatchObject({ min: 0, max: 100, scale: false, alignTicks: false });
+      expect(o.series.find((x) => x.id === 'soc')!.yAxisIndex).toBe(o.yAxis.indexOf(axis));
+    }
+    // The kW axis still follows its data.
+    const both = timeChartOption([power, soc]) as unknown as Opt;
+    expect(both.yAxis[0]).toMatchObject({ name: 'kW', scale: true });
+    expect(both.yAxis[0]).not.toHaveProperty('max');
+    expect(PERCENT_AXIS).toMatchObject({ min: 0, max: 100 });
+  });
+
   it('draws a month of 5-minute points as a thinned, progressive line with zoom and no animation', () => {
     const s: TimeSeries[] = [{ key: 'p', name: 'P', unit: 'kW', points: month() }];
     const o = timeChartOption(s) as unknown as Opt;

@@ -31,6 +31,9 @@ export function historyToSeries(series: readonly HistorySeries[], translate: (s:
   });
 }
 
+/** The y axis of percentages on every chart: 0–100 %, ticks every 20. */
+export const PERCENT_AXIS = { min: 0, max: 100, interval: 20, scale: false, alignTicks: false } as const;
+
 /** Units in first-seen order: one y axis each (the first left, the others right). */
 export function unitAxes(series: readonly Pick<TimeSeries, 'unit'>[]): string[] {
   return [...new Set(series.map((s) => s.unit))];
@@ -68,9 +71,10 @@ export function timeChartOption(series: readonly TimeSeries[], o: TimeChartOptio
       name: unit,
       position: i === 0 ? 'left' : 'right',
       offset: i <= 1 ? 0 : (i - 1) * 56,
-      scale: true,
       splitLine: { show: i === 0 },
-      alignTicks: i > 0,
+      // Percentages (SOC, SOH, efficiency, load rate) always on 0–100: neither stretched to the
+      // other axis' ticks nor zoomed into a flat SOC's decimals.
+      ...(unit === '%' ? PERCENT_AXIS : { scale: true, alignTicks: i > 0 }),
     })),
     dataZoom: zoom
       ? [

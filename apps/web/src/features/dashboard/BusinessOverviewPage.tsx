@@ -13,6 +13,7 @@ import { siteQuery } from '../../components/options/sites.ts';
 import { arbitrageBody, defaultRange, rangeProblem, type ArbitrageFilters } from './arbitrage.ts';
 import { CompanySelect } from './CompanySelect.tsx';
 import { fmt } from './parts.tsx';
+import { formatEfficiency } from '../../components/format.ts';
 import { revenueApi, useArbitrage, useArbitrageDetail, type ArbitrageBody } from './dashboard.api.ts';
 import { feeCurveOption, formatMoney, PERIOD_COLOURS, quantityCurveOption } from './dashboard.charts.ts';
 
@@ -43,7 +44,6 @@ function StationsSelect({ companyId, value, onChange }: { companyId: number | un
 }
 
 const kwh = (v: number | null | undefined) => fmt(v, 'kWh');
-const pct = (v: number | null | undefined) => fmt(v, '%');
 
 /** Energy and money of the range; money per currency (never added across currencies). */
 function SummaryCard({ s }: { s: ArbitrageSummary | undefined }) {
@@ -62,7 +62,7 @@ function SummaryCard({ s }: { s: ArbitrageSummary | undefined }) {
             {cell('站点数量', String(s.stationCount), 'sum-stations')}
             {cell('充电量', kwh(s.charge), 'sum-charge')}
             {cell('放电量', kwh(s.discharge), 'sum-discharge')}
-            {cell('充放电效率', pct(s.efficiency), 'sum-efficiency')}
+            {cell('充放电效率', formatEfficiency(s.efficiency, s.discharge), 'sum-efficiency')}
             {cell('等效循环次数', s.cycles === null ? '-' : formatNumber(s.cycles), 'sum-cycles')}
           </Row>
           {s.money.length === 0 ? (
@@ -131,7 +131,7 @@ function DetailTable({ body }: { body: ArbitrageBody }) {
     { title: t('放电收入'), dataIndex: 'dischargeIncome', width: 115, align: 'right', render: (v: number, r) => formatMoney(v, r.currency) },
     { title: t('套利收益'), dataIndex: 'arbitrage', width: 115, align: 'right', render: (v: number, r) => <Typography.Text strong>{formatMoney(v, r.currency)}</Typography.Text> },
     { title: t('等效循环次数'), dataIndex: 'cycles', width: 100, align: 'right', render: (v: number | null) => (v === null ? '-' : formatNumber(v)) },
-    { title: t('充放电效率'), dataIndex: 'efficiency', width: 120, align: 'right', render: (v: number | null) => pct(v) },
+    { title: t('充放电效率'), dataIndex: 'efficiency', width: 120, align: 'right', render: (v: number | null, r) => formatEfficiency(v, r.discharge) },
     {
       title: t('电价'), dataIndex: 'pricesComplete', width: 100,
       render: (v: boolean) => (v ? <Badge status="success" text={t('完整')} /> : <Tooltip title={t('当日有时段未配置电价，按0计')}><Badge status="warning" text={t('缺电价')} /></Tooltip>),

@@ -5,7 +5,7 @@ import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { EChart } from '../../components/chart/EChart.tsx';
 import { formatNumber } from '../../components/chart/chart-options.ts';
-import { formatTime } from '../../components/format.ts';
+import { formatEfficiency, formatTime } from '../../components/format.ts';
 import { fmt } from './parts.tsx';
 import { useEarnings, useEarningsChart } from './dashboard.api.ts';
 import { formatMoney, incomeBarsOption } from './dashboard.charts.ts';
@@ -67,7 +67,7 @@ export function EarningsCard({ siteId, subsystems }: { siteId: number; subsystem
             <Col xs={12} md={6}><Statistic title={t('今日充电量')} value={fmt(day?.charge, 'kWh')} /></Col>
             <Col xs={12} md={6}><Statistic title={t('今日放电量')} value={fmt(day?.discharge, 'kWh')} /></Col>
             <Col xs={12} md={6}>
-              <Statistic title={t('今日等效循环 / 效率')} value={`${day?.cycles === null || !day ? '-' : formatNumber(day.cycles)} / ${fmt(day?.efficiency, '%')}`} />
+              <Statistic title={t('今日等效循环 / 效率')} value={`${day?.cycles === null || !day ? '-' : formatNumber(day.cycles)} / ${formatEfficiency(day?.efficiency, day ? day.discharge : undefined)}`} />
             </Col>
           </Row>
           <Row gutter={[16, 16]} style={{ marginTop: 12 }}>

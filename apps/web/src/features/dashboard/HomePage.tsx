@@ -15,6 +15,7 @@ import { LevelTag } from '../../components/LevelTag.tsx';
 import { levelColour } from '../../components/options/levels.ts';
 import { EChart } from '../../components/chart/EChart.tsx';
 import { formatNumber } from '../../components/chart/chart-options.ts';
+import { formatEfficiency } from '../../components/format.ts';
 import { stationHref } from './comprehensive.api.ts';
 import { CompanySelect } from './CompanySelect.tsx';
 import { fmt, StateTags } from './parts.tsx';
@@ -68,13 +69,23 @@ const MONEY_ROWS: [keyof Pick<RevenueMoney, 'total' | 'arbitrage' | 'pvRevenue' 
   ['total', '总收益'], ['arbitrage', '储能套利'], ['pvRevenue', '光伏收益'], ['chargingRevenue', '充电收益'],
 ];
 
-function IncomeCard({ companyId }: { companyId: number }) {
+type IncomeCurrency = HomeIncome['currencies'][number];
+
+/**
+ * The currency the revenue card opens on: the one with the most stations in scope (the server
+ * lists them so, ties by revenue); never simply the first that happens to be sorted first.
+ */
+export function openingCurrency(currencies: readonly IncomeCurrency[]): IncomeCurrency | undefined {
+  return currencies.reduce<IncomeCurrency | undefined>((best, c) => (!best || c.stationCount > best.stationCount ? c : best), undefined);
+}
+
+export function IncomeCard({ companyId }: { companyId: number }) {
   const t = useT();
   const income = useHomePart('income', companyId);
   const currencies = income.data?.currencies ?? [];
   const [chosen, setChosen] = useState<string | undefined>();
   const [range, setRange] = useState<'days' | 'months'>('days');
-  const cur: HomeIncome['currencies'][number] | undefined = currencies.find((c) => c.currency === chosen) ?? currencies[0];
+  const cur: IncomeCurrency | undefined = currencies.find((c) => c.currency === chosen) ?? openingCurrency(currencies);
   const option = useMemo(() => {
     const rows = cur ? (range === 'days' ? cur.days.map((d) => ({ ...d, label: d.date.slice(5) })) : cur.months.map((m) => ({ ...m, label: m.month }))) : [];
     return incomeBarsOption(rows.map((r) => r.label), {
@@ -95,6 +106,16 @@ function IncomeCard({ companyId }: { companyId: number }) {
         <Empty description={t('该公司没有可计算收益的站点（需配置电价与电表）')} data-testid="income-empty" />
       ) : (
         <>
+          {cur && cur.missingPrices.length > 0 && (
+            <Alert
+              type="warning"
+              showIcon
+              style={{ marginBottom: 12 }}
+              data-testid="income-prices-missing"
+              message={t('部分日期或时段未配置电价，其收益按0计')}
+              description={cur.missingPrices.map((m) => `${m.siteName}: ${t('$1天', m.days)}`).join('; ')}
+            />
+          )}
           <Table
             size="small"
             pagination={false}
@@ -149,7 +170,7 @@ function EnergyCard({ companyId }: { companyId: number }) {
         ]}
       />
       <Space split="·" wrap style={{ margin: '8px 0' }}>
-        <Typography.Text type="secondary">{t('本月充放电效率 $1', e?.efficiencyMonth === null || !e ? '-' : `${formatNumber(e.efficiencyMonth)}%`)}</Typography.Text>
+        <Typography.Text type="secondary">{t('本月充放电效率 $1', formatEfficiency(e?.efficiencyMonth, e ? e.month.discharge : undefined))}</Typography.Text>
         <Typography.Text type="secondary">{t('本月平均循环次数 $1', num(e?.cyclesMonth))}</Typography.Text>
       </Space>
       <EChart option={option} height={240} label={t('近30天电量')} testId="energy-chart" />

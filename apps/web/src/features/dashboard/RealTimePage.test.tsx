@@ -57,6 +57,29 @@ describe('real-time monitoring', () => {
     client.clear();
   }, 30_000);
 
+  it('sums every part of the balance in the summary, charging piles included, so its numbers add up', async () => {
+    useUserStore.setState({ authPaths: ['/synthesis/realTime'] });
+    const other = { ...site(30, 'online'), id: 4, code: 'LA02', power: { grid: 10, storage: 30, pv: 0, load: 25, piles: 15 } };
+    mockFetch(() => json(envelope({ records: [site(-50, 'online'), other], total: 2, current: 1, pageSize: 12 })));
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <App>
+          <MemoryRouter>
+            <RealTimePage />
+          </MemoryRouter>
+        </App>
+      </QueryClientProvider>,
+    );
+    await screen.findAllByTestId('live-site');
+    const totals = screen.getByTestId('live-totals');
+    const figure = (key: string) => Number(within(totals).getByTestId(`total-${key}`).querySelector('.ant-statistic-content-value')!.textContent);
+    expect(figure('piles')).toBe(37);
+    expect([figure('grid'), figure('storage'), figure('pv'), figure('load')]).toEqual([110, -20, 40, 93]);
+    // grid + storage + PV = load + piles
+    expect(figure('grid') + figure('storage') + figure('pv')).toBe(figure('load') + figure('piles'));
+    cleanup();
+  });
+
   it('links a station only for users who may open the single-station view', async () => {
     useUserStore.setState({ authPaths: ['/synthesis/realTime'] });
     mockFetch(() => json(envelope({ records: [site(0, 'online')], total: 1, current: 1, pageSize: 12 })));

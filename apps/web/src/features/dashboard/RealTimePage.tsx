@@ -67,7 +67,10 @@ function SiteCard({ s, linked }: { s: LiveSite; linked: boolean }) {
   );
 }
 
-/** Totals over the page's stations: how many report, and the power they move now. */
+/**
+ * Totals over the page's stations: how many report, and the power they move now — every part of
+ * the balance, piles included, so grid + storage + PV = load + piles adds up here too.
+ */
 function Totals({ sites, total }: { sites: readonly LiveSite[]; total: number }) {
   const t = useT();
   const sum = (pick: (s: LiveSite) => number | null) => {
@@ -75,20 +78,21 @@ function Totals({ sites, total }: { sites: readonly LiveSite[]; total: number })
     return vs.length ? vs.reduce((a, x) => a + x, 0) : null;
   };
   const online = sites.filter((s) => s.status === 'online' || s.status === 'partial').length;
-  const cell = (title: string, value: number | null, unit?: string) => (
-    <Col xs={12} md={8} xl={4}>
+  const cell = (key: string, title: string, value: number | null, unit?: string) => (
+    <Col key={key} xs={12} md={8} xl={3} data-testid={`total-${key}`}>
       <Statistic title={t(title)} value={value === null ? '-' : formatNumber(Math.round(value * 10) / 10)} suffix={value === null ? undefined : unit} />
     </Col>
   );
   return (
     <Card size="small" data-testid="live-totals">
       <Row gutter={[16, 16]}>
-        {cell('站点总数', total)}
-        {cell('本页在线站点', online)}
-        {cell('储能功率', sum((s) => s.power.storage), 'kW')}
-        {cell('光伏功率', sum((s) => s.power.pv), 'kW')}
-        {cell('负荷功率', sum((s) => s.power.load), 'kW')}
-        {cell('电网功率', sum((s) => s.power.grid), 'kW')}
+        {cell('sites', '站点总数', total)}
+        {cell('online', '本页在线站点', online)}
+        {cell('storage', '储能功率', sum((s) => s.power.storage), 'kW')}
+        {cell('pv', '光伏功率', sum((s) => s.power.pv), 'kW')}
+        {cell('load', '负荷功率', sum((s) => s.power.load), 'kW')}
+        {cell('piles', '充电桩功率', sum((s) => s.power.piles), 'kW')}
+        {cell('grid', '电网功率', sum((s) => s.power.grid), 'kW')}
       </Row>
     </Card>
   );

@@ -6,7 +6,7 @@ import { formatTime } from '../../components/format.ts';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { DASHBOARD_CHART_MS, useDeviceStatus, useSitePart } from './comprehensive.api.ts';
 import { StationPicker } from '../../components/StationPicker.tsx';
-import { fmt, Figure, StateLabel, StateTags, StatusFigures } from './parts.tsx';
+import { EfficiencyFigure, fmt, Figure, StateLabel, StateTags, StatusFigures } from './parts.tsx';
 
 /** Devices by type and live status, with the faulted ones. */
 function DeviceStatusTable({ types, loading }: { types: readonly DeviceTypeStatus[]; loading: boolean }) {
@@ -92,8 +92,8 @@ export function RunningPage() {
                 <Col span={8}><Figure title="今日充电量" value={perf.data?.charge} unit="kWh" /></Col>
                 <Col span={8}><Figure title="今日放电量" value={perf.data?.discharge} unit="kWh" /></Col>
                 <Col span={8}><Figure title="今日循环次数" value={perf.data?.cycleCount} /></Col>
-                <Col span={8}><Figure title="今日充放电效率" value={perf.data?.efficiency} unit="%" /></Col>
-                <Col span={8}><Figure title="累计充放电效率" value={perf.data?.totalEfficiency} unit="%" /></Col>
+                <Col span={8}><EfficiencyFigure title="今日充放电效率" value={perf.data?.efficiency} discharge={perf.data ? perf.data.discharge : undefined} /></Col>
+                <Col span={8}><EfficiencyFigure title="累计充放电效率" value={perf.data?.totalEfficiency} /></Col>
                 <Col span={8}><Figure title="今日可用率" value={perf.data?.availability} unit="%" /></Col>
               </Row>
             )}

@@ -14,7 +14,7 @@ import { DASHBOARD_CHART_MS, siteIdParam, useGeneration, useHandleSite, useSiteP
 import { StationPicker } from '../../components/StationPicker.tsx';
 import { siteListQuery } from '../../components/options/sites.ts';
 import { useQuery } from '@tanstack/react-query';
-import { fmt, Figure, MaintenanceTag, StateTags } from './parts.tsx';
+import { EfficiencyFigure, fmt, Figure, MaintenanceTag, StateTags } from './parts.tsx';
 import { EarningsCard } from './EarningsCard.tsx';
 import { PowerFlow } from './PowerFlow.tsx';
 
@@ -89,8 +89,8 @@ function PerformanceCard({ p }: { p: SitePerformance | undefined }) {
       <Row gutter={[16, 16]}>
         <Col span={12}><Figure title="今日循环次数" value={p?.cycleCount} /></Col>
         <Col span={12}><Figure title="累计循环次数" value={p?.totalCycleCount} /></Col>
-        <Col span={12}><Figure title="今日充放电效率" value={p?.efficiency} unit="%" /></Col>
-        <Col span={12}><Figure title="累计充放电效率" value={p?.totalEfficiency} unit="%" /></Col>
+        <Col span={12}><EfficiencyFigure title="今日充放电效率" value={p?.efficiency} discharge={p ? p.discharge : undefined} testId="efficiency-today" /></Col>
+        <Col span={12}><EfficiencyFigure title="累计充放电效率" value={p?.totalEfficiency} testId="efficiency-total" /></Col>
         <Col span={12}><Figure title="今日可用率" value={p?.availability} unit="%" /></Col>
       </Row>
     </Card>

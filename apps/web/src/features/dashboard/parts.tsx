@@ -3,7 +3,7 @@ import { Badge, Col, Row, Space, Statistic, Tag, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { formatNumber } from '../../components/chart/chart-options.ts';
-import { formatTime } from '../../components/format.ts';
+import { formatEfficiency, formatTime } from '../../components/format.ts';
 
 /** A number with its unit, or '-' when not known. */
 export const fmt = (v: number | null | undefined, unit = '') => (v === null || v === undefined ? '-' : unit ? `${formatNumber(v)} ${unit}` : formatNumber(v));
@@ -15,6 +15,16 @@ export function Figure({ title, value, unit, testId, extra }: { title: string; v
     <div data-testid={testId}>
       <Statistic title={t(title)} value={value === null || value === undefined ? '-' : formatNumber(value)} suffix={value === null || value === undefined ? undefined : unit} />
       {extra}
+    </div>
+  );
+}
+
+/** A round-trip efficiency figure: "–" when nothing was discharged (components/format.ts). */
+export function EfficiencyFigure({ title, value, discharge, testId }: { title: string; value: number | null | undefined; discharge?: number | null; testId?: string }) {
+  const t = useT();
+  return (
+    <div data-testid={testId}>
+      <Statistic title={t(title)} value={formatEfficiency(value, discharge)} />
     </div>
   );
 }

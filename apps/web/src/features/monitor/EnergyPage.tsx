@@ -6,9 +6,9 @@ import { useT } from '../../platform/i18n/useT.ts';
 import { formatNumber, historyToSeries, timeChartOption } from '../../components/chart/chart-options.ts';
 import { detailHref } from './DeviceListPage.tsx';
 import { EChart } from '../../components/chart/EChart.tsx';
-import { energyCurveIdentifiers, energySnapshot, startOfDay } from './energy.ts';
+import { energyCurveIdentifiers, energyDevices, stationDayStart } from './energy.ts';
 import { formatTime } from '../../components/format.ts';
-import { useHistory, useLatestList, useSiteTree } from './monitor.api.ts';
+import { useEnergyOverview, useHistory, useLatestList, useSiteTree } from './monitor.api.ts';
 import { StationPicker } from '../../components/StationPicker.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 import { METER_PURPOSE_LABELS, type DeviceType, type MeterPurpose } from '@ess/contract/telemetry';
@@ -47,8 +47,10 @@ function Flow({ title, value, unit = 'kW', positive, negative, testId }: {
 }
 
 /**
- * /monitor/energy: one station's power picture, live — grid (main meter), storage with SOC, PV,
- * load and charging piles — the day's energy, the curve of the day from the EMS and every meter.
+ * /monitor/energy: one station's power picture, live — grid, storage with SOC, PV, load and
+ * charging piles — the energy of the station-local today and since the registers started (the
+ * station overview's own figures, one computation on the server), the EMS's curve of the
+ * station-local day, and every meter.
  */
 export function EnergyPage() {
   const t = useT();
@@ -56,35 +58,58 @@ export function EnergyPage() {
   const [picked, setPicked] = useState<number | undefined>();
   const siteId = picked ?? tree.data?.find((n) => n.kind === 'site')?.id;
   const devices = useLatestList({ siteId, types: TYPES }, siteId !== undefined);
-  const snap = useMemo(() => energySnapshot(devices.data ?? []), [devices.data]);
-  const [now] = useState(() => Date.now());
-  const emsId = snap.ems?.id;
-  const curveIds = energyCurveIdentifiers(snap);
-  const body = emsId
-    ? { deviceId: emsId, identifiers: curveIds, start: new Date(startOfDay(now)).toISOString(), end: new Date(now).toISOString(), interval: 'auto' as const }
+  const overview = useEnergyOverview(siteId);
+  const o = overview.data && overview.data.siteId === siteId ? overview.data : undefined;
+  const parts = useMemo(() => energyDevices(devices.data ?? []), [devices.data]);
+  const ems = parts.ems;
+  const dayStart = o ? stationDayStart(o) : undefined;
+  const curveIds = energyCurveIdentifiers(parts);
+  // 'grow' reads from the station's midnight up to the moment of each read (liveHistoryBody).
+  const body = ems && dayStart !== undefined
+    ? { deviceId: ems.id, identifiers: curveIds, start: new Date(dayStart).toISOString(), end: new Date(dayStart + 1000).toISOString(), interval: 'auto' as const }
     : null;
   const history = useHistory(body, 'grow');
   const option = useMemo(
-    () => timeChartOption(historyToSeries(history.data?.series ?? [], t), { emptyText: history.isFetching ? '' : t('暂无数据'), min: startOfDay(now) }),
-    [history.data, history.isFetching, t, now],
+    () => timeChartOption(historyToSeries(history.data?.series ?? [], t), { emptyText: history.isFetching ? '' : t('暂无数据'), ...(dayStart !== undefined ? { min: dayStart } : {}) }),
+    [history.data, history.isFetching, t, dayStart],
   );
   const meters = (devices.data ?? []).filter((d) => d.type === 'meter');
+  const sub = o?.subsystems;
+  const energyRow = (when: 'day' | 'total') => {
+    const f = o?.[when];
+    const label = (today: string, total: string) => (when === 'day' ? today : total);
+    const cells: [string, number | null | undefined][] = [
+      ...(sub?.storage !== false ? [[label('今日充电量', '累计充电量'), f?.charge], [label('今日放电量', '累计放电量'), f?.discharge]] as [string, number | null | undefined][] : []),
+      ...(sub?.pv ? [[label('今日光伏发电量', '累计光伏发电量'), f?.pv]] as [string, number | null | undefined][] : []),
+      [label('今日负荷用电量', '累计负荷用电量'), f?.load],
+      ...(sub?.charging ? [[label('今日充电桩用电量', '累计充电桩电量'), f?.piles]] as [string, number | null | undefined][] : []),
+    ];
+    return (
+      <Row gutter={16} data-testid={`energy-${when}`}>
+        {cells.map(([title, v]) => (
+          <Col key={title} xs={12} lg={4}>
+            <Statistic title={t(title)} value={v === null || v === undefined ? '-' : formatNumber(v)} suffix={v === null || v === undefined ? undefined : 'kWh'} />
+          </Col>
+        ))}
+      </Row>
+    );
+  };
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Card>
         <Space wrap>
           <StationPicker value={siteId} onChange={setPicked} />
-          {snap.ems && (
+          {ems && (
             <>
-              <Link to={detailHref(snap.ems.id)}>{snap.ems.name}</Link>
-              <StatusBadge status={snap.ems.status} />
+              <Link to={detailHref(ems.id)}>{ems.name}</Link>
+              <StatusBadge status={ems.status} />
             </>
           )}
-          <Typography.Text type="secondary">{t('数据时间：$1', formatTime(snap.ts))}</Typography.Text>
+          <Typography.Text type="secondary">{t('数据时间：$1', formatTime(o?.ts))}</Typography.Text>
         </Space>
       </Card>
-      {siteId !== undefined && devices.data && !snap.ems && meters.length === 0 ? (
+      {siteId !== undefined && devices.data && !ems && meters.length === 0 ? (
         <Card>
           <Empty description={t('该站点没有能量管理系统或电表')} />
         </Card>
@@ -92,43 +117,32 @@ export function EnergyPage() {
         <>
           <Row gutter={[16, 16]}>
             <Col xs={12} lg={4}>
-              <Flow testId="energy-grid" title={snap.gridSource === 'ems' ? '电网功率' : '关口表功率'} value={snap.grid} positive="从电网取电" negative="向电网送电" />
+              <Flow testId="energy-grid" title={sub?.mainMeter ? '关口表功率' : '电网功率'} value={o?.power.grid ?? null} positive="从电网取电" negative="向电网送电" />
             </Col>
             <Col xs={12} lg={4}>
-              <Flow testId="energy-storage" title="储能功率" value={snap.storage} positive="放电" negative="充电" />
+              <Flow testId="energy-storage" title="储能功率" value={o?.power.storage ?? null} positive="放电" negative="充电" />
             </Col>
             <Col xs={12} lg={4}>
-              <Flow testId="energy-soc" title="储能SOC" value={snap.soc} unit="%" />
+              <Flow testId="energy-soc" title="储能SOC" value={o?.soc ?? null} unit="%" />
             </Col>
-            {snap.hasPv && (
+            {sub?.pv && (
               <Col xs={12} lg={4}>
-                <Flow testId="energy-pv" title="光伏功率" value={snap.pv} />
+                <Flow testId="energy-pv" title="光伏功率" value={o?.power.pv ?? null} />
               </Col>
             )}
             <Col xs={12} lg={4}>
-              <Flow testId="energy-load" title="负荷功率" value={snap.load} />
+              <Flow testId="energy-load" title="负荷功率" value={o?.power.load ?? null} />
             </Col>
-            {snap.hasPiles && (
+            {sub?.charging && (
               <Col xs={12} lg={4}>
-                <Flow testId="energy-piles" title="充电桩功率" value={snap.piles} />
+                <Flow testId="energy-piles" title="充电桩功率" value={o?.power.piles ?? null} />
               </Col>
             )}
           </Row>
-          <Card title={t('今日电量')} size="small">
-            <Row gutter={16}>
-              {(
-                [
-                  ['今日充电量', snap.today.charge],
-                  ['今日放电量', snap.today.discharge],
-                  ...(snap.hasPv ? [['今日光伏发电量', snap.today.pv] as const] : []),
-                  ['今日负荷用电量', snap.today.load],
-                ] as const
-              ).map(([label, v]) => (
-                <Col key={label} xs={12} lg={6}>
-                  <Statistic title={t(label)} value={v === null ? '-' : formatNumber(v)} suffix={v === null ? undefined : 'kWh'} />
-                </Col>
-              ))}
-            </Row>
+          <Card title={o ? t('今日电量（站点当地 $1）', o.date) : t('今日电量')} size="small" loading={!o && siteId !== undefined}>
+            {energyRow('day')}
+            <Typography.Title level={5} style={{ marginTop: 16 }}>{t('累计')}</Typography.Title>
+            {energyRow('total')}
           </Card>
           <Card title={t('今日功率曲线')}>
             <EChart option={option} height={380} label={t('今日功率曲线')} testId="energy-chart" />
@@ -152,7 +166,7 @@ export function EnergyPage() {
           </Card>
         </>
       )}
-      {devices.isError && <Badge status="error" text={t('数据加载失败')} />}
+      {(devices.isError || overview.isError) && <Badge status="error" text={t('数据加载失败')} />}
     </Space>
   );
 }

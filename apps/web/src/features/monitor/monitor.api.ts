@@ -45,6 +45,7 @@ export const monitorApi = {
   latestList: (body: LatestListBody) => call(deviceEndpoints.latestList, body, quiet),
   faults: (deviceId: number) => call(monitorEndpoints.faultWarning, { deviceId }, quiet),
   history: (body: HistoryBody) => call(monitorEndpoints.history, body, quiet),
+  energyOverview: (siteId: number) => call(monitorEndpoints.energyOverview, { siteId }, quiet),
   detail: (type: string, deviceId: number): Promise<TypeDetail> => call(detailEndpoint(type), { deviceId }, quiet),
 };
 
@@ -80,6 +81,20 @@ export type TypeDetail = MonitorDetail & {
   airConditioners?: MonitorChild[];
   registers?: MeterRegister[];
 };
+
+/**
+ * A station's energy picture, live: power, SOC, the station-local today's energy and the lifetime
+ * totals — the station overview's own figures (one computation on the server).
+ */
+export function useEnergyOverview(siteId: number | undefined) {
+  return useQuery({
+    queryKey: monitorKeys.energyOverview(siteId ?? 0),
+    queryFn: () => monitorApi.energyOverview(siteId!),
+    enabled: siteId !== undefined,
+    refetchInterval: LIVE_REFRESH_MS,
+    placeholderData: keepPreviousData,
+  });
+}
 
 /** The stations in scope (the site nodes of the device tree), with their devices. */
 export function useSiteTree() {

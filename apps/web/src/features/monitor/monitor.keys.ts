@@ -7,5 +7,6 @@ export const monitorKeys = {
   properties: (id: number) => ['monitor', 'properties', id] as const,
   faults: (id: number) => ['monitor', 'faults', id] as const,
   history: (body: object) => ['monitor', 'history', body] as const,
+  energyOverview: (siteId: number) => ['monitor', 'energy-overview', siteId] as const,
   list: (body: object) => ['monitor', 'list', body] as const,
 };
