@@ -178,7 +178,7 @@ export async function exportAlarms(ctx: AppContext, user: AuthUser, f: AlarmFilt
     { header: '站点', width: 18, value: (r) => r.siteName },
     { header: '储能柜', width: 14, value: (r) => r.cabinetName },
     { header: '设备编码', width: 20, value: (r) => r.deviceCode },
-    { header: '设备名称', width: 18, kind: 'label', value: (r) => r.deviceName },
+    { header: '设备名称', width: 18, kind: 'name', value: (r) => r.deviceName },
     { header: '故障码/属性', width: 24, value: (r) => r.code },
     { header: '触发值', width: 10, value: (r) => value(r.triggerValue, r.unit) },
     { header: '恢复值', width: 10, value: (r) => value(r.clearValue, r.unit) },

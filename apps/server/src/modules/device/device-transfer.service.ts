@@ -126,7 +126,7 @@ export async function deviceExport(ctx: AppContext, user: AuthUser, f: DeviceFil
   const columns: XlsxColumn<Row>[] = DEVICE_SHEET_COLUMNS.map((c) => ({
     header: c.header,
     width: c.key === 'name' || c.key === 'code' || c.key === 'parentCode' ? 24 : 14,
-    ...(c.key === 'disabled' || c.key === 'name' ? { kind: 'label' as const } : {}),
+    ...(c.key === 'disabled' ? { kind: 'label' as const } : {}),
     value: (r: Row) => (c.key === 'disabled' ? (r.disabled ? '是' : '否') : r[c.key]),
   }));
   return sendXlsx(reply, { fileName: '设备', columns }, rows, lang);

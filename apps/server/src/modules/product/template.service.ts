@@ -218,7 +218,7 @@ export async function exportTemplateHistory(ctx: AppContext, user: AuthUser, b: 
   const columns: XlsxColumn<HistoryRow>[] = [
     { header: '时间', width: 22, kind: 'instant', value: (r) => new Date(r.t) },
     { header: '设备编码', width: 22, value: (r) => r.code },
-    { header: '设备名称', width: 22, kind: 'label', value: (r) => r.name },
+    { header: '设备名称', width: 22, kind: 'name', value: (r) => r.name },
     ...head.map((s, i): XlsxColumn<HistoryRow> => ({ header: s.name, ...(s.unit ? { unit: s.unit } : {}), width: 14, numFmt: '#,##0.00', value: (r) => r.values[i] })),
   ];
   const interval = histories[0]?.interval ?? 'raw';

@@ -262,7 +262,7 @@ export async function exportData(ctx: AppContext, user: AuthUser, productId: num
   };
   const columns: XlsxColumn<LatestRow>[] = [
     { header: '设备编码', width: 22, value: (r) => r.code },
-    { header: '设备名称', width: 22, kind: 'label', value: (r) => r.name },
+    { header: '设备名称', width: 22, kind: 'name', value: (r) => r.name },
     { header: '站点', width: 20, value: (r) => r.siteName },
     { header: '状态', width: 10, kind: 'label', value: (r) => DEVICE_STATUS_LABELS[r.status].label },
     { header: '数据时间', width: 22, kind: 'instant', value: (r) => (r.ts ? new Date(r.ts) : null) },

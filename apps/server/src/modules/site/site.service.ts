@@ -112,9 +112,9 @@ export async function siteExport(ctx: AppContext, user: AuthUser, f: SiteFilter 
   await assertFilterCompany(ctx.db, user, f);
   const rows = await sites.list(ctx.db, user, f, SITE_EXPORT_MAX);
   const columns: XlsxColumn<SiteRecord>[] = [
-    { header: '站点名称', width: 22, value: (r) => r.name },
+    { header: '站点名称', width: 22, kind: 'name', value: (r) => r.name },
     { header: '站点编码', width: 16, value: (r) => r.code },
-    { header: '所属公司', width: 20, value: (r) => r.companyName },
+    { header: '所属公司', width: 20, kind: 'name', value: (r) => r.companyName },
     { header: '站点类型', width: 14, kind: 'label', value: (r) => SITE_TYPE_LABELS[r.siteType] },
     { header: '所在地区', width: 12, value: (r) => r.regionCode },
     { header: '详细地址', width: 30, value: (r) => r.address },

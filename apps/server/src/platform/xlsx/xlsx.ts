@@ -2,6 +2,7 @@ import type ExcelJSModule from 'exceljs';
 import { createRequire } from 'node:module';
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
+import { fillText } from '@ess/contract/pack-text';
 
 /** ExcelJS takes a second or more to load: loaded on the first workbook, not with the server. */
 let excel: typeof ExcelJSModule | null = null;
@@ -13,9 +14,10 @@ export interface XlsxColumn<T> {
   width?: number;
   /**
    * `instant`: a Date shown as the caller's wall-clock time, the zone named in the header;
-   * `label`: source text (an enumeration's label), translated; default: the value as it is.
+   * `label`: source text (an enumeration's label), translated; `name`: a name that may be built-in
+   * data (translated when the pack knows it); default: the value as it is.
    */
-  kind?: 'instant' | 'label';
+  kind?: 'instant' | 'label' | 'name';
   /** Appended to the header in brackets (kWh, kW, %). */
   unit?: string;
   /** Excel number format of the column's cells ('#,##0.00'): separators as the reader's locale has them. */
@@ -31,13 +33,16 @@ export interface XlsxColumn<T> {
 export interface ExportLanguage {
   locale: string;
   t: (source: string, ...args: unknown[]) => string;
+  /** Built-in data (role names, seeded models, the demo's device names) translated; other names as they are. */
+  name: (name: string) => string;
   zone: number;
 }
 
 /** Source text as it is, instants in UTC: for callers with no request (tests, jobs). */
 export const SOURCE_LANGUAGE: ExportLanguage = {
   locale: 'zh-CN',
-  t: (source, ...args) => source.replace(/\$(\d+)/g, (w, n: string) => (Number(n) >= 1 && Number(n) <= args.length ? String(args[Number(n) - 1]) : w)),
+  t: (source, ...args) => fillText(source, args, 'zh-CN'),
+  name: (name) => name,
   zone: 0,
 };
 
@@ -76,6 +81,7 @@ function layOut<T>(columns: XlsxColumn<T>[], lang: ExportLanguage): Laid<T> {
           return Number.isNaN(v.getTime()) ? null : new Date(v.getTime() + lang.zone * 60_000);
         }
         if (c.kind === 'label' && typeof v === 'string' && v) return lang.t(v);
+        if (c.kind === 'name' && typeof v === 'string' && v) return lang.name(v);
         return v;
       }),
   };
