@@ -17,7 +17,8 @@ async function sheetOf(res: ApiResponse): Promise<string[][]> {
   const rows: string[][] = [];
   wb.worksheets[0]!.eachRow((row) => {
     const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell) => cells.push(cell.text));
+    // Times are date cells holding the caller's wall-clock time: read as "YYYY-MM-DD HH:mm:ss".
+    row.eachCell({ includeEmpty: true }, (cell) => cells.push(cell.value instanceof Date ? cell.value.toISOString().slice(0, 19).replace('T', ' ') : cell.text));
     rows.push(cells);
   });
   return rows;
