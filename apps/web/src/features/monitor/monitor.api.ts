@@ -6,6 +6,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { call } from '../../platform/request.ts';
 import { isDeviceType } from '../../components/device-types.ts';
 import { monitorKeys } from './monitor.keys.ts';
+import type { DeviceSortField } from '@ess/contract/device';
+import type { SortOrder } from '@ess/contract/common';
 
 /** How often live values and device states are read again (the simulator reports every 5 s). */
 export const LIVE_REFRESH_MS = 5000;
@@ -23,6 +25,8 @@ export interface LatestPageBody {
   status?: DeviceStatus;
   keyword?: string;
   identifiers?: string[];
+  sortField?: DeviceSortField;
+  sortOrder?: SortOrder;
 }
 
 export interface HistoryBody {

@@ -1,5 +1,5 @@
 import { DEFAULT_LOCALE, LOCALES, LOCALE_STORAGE_KEY, type Locale } from '@ess/contract/constants';
-import { fillText } from '@ess/contract/pack-text';
+import { fillText, translateName } from '@ess/contract/pack-text';
 import { create } from 'zustand';
 
 /**
@@ -40,6 +40,16 @@ export function fill(text: string, args: readonly unknown[], locale: string = us
 export function t(source: string, ...args: unknown[]): string {
   const { pack, locale } = useI18nStore.getState();
   return fillText(pack.get(source) ?? source, args, locale);
+}
+
+/**
+ * Built-in data in the current language (role names, seeded product models and parameters, the
+ * demo's device names): the pack's translation of the name or of its numbered template
+ * ("2#储能变流器" through "$1#储能变流器"); names users typed stay as they are.
+ */
+export function translateBuiltIn(name: string): string {
+  const { pack, locale } = useI18nStore.getState();
+  return translateName(name, (k) => pack.get(k), locale);
 }
 
 export function translateWith(pack: LanguagePack, source: string, ...args: unknown[]): string {
