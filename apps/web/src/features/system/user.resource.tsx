@@ -14,7 +14,7 @@ const editable = (row: UserRow) => !row.buildIn || row.id === useUserStore.getSt
 export const userResource = defineResource<UserRow, UserForm, UserOne>({
   key: ['system', 'user'],
   name: '用户',
-  endpoints: { page: userEndpoints.page, one: userEndpoints.one, add: userEndpoints.add, edit: userEndpoints.edit },
+  endpoints: { page: userEndpoints.page, one: userEndpoints.one, add: userEndpoints.add, edit: userEndpoints.edit, export: userEndpoints.export },
   columns: [
     { key: 'username', title: '用户名' },
     { key: 'name', title: '姓名' },
