@@ -126,7 +126,7 @@ describe.each(DB_TARGETS)('tables and exports on %s', (target) => {
       expect(s.headers.slice(0, 2)).toEqual(['Benutzername', 'Name']);
       expect(s.headers).toContain('Kontostatus');
       expect(s.headers).toContain('Letzte Anmeldung (UTC+01:00)');
-      const names = s.rows.map((r) => String(r[0]));
+      const names = s.rows.map((r) => r[0] as string);
       expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       const admin = s.rows.find((r) => r[0] === 'admin')!;
       const col = (h: string) => s.headers.indexOf(h);

@@ -57,7 +57,7 @@ export function DataTable<R extends object>({ columns, sortFields, sort, onSort,
       scroll={{ x: 'max-content', ...scroll }}
       onChange={(_pagination, _filters, sorter, extra) => {
         if (extra.action !== 'sort' || !onSort) return;
-        const s = (Array.isArray(sorter) ? sorter[0] : sorter) as SorterResult<R> | undefined;
+        const s: SorterResult<R> | undefined = Array.isArray(sorter) ? sorter[0] : sorter;
         const field = s?.columnKey !== undefined ? String(s.columnKey) : typeof s?.field === 'string' ? s.field : undefined;
         onSort(field && s?.order ? { field, order: s.order === 'descend' ? 'desc' : 'asc' } : null);
       }}

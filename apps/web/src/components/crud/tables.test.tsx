@@ -162,10 +162,10 @@ describe('the shared table: columns in place', () => {
   };
 
   const useScreen = (width: number) => {
-    const original = window.matchMedia;
+    const original = Object.getOwnPropertyDescriptor(window, 'matchMedia');
     Object.defineProperty(window, 'matchMedia', { configurable: true, value: screenOf(width) });
     onTestFinished(() => {
-      Object.defineProperty(window, 'matchMedia', { configurable: true, value: original });
+      if (original) Object.defineProperty(window, 'matchMedia', original);
     });
   };
 
