@@ -62,6 +62,8 @@ function mount() {
   );
 }
 
+/** A wait limit, not a measured time: the first draw is slow when the machine is busy. */
+const SLOW = { timeout: 15_000 };
 const signIn = (id: number) => useUserStore.setState({ info: { id } as never });
 const table = () => document.querySelector('.ant-table')!;
 const header = () => [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent ?? '');
@@ -78,18 +80,18 @@ describe('the shared table: sorting through the server', () => {
   it('makes the declared fields sortable and sends sortField/sortOrder, back to page 1; other columns do not sort', async () => {
     const { calls } = server();
     mount();
-    await screen.findByText('B');
+    await screen.findByText('B', undefined, SLOW);
     expect(pageCalls(calls)[0]).toEqual({ current: 1, pageSize: 10 });
     const nameHeader = [...document.querySelectorAll('.ant-table-thead th')].find((th) => th.textContent?.includes('名称'))!;
     const codeHeader = [...document.querySelectorAll('.ant-table-thead th')].find((th) => th.textContent?.includes('编码'))!;
     expect(nameHeader.classList.contains('ant-table-column-has-sorters')).toBe(true);
     expect(codeHeader.classList.contains('ant-table-column-has-sorters')).toBe(false);
     fireEvent.click(nameHeader);
-    await waitFor(() => expect(pageCalls(calls).at(-1)).toEqual({ current: 1, pageSize: 10, sortField: 'name', sortOrder: 'asc' }));
-    await waitFor(() => expect(names()).toEqual(['A', 'B', 'C']));
+    await waitFor(() => expect(pageCalls(calls).at(-1)).toEqual({ current: 1, pageSize: 10, sortField: 'name', sortOrder: 'asc' }), SLOW);
+    await waitFor(() => expect(names()).toEqual(['A', 'B', 'C']), SLOW);
     fireEvent.click(nameHeader);
-    await waitFor(() => expect(pageCalls(calls).at(-1)).toEqual({ current: 1, pageSize: 10, sortField: 'name', sortOrder: 'desc' }));
-    await waitFor(() => expect(names()).toEqual(['C', 'B', 'A']));
+    await waitFor(() => expect(pageCalls(calls).at(-1)).toEqual({ current: 1, pageSize: 10, sortField: 'name', sortOrder: 'desc' }), SLOW);
+    await waitFor(() => expect(names()).toEqual(['C', 'B', 'A']), SLOW);
   });
 });
 
@@ -97,7 +99,7 @@ describe('the shared table: choices remembered per user', () => {
   it('keeps density and hidden columns in local storage for the user, and another user has their own', async () => {
     server();
     const first = mount();
-    await screen.findByText('B');
+    await screen.findByText('B', undefined, SLOW);
     fireEvent.click(screen.getByRole('button', { name: '表格密度' }));
     fireEvent.click(await screen.findByText('紧凑'));
     await waitFor(() => expect(table().classList.contains('ant-table-small')).toBe(true));
@@ -109,7 +111,7 @@ describe('the shared table: choices remembered per user', () => {
 
     // Back on the page later: as the user left it.
     mount();
-    await screen.findByText('B');
+    await screen.findByText('B', undefined, SLOW);
     expect(table().classList.contains('ant-table-small')).toBe(true);
     expect(header()).not.toContain('编码');
     cleanup();
@@ -117,7 +119,7 @@ describe('the shared table: choices remembered per user', () => {
     // Another user on the same browser starts from the defaults, and does not change user 7's.
     signIn(8);
     mount();
-    await screen.findByText('B');
+    await screen.findByText('B', undefined, SLOW);
     expect(table().classList.contains('ant-table-small')).toBe(false);
     expect(header()).toContain('编码');
     expect(readTablePrefs('test.item', 7)).toEqual({ density: 'small', hidden: ['code'] });
@@ -173,7 +175,7 @@ describe('the shared table: columns in place', () => {
     useScreen(1024);
     server();
     mount();
-    await screen.findByText('B');
+    await screen.findByText('B', undefined, SLOW);
     const ths = [...document.querySelectorAll('.ant-table-thead th')];
     expect(ths[0]!.classList.contains('ant-table-cell-fix-left')).toBe(true);
     expect(ths.at(-1)!.textContent).toBe('操作');
@@ -186,7 +188,7 @@ describe('the shared table: columns in place', () => {
     useScreen(390);
     server();
     mount();
-    await screen.findByText('B');
+    await screen.findByText('B', undefined, SLOW);
     const ths = [...document.querySelectorAll('.ant-table-thead th')];
     expect(ths[0]!.classList.contains('ant-table-cell-fix-left')).toBe(true);
     expect(ths.at(-1)!.classList.contains('ant-table-cell-fix-right')).toBe(false);
