@@ -138,3 +138,29 @@ export function fromLabel<K extends string>(text: string, labels: Record<K, stri
   if (text === '') return undefined;
   return (Object.entries(labels) as [K, string][]).find(([k, l]) => l === text || k === text)?.[0];
 }
+
+// ── sorting ───────────────────────────────────────────────────────────────────────────
+// A list declares the fields it sorts by in its request schema; the server sorts through the
+// list-query helper (platform/http/paging.ts) and refuses any other field (400, the field named);
+// the console's shared table makes exactly those columns sortable.
+
+export const SORT_ORDERS = ['asc', 'desc'] as const;
+export type SortOrder = (typeof SORT_ORDERS)[number];
+
+/** The sort fields of a list request: `sortField` one of `fields`, `sortOrder` asc (default) or desc. */
+export function sortRequest<const F extends readonly [string, ...string[]]>(fields: F) {
+  return z.object({
+    sortField: z
+      .enum(fields, { error: (iss) => `不能按“${String(iss.input)}”排序，可排序的字段：${fields.join('、')}` })
+      .optional(),
+    sortOrder: z.enum(SORT_ORDERS, { error: '排序方向须为 asc 或 desc' }).optional(),
+  });
+}
+
+/** The fields a request schema lets a list sort by (its `sortField` enumeration), [] when none. */
+export function sortFieldsOf(schema: unknown): string[] {
+  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  let f = shape?.sortField as { unwrap?: () => unknown; options?: unknown } | undefined;
+  while (f && !Array.isArray(f.options) && typeof f.unwrap === 'function') f = f.unwrap() as typeof f;
+  return Array.isArray(f?.options) ? (f.options as string[]) : [];
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cell, cellNumber, cellText, cellYesNo, id, idBody, importRowError, instant, optionalText, pageRequest, trimmed } from './common.ts';
+import { cell, cellNumber, cellText, cellYesNo, id, idBody, importRowError, instant, optionalText, pageRequest, sortRequest, trimmed } from './common.ts';
 import { QUERY_RANGE_LIMIT_MS } from './constants.ts';
 import { endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { deviceCodeSchema, deviceTypeSchema, identifierSchema, METER_PURPOSES, meterPurposeSchema, telemetryValueSchema } from './telemetry.ts';
@@ -41,7 +41,10 @@ export const deviceFilter = z.object({
   disabled: z.boolean().optional(),
 });
 export type DeviceFilter = z.infer<typeof deviceFilter>;
-export const devicePage = pageRequest.extend(deviceFilter.shape);
+/** Device lists (registry and live) sort by these fields. */
+export const deviceSort = sortRequest(['name', 'code', 'type', 'siteName', 'productName', 'parentName', 'cabinetName', 'meterPurpose', 'status', 'firmwareVersion', 'lastSeenAt', 'createdAt']);
+export const devicePage = pageRequest.extend(deviceFilter.shape).extend(deviceSort.shape);
+export type DeviceSortField = NonNullable<z.infer<typeof deviceSort>['sortField']>;
 
 /** The site → device tree; without siteId every station in scope. */
 export const deviceTreeBody = z
@@ -59,12 +62,14 @@ export const deviceLatestFilter = deviceFilter.extend({
   /** Only these identifiers in `values` (default: all). */
   identifiers: z.array(identifierSchema).max(200).optional(),
 });
-export const deviceLatestPage = pageRequest.extend(deviceLatestFilter.shape);
+export const deviceLatestPage = pageRequest.extend(deviceLatestFilter.shape).extend(deviceSort.shape);
 
 export const deviceIdQuery = z.object({ deviceId: id });
 
 export const HISTORY_INTERVALS = ['auto', 'raw', '5m', '1h', '1d'] as const;
 export type HistoryInterval = (typeof HISTORY_INTERVALS)[number];
+/** Source-text names of the intervals (file names, captions). */
+export const HISTORY_INTERVAL_LABELS: Record<HistoryInterval, string> = { auto: '自动', raw: '原始数据', '5m': '5分钟', '1h': '1小时', '1d': '1天' };
 /**
  * Longest range per interval. Raw reports: the spec's 24-hour limit for large data queries
  * (product-spec §5); day values must stay within one station-local month ("daily statistics
@@ -259,7 +264,7 @@ export const deviceEditBody = z.object({
 export type DeviceEditBody = z.infer<typeof deviceEditBody>;
 
 /** Export: the device filter (at most DEVICE_EXPORT_MAX_ROWS rows). */
-export const deviceExportBody = deviceFilter;
+export const deviceExportBody = deviceFilter.extend(deviceSort.shape);
 export const DEVICE_EXPORT_MAX_ROWS = 20_000;
 /** Rows one import file may hold. */
 export const DEVICE_IMPORT_MAX_ROWS = 5_000;

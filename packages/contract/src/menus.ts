@@ -69,7 +69,7 @@ export const MENUS: MenuDef[] = [
   dir('/alarm', '告警管理', 'alert'),
   page('/alarm', 'alarmKanban', '告警看板', ['/alarm/kanban/**', '/alarm/monitor/query/**', ...SITE_PICKERS]),
   page('/alarm', 'monitor', '告警监控', ['/alarm/monitor/**', '/configure/device/query/list', ...SITE_PICKERS]),
-  page('/alarm', 'analysis', '故障分析', ['/alarm/monitor/query/**', '/alarm/kanban/**', ...SITE_PICKERS]),
+  page('/alarm', 'analysis', '故障分析', ['/alarm/monitor/query/**', '/alarm/monitor/export', '/alarm/kanban/**', ...SITE_PICKERS]),
   page('/alarm', 'alarm', '告警字典', ['/alarm/dict/**', '/configure/product/query/list']),
 
   dir('/repair', '维修管理', 'tool'),
@@ -109,7 +109,7 @@ export const MENUS: MenuDef[] = [
   page('/system', 'company', '公司管理', ['/system/company/**', '/dictionary/region/query/tree']),
   page('/system', 'menu', '菜单管理', ['/system/menu/**', '/system/interface/query/list']),
   page('/system', 'role', '角色管理', ['/system/role/**', '/system/menu/query/tree', '/system/interface/query/list', '/system/company/query/tree']),
-  page('/system', 'user', '用户管理', ['/system/user/query/**', '/system/user/add', '/system/user/edit', '/system/role/query/list', ...SITE_PICKERS]),
+  page('/system', 'user', '用户管理', ['/system/user/query/**', '/system/user/add', '/system/user/edit', '/system/user/export', '/system/role/query/list', ...SITE_PICKERS]),
 
   dir('/globalization', '国际化', 'global'),
   page('/globalization', 'language', '语言管理', ['/i18n/language/**']),

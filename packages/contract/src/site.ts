@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, trimmed } from './common.ts';
-import { created, done, endpoint, isoTime, pageOf } from './endpoint.ts';
+import { id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, sortRequest, trimmed } from './common.ts';
+import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { identifierSchema } from './telemetry.ts';
 import { todayIn } from './time.ts';
 
@@ -110,7 +110,12 @@ export const siteFilter = z.object({
   siteType: z.enum(SITE_TYPES).optional(),
   regionCode: z.string().trim().max(12).optional(),
 });
-export const sitePage = pageRequest.extend(siteFilter.shape);
+/** The station list sorts by these fields. */
+export const siteSort = sortRequest(['name', 'code', 'companyName', 'siteType', 'timeZone', 'currency', 'commissioningDate', 'serviceEndDate', 'deviceCount', 'createdAt']);
+export const sitePage = pageRequest.extend(siteFilter.shape).extend(siteSort.shape);
+export type SiteSortField = NonNullable<z.infer<typeof siteSort>['sortField']>;
+/** The station list's xlsx export: the list's filter and order. */
+export const siteExport = siteFilter.extend(siteSort.shape);
 export type SiteFilter = z.infer<typeof siteFilter>;
 /** The picker tree: companies with their stations; userId limits to that user's stations. */
 export const siteTreeQuery = z.object({ companyId: id.optional(), userId: id.optional() });
@@ -348,6 +353,8 @@ export const siteEndpoints = {
   tree: endpoint({ method: 'GET', path: '/configure/site/query/tree', query: siteTreeQuery, response: z.array(siteTreeNode) }),
   page: endpoint({ method: 'POST', path: '/configure/site/query/page', body: sitePage, response: pageOf(siteRecord) }),
   list: endpoint({ method: 'POST', path: '/configure/site/query/list', body: siteFilter, response: z.array(siteRecord) }),
+  /** Not in the catalogue (issue 16): the station list as xlsx, in the caller's language. */
+  export: endpoint({ method: 'POST', path: '/configure/site/export', body: siteExport, response: FILE }),
   one: endpoint({ method: 'POST', path: '/configure/site/query/one', body: idBody, response: siteRecord }),
   add: endpoint({ method: 'POST', path: '/configure/site/add', body: siteAdd, response: created }),
   edit: endpoint({ method: 'POST', path: '/configure/site/edit', body: siteEdit, response: done }),

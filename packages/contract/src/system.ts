@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NOTIFICATION_CONTENT_MAX } from './constants.ts';
 import {
-  dateRange, id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, password, trimmed,
+  dateRange, id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, password, sortRequest, trimmed,
 } from './common.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { profileInfo } from './auth.ts';
@@ -13,6 +13,8 @@ import { profileInfo } from './auth.ts';
  */
 
 export const USER_STATUS = { enabled: 1, disabled: 0 } as const;
+/** Source-text labels of the account statuses. */
+export const USER_STATUS_LABELS: Record<0 | 1, string> = { 1: '启用', 0: '停用' };
 export const userStatus = z.union([z.literal(0), z.literal(1)]);
 export type UserStatus = z.infer<typeof userStatus>;
 
@@ -188,7 +190,12 @@ export const userFilter = z.object({
   roleId: id.optional(),
   status: userStatus.optional(),
 });
-export const userPage = pageRequest.extend(userFilter.shape);
+/** The user list sorts by these fields (server-side, through the list query). */
+export const userSort = sortRequest(['username', 'name', 'companyName', 'status', 'siteCount', 'lastLoginAt', 'createdAt']);
+export const userPage = pageRequest.extend(userFilter.shape).extend(userSort.shape);
+export type UserSortField = NonNullable<z.infer<typeof userSort>['sortField']>;
+/** The user list's xlsx export: the list's filter and order. */
+export const userExport = userFilter.extend(userSort.shape);
 
 /** The picker list (work orders, notifications): the users of the caller's companies. */
 export const userRef = profileInfo
@@ -394,6 +401,8 @@ export const userEndpoints = {
   one: endpoint({ method: 'POST', path: '/system/user/query/one', body: idBody, response: userOne }),
   add: endpoint({ method: 'POST', path: '/system/user/add', body: userAdd, response: created }),
   edit: endpoint({ method: 'POST', path: '/system/user/edit', body: userEdit, response: done }),
+  /** Not in the catalogue (issue 16): the user list as xlsx, in the caller's language. */
+  export: endpoint({ method: 'POST', path: '/system/user/export', body: userExport, response: FILE }),
 };
 
 export const logEndpoints = {

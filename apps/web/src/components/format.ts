@@ -3,7 +3,7 @@ import { DEVICE_STATUS_LABELS } from '@ess/contract/device';
 import type { TelemetryValue, ThingProperty } from '@ess/contract/telemetry';
 import { THING_MODEL } from '@ess/contract/telemetry';
 import dayjs from 'dayjs';
-import { formatNumber } from './chart/chart-options.ts';
+import { formatDateTime, formatNumber } from './number-format.ts';
 import { isDeviceType } from './device-types.ts';
 
 type Translate = (source: string, ...args: unknown[]) => string;
@@ -49,7 +49,7 @@ export function duration(seconds: number): string {
 }
 
 export function formatTime(iso: string | null | undefined): string {
-  return iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '-';
+  return formatDateTime(iso);
 }
 
 export const statusLabel = (s: DeviceStatus) => DEVICE_STATUS_LABELS[s];

@@ -12,7 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
-import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
+import { SOURCE_LANGUAGE, sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { importSheet } from '../../platform/xlsx/import.ts';
 import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
 import { UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
@@ -271,7 +271,8 @@ const EXPORT_COLUMNS: XlsxColumn<AlarmDictRecord>[] = [
 
 export async function exportDict(ctx: AppContext, f: AlarmDictFilter, reply: FastifyReply) {
   const rows = await dictList(ctx, f);
-  return sendXlsx(reply, '告警字典', '告警字典', EXPORT_COLUMNS, rows);
+  // The dictionary's sheet is also its import template: its headers and labels are the import's keys, in source text.
+  return sendXlsx(reply, { fileName: '告警字典', columns: EXPORT_COLUMNS }, rows, SOURCE_LANGUAGE);
 }
 
 /**

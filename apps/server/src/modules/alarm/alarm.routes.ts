@@ -1,6 +1,7 @@
 import { alarmEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import { zoneOf } from '../../platform/time/client-zone.ts';
+import { exportLanguage } from '../i18n/index.ts';
 import * as dict from './alarm-dict.service.ts';
 import * as kanban from './alarm-kanban.service.ts';
 import * as alarms from './alarm.service.ts';
@@ -72,7 +73,7 @@ export const alarmRoutes = [
   }),
   route(api.export, {
     access: 'menu', name: '导出告警', area, kind: 'export', scope: siteProbe,
-    handler: ({ ctx, user, body, req, reply }) => alarms.exportAlarms(ctx, user, body, zoneOf(req), reply),
+    handler: async ({ ctx, user, body, req, reply }) => alarms.exportAlarms(ctx, user, body, await exportLanguage(req), reply),
   }),
 
   // Kanban

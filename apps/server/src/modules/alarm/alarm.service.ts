@@ -13,8 +13,7 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { streamXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { formatInZone } from '../../platform/time/client-zone.ts';
+import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { emit } from '../../platform/events/outbox.ts';
 import './alarm.events.ts';
 import { alarmEngines } from './alarm.runtime.ts';
@@ -151,43 +150,45 @@ export async function alarmPage(ctx: AppContext, user: AuthUser, req: PageReques
   return { records: rows.map((r) => toRecord(r, now)), total: n, current: req.current, pageSize: req.pageSize };
 }
 
-/** "1天2小时3分" style, for the sheet. */
-function durationText(ms: number): string {
+/** "1天2小时3分" style, in the reader's language. */
+function durationText(ms: number, t: ExportLanguage['t']): string {
   const m = Math.floor(ms / 60_000);
   const d = Math.floor(m / 1440);
   const h = Math.floor((m % 1440) / 60);
   const min = m % 60;
-  return `${d ? `${d}天` : ''}${d || h ? `${h}小时` : ''}${min}分`;
+  return d ? t('$1天$2小时$3分', d, h, min) : h ? t('$1小时$2分', h, min) : t('$1分', min);
 }
 
 /** At most this many alarms in one sheet (newest first). */
 const EXPORT_MAX = 50_000;
 
-export async function exportAlarms(ctx: AppContext, user: AuthUser, f: AlarmFilter, zone: number, reply: FastifyReply) {
+/** The alarms of a filter (the monitor's list, the fault analysis's range) as xlsx in the caller's language and zone. */
+export async function exportAlarms(ctx: AppContext, user: AuthUser, f: AlarmFilter, lang: ExportLanguage, reply: FastifyReply) {
   await assertAlarmFilter(ctx.db, user, f);
   const now = Date.now();
   const rows = (await select(ctx.db, filterOf(ctx.db, user, f)).limit(EXPORT_MAX)).map((r) => toRecord(r, now));
-  const time = (v: string | null) => (v ? formatInZone(new Date(v), zone) : null);
+  const time = (v: string | null | undefined) => (v ? new Date(v) : null);
   const value = (v: number | null, unit: string | null) => (v === null ? null : `${v}${unit ?? ''}`);
   const columns: XlsxColumn<AlarmRecord>[] = [
     { header: '告警编号', width: 20, value: (r) => r.no },
-    { header: '告警等级', width: 10, value: (r) => ALARM_LEVEL_LABELS[r.level] },
-    { header: '告警类型', width: 10, value: (r) => ALARM_TYPE_LABELS[r.alarmType] },
-    { header: '告警描述', width: 28, value: (r) => r.description },
-    { header: '状态', width: 8, value: (r) => ALARM_STATUS_LABELS[r.status] },
+    { header: '告警等级', width: 10, kind: 'label', value: (r) => ALARM_LEVEL_LABELS[r.level] },
+    { header: '告警类型', width: 10, kind: 'label', value: (r) => ALARM_TYPE_LABELS[r.alarmType] },
+    { header: '告警描述', width: 28, kind: 'label', value: (r) => r.description },
+    { header: '状态', width: 8, kind: 'label', value: (r) => ALARM_STATUS_LABELS[r.status] },
     { header: '站点', width: 18, value: (r) => r.siteName },
     { header: '储能柜', width: 14, value: (r) => r.cabinetName },
     { header: '设备编码', width: 20, value: (r) => r.deviceCode },
-    { header: '设备名称', width: 18, value: (r) => r.deviceName },
+    { header: '设备名称', width: 18, kind: 'name', value: (r) => r.deviceName },
     { header: '故障码/属性', width: 24, value: (r) => r.code },
     { header: '触发值', width: 10, value: (r) => value(r.triggerValue, r.unit) },
     { header: '恢复值', width: 10, value: (r) => value(r.clearValue, r.unit) },
-    { header: '开始时间', width: 20, value: (r) => time(r.startedAt) },
-    { header: '结束时间', width: 20, value: (r) => time(r.endedAt) },
-    { header: '持续时长', width: 14, value: (r) => durationText(r.durationMs) },
-    { header: '屏蔽有效期', width: 40, value: (r) => (r.shield ? `${time(r.shield.startAt)} ~ ${time(r.shield.endAt)}` : null) },
+    { header: '开始时间', width: 22, kind: 'instant', value: (r) => time(r.startedAt) },
+    { header: '结束时间', width: 22, kind: 'instant', value: (r) => time(r.endedAt) },
+    { header: '持续时长', width: 14, value: (r) => durationText(r.durationMs, lang.t) },
+    { header: '屏蔽开始时间', width: 22, kind: 'instant', value: (r) => time(r.shield?.startAt) },
+    { header: '屏蔽结束时间', width: 22, kind: 'instant', value: (r) => time(r.shield?.endAt) },
   ];
-  return streamXlsx(reply, '告警记录', '告警记录', columns, rows);
+  return streamXlsx(reply, { fileName: '告警记录', columns }, rows, lang);
 }
 
 // ── Shields ───────────────────────────────────────────────────────────────────────────

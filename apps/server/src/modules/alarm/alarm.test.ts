@@ -11,13 +11,16 @@ import { seededCompanies, newUser, type FactoryUser } from '../../../test/factor
 
 const HOUR = 3_600_000;
 
+/** A cell as read: times are date cells holding the caller's wall-clock time, read as "YYYY-MM-DD HH:mm:ss". */
+const shown = (cell: ExcelJS.Cell) => (cell.value instanceof Date ? cell.value.toISOString().slice(0, 19).replace('T', ' ') : cell.text);
+
 async function sheetOf(res: ApiResponse): Promise<string[][]> {
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(res.raw as unknown as ArrayBuffer);
   const rows: string[][] = [];
   wb.worksheets[0]!.eachRow((row) => {
     const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell) => cells.push(cell.text));
+    row.eachCell({ includeEmpty: true }, (cell) => cells.push(shown(cell)));
     rows.push(cells);
   });
   return rows;

@@ -5,7 +5,7 @@ import {
 } from '@ess/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
-import { streamXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
+import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { efficiency } from './revenue.calc.ts';
 import { bucketSums, dateLabels, filterStations, intArray, monthLabels, sumColumns, sumsOf, type ScopedStation } from './revenue.repository.ts';
 
@@ -138,7 +138,7 @@ export async function arbitrageDetailPage(ctx: AppContext, user: AuthUser, q: Ar
   return { records: rows.map((r) => toDetail(r, names)), total: count[0]?.n ?? 0, current: q.current, pageSize: q.pageSize };
 }
 
-export async function arbitrageExport(ctx: AppContext, user: AuthUser, f: ArbitrageFilter, reply: FastifyReply) {
+export async function arbitrageExport(ctx: AppContext, user: AuthUser, f: ArbitrageFilter, lang: ExportLanguage, reply: FastifyReply) {
   const list = await filterStations(ctx, user, f);
   const names = new Map(list.map((s) => [s.id, s]));
   const { rows } = await ctx.database.sql.query<DetailRow>(`${DETAIL_SQL} limit ${EXPORT_MAX}`, [intArray(list.map((s) => s.id)), f.start, f.end]);
@@ -157,7 +157,7 @@ export async function arbitrageExport(ctx: AppContext, user: AuthUser, f: Arbitr
     { header: '套利收益', width: 12, value: (r) => r.arbitrage },
     { header: '循环次数', width: 10, value: (r) => r.cycles },
     { header: '充放电效率 %', width: 12, value: (r) => r.efficiency },
-    { header: '电价完整', width: 10, value: (r) => (r.pricesComplete ? '是' : '否') },
+    { header: '电价完整', width: 10, kind: 'label', value: (r) => (r.pricesComplete ? '是' : '否') },
   ];
-  return streamXlsx(reply, '峰谷套利明细', '峰谷套利明细', columns, rows.map((r) => toDetail(r, names)));
+  return streamXlsx(reply, { fileName: '峰谷套利明细', columns }, rows.map((r) => toDetail(r, names)), lang);
 }

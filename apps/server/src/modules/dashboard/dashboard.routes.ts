@@ -1,5 +1,6 @@
 import { homeEndpoints as home, revenueEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
+import { exportLanguage } from '../i18n/index.ts';
 import * as arbitrage from './arbitrage.service.ts';
 import { siteEarnings, siteEarningsChart } from './earnings.service.ts';
 import * as homePage from './home.service.ts';
@@ -65,6 +66,6 @@ export const dashboardRoutes = [
   }),
   route(api.arbitrageExport, {
     access: 'menu', name: '导出峰谷套利明细', area: overviewArea, kind: 'export', scope: arbitrageProbe,
-    handler: ({ ctx, user, body, reply }) => arbitrage.arbitrageExport(ctx, user, body, reply),
+    handler: async ({ ctx, user, body, req, reply }) => arbitrage.arbitrageExport(ctx, user, body, await exportLanguage(req), reply),
   }),
 ];

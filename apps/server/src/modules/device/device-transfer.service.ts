@@ -16,10 +16,12 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope, siteIdsInScope } from '../../platform/http/scope.ts';
-import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
-import { deviceWhere, statusExpr } from './device.repository.ts';
+import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
+import { SOURCE_LANGUAGE, sendXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
+import { deviceSortColumns, deviceWhere, statusExpr } from './device.repository.ts';
+import { exportLanguage } from '../i18n/index.ts';
 import { deviceOne } from './device.service.ts';
-import { importSheet } from '../../platform/xlsx/import.ts';
+import { importSheet, inSourceText } from '../../platform/xlsx/import.ts';
 import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
@@ -99,7 +101,8 @@ function rowsOf<T>(r: unknown): T[] {
 
 // ── Device sheet: export ──────────────────────────────────────────────────────────────
 
-export async function deviceExport(ctx: AppContext, user: AuthUser, f: DeviceFilter, reply: FastifyReply) {
+/** The device sheet of a filter, in the list's order, in the caller's language (its import reads it back). */
+export async function deviceExport(ctx: AppContext, user: AuthUser, f: DeviceFilter & SortRequest, lang: ExportLanguage, reply: FastifyReply) {
   await assertSites(ctx.db, user, [...(f.siteId ? [f.siteId] : []), ...(f.siteIds ?? [])]);
   const status = statusExpr(Date.now(), ctx.config.deviceOfflineTimeoutMs);
   const rows = await ctx.db
@@ -117,15 +120,16 @@ export async function deviceExport(ctx: AppContext, user: AuthUser, f: DeviceFil
     .leftJoin(cabinet, eq(cabinet.id, device.cabinetId))
     .leftJoin(deviceLatest, eq(deviceLatest.deviceId, device.id))
     .where(deviceWhere(ctx.db, user, f, status))
-    .orderBy(asc(site.code), asc(device.sort), asc(device.id))
+    .orderBy(...sortedBy(f, deviceSortColumns(status), [asc(site.code), asc(device.sort), asc(device.id)]))
     .limit(DEVICE_EXPORT_MAX_ROWS);
   type Row = (typeof rows)[number];
   const columns: XlsxColumn<Row>[] = DEVICE_SHEET_COLUMNS.map((c) => ({
     header: c.header,
     width: c.key === 'name' || c.key === 'code' || c.key === 'parentCode' ? 24 : 14,
+    ...(c.key === 'disabled' ? { kind: 'label' as const } : {}),
     value: (r: Row) => (c.key === 'disabled' ? (r.disabled ? '是' : '否') : r[c.key]),
   }));
-  return sendXlsx(reply, '设备', '设备', columns, rows);
+  return sendXlsx(reply, { fileName: '设备', columns }, rows, lang);
 }
 
 // ── Import history ────────────────────────────────────────────────────────────────────
@@ -170,7 +174,10 @@ type ParsedDevice = DeviceSheetRow & { row: number };
  * file is refused whole with every error, or written whole in one transaction.
  */
 export async function deviceImportFile(ctx: AppContext, user: AuthUser, req: FastifyRequest): Promise<ImportResult> {
-  const { fileName, sheet } = await readUploadedSheet(ctx, req);
+  const uploaded = await readUploadedSheet(ctx, req);
+  const { fileName } = uploaded;
+  // The caller's own export comes back in their language.
+  const sheet = inSourceText(uploaded.sheet, DEVICE_SHEET_COLUMNS, await exportLanguage(req), { disabled: ['是', '否'] });
   const result = await withHistory(ctx, user, 'device', fileName, sheet.rows.length, (onRefused) => importSheet(ctx.db, {
     sheet,
     columns: DEVICE_SHEET_COLUMNS,
@@ -330,7 +337,8 @@ export async function deviceProductExport(ctx: AppContext, user: AuthUser, b: { 
     ...PRODUCT_SHEET_COLUMNS.map((c) => ({ header: c.header, width: 24, value: (r: Row) => r[c.key] })),
     ...props.map((prop) => ({ header: staticHeader(prop), width: 20, value: (r: Row) => byDevice.get(r.id)?.get(prop.id) ?? null })),
   ];
-  return sendXlsx(reply, `${p.name}-设备数据`, '设备数据', columns, devices);
+  // This sheet is also the import template of the static values: its headers are the import's keys, in source text.
+  return sendXlsx(reply, { fileName: '$1-设备数据', fileArgs: [p.name], sheet: '设备数据', columns }, devices, SOURCE_LANGUAGE);
 }
 
 function checkStaticValue(dataType: string, enumValues: { value: number }[] | null, v: string): string | null {

@@ -1,6 +1,6 @@
 import { and, asc, eq, ilike, inArray, like, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import type { DeviceFilter, DeviceRecord, DeviceStatus } from '@ess/contract';
+import { alias, type PgColumn } from 'drizzle-orm/pg-core';
+import type { DeviceFilter, DeviceRecord, DeviceSortField, DeviceStatus } from '@ess/contract';
 import { cabinet, device, product } from '../../db/schema/device.ts';
 import { site } from '../../db/schema/site.ts';
 import { company } from '../../db/schema/system.ts';
@@ -122,6 +122,24 @@ export function countDevices(db: DbOrTx, where: SQL) {
 }
 
 export const deviceOrder = [asc(device.siteId), asc(device.sort), asc(device.id)];
+
+/** What each sortable field of the device lists (the contract's deviceSort) sorts by; status as the list computes it. */
+export function deviceSortColumns(status: SQL<DeviceStatus>): Record<DeviceSortField, PgColumn | SQL> {
+  return {
+    name: device.name,
+    code: device.code,
+    type: device.type,
+    siteName: site.name,
+    productName: product.name,
+    parentName: parent.name,
+    cabinetName: cabinet.name,
+    meterPurpose: device.meterPurpose,
+    status,
+    firmwareVersion: device.firmwareVersion,
+    lastSeenAt: deviceLatest.lastSeenAt,
+    createdAt: device.createdAt,
+  };
+}
 
 type Row = Omit<DeviceRecord, 'lastSeenAt' | 'createdAt'> & { lastSeenAt: Date | null; createdAt: Date };
 

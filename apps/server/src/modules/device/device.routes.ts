@@ -1,5 +1,6 @@
 import { deviceEndpoints as api, deviceEndpoints as ops } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
+import { exportLanguage } from '../i18n/index.ts';
 import * as changes from './device-change.service.ts';
 import * as transfer from './device-transfer.service.ts';
 import * as devices from './device.service.ts';
@@ -47,7 +48,7 @@ export const deviceRoutes = [
   }),
   route(ops.export, {
     access: 'menu', name: '导出设备', area, kind: 'export', scope: siteProbe,
-    handler: ({ ctx, user, body, reply }) => transfer.deviceExport(ctx, user, body, reply),
+    handler: async ({ ctx, user, body, req, reply }) => transfer.deviceExport(ctx, user, body, await exportLanguage(req), reply),
   }),
   route(ops.import, {
     access: 'menu', name: '导入设备', area, kind: 'import', scope: upload,

@@ -11,7 +11,8 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope } from '../../platform/http/scope.ts';
 import { productSlotsOf, valuesOf, type ProductSlots } from '../telemetry/index.ts';
-import { countDevices, deviceOrder, deviceWhere, selectDevices, selectLatest, statusExpr, toRecord } from './device.repository.ts';
+import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
+import { countDevices, deviceOrder, deviceSortColumns, deviceWhere, selectDevices, selectLatest, statusExpr, toRecord } from './device.repository.ts';
 
 const statusNow = (ctx: AppContext) => statusExpr(Date.now(), ctx.config.deviceOfflineTimeoutMs);
 
@@ -28,14 +29,14 @@ export async function deviceList(ctx: AppContext, user: AuthUser, f: DeviceFilte
   return rows.map(toRecord);
 }
 
-export async function devicePage(ctx: AppContext, user: AuthUser, req: PageRequest & DeviceFilter): Promise<Page<DeviceRecord>> {
+export async function devicePage(ctx: AppContext, user: AuthUser, req: PageRequest & DeviceFilter & SortRequest): Promise<Page<DeviceRecord>> {
   await assertFilterSites(ctx, user, req);
   const status = statusNow(ctx);
   const where = deviceWhere(ctx.db, user, req, status);
   const [{ n } = { n: 0 }] = await countDevices(ctx.db, where);
   const records = n === 0
     ? []
-    : (await selectDevices(ctx.db, status).where(where).orderBy(...deviceOrder).limit(req.pageSize).offset((req.current - 1) * req.pageSize)).map(toRecord);
+    : (await selectDevices(ctx.db, status).where(where).orderBy(...sortedBy(req, deviceSortColumns(status), deviceOrder)).limit(req.pageSize).offset((req.current - 1) * req.pageSize)).map(toRecord);
   return { records, total: n, current: req.current, pageSize: req.pageSize };
 }
 
@@ -104,14 +105,14 @@ export async function latestList(ctx: AppContext, user: AuthUser, f: LatestFilte
   return rows.map((r) => toLatest(slots, r, f.identifiers));
 }
 
-export async function latestPage(ctx: AppContext, user: AuthUser, req: PageRequest & LatestFilter): Promise<Page<DeviceLatestRecord>> {
+export async function latestPage(ctx: AppContext, user: AuthUser, req: PageRequest & LatestFilter & SortRequest): Promise<Page<DeviceLatestRecord>> {
   await assertFilterSites(ctx, user, req);
   const status = statusNow(ctx);
   const where = deviceWhere(ctx.db, user, req, status);
   const [{ n } = { n: 0 }] = await countDevices(ctx.db, where);
   const rows = n === 0
     ? []
-    : await selectLatest(ctx.db, status).where(where).orderBy(...deviceOrder).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
+    : await selectLatest(ctx.db, status).where(where).orderBy(...sortedBy(req, deviceSortColumns(status), deviceOrder)).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
   const slots = await productSlotsOf(ctx);
   return { records: rows.map((r) => toLatest(slots, r, req.identifiers)), total: n, current: req.current, pageSize: req.pageSize };
 }

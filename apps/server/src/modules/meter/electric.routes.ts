@@ -1,6 +1,7 @@
 import { meterEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import { sendXlsx } from '../../platform/xlsx/xlsx.ts';
+import { exportLanguage } from '../i18n/index.ts';
 import { meterElectricColumns, meterElectricData } from './electric.service.ts';
 
 const area = 'Meters';
@@ -17,10 +18,11 @@ export const electricRoutes = [
   }),
   route(api.electricExport, {
     access: 'menu', name: '电表数据导出', area, kind: 'export', scope: meterProbe,
-    handler: async ({ ctx, user, query, reply }) => {
+    handler: async ({ ctx, user, query, req, reply }) => {
       const data = await meterElectricData(ctx, user, query);
       const day = new Date(query.start.getTime()).toISOString().slice(0, 10);
-      return sendXlsx(reply, `电表数据-${data.deviceCode}-${day}`, '电表数据', meterElectricColumns(), data.rows);
+      const file = { fileName: '电表数据-$1-$2', fileArgs: [data.deviceCode, day], sheet: '电表数据', columns: meterElectricColumns() };
+      return sendXlsx(reply, file, data.rows, await exportLanguage(req));
     },
   }),
 ];

@@ -7,6 +7,7 @@ import * as models from './model.service.ts';
 import * as products from './product.service.ts';
 import * as templates from './template.service.ts';
 import { exportData, exportModel, importModel } from './transfer.service.ts';
+import { exportLanguage } from '../i18n/index.ts';
 
 const area = 'Configuration';
 const ok = async (p: Promise<unknown>) => {
@@ -56,7 +57,7 @@ const productCalls = [
   }),
   route(productApi.exportData, {
     access: 'menu', name: '导出产品数据', area, kind: 'export', scope: ownDevicesData,
-    handler: ({ ctx, user, query, reply }) => exportData(ctx, user, query.id, reply),
+    handler: async ({ ctx, user, query, req, reply }) => exportData(ctx, user, query.id, await exportLanguage(req), reply),
   }),
   route(productApi.import, {
     access: 'menu', name: '导入产品模型', area, kind: 'import', scope: shared,
@@ -223,7 +224,7 @@ const templateCalls = [
   route(templateApi.exportHistory, {
     access: 'menu', name: '导出模板历史数据', area, kind: 'export',
     scope: historyProbe,
-    handler: ({ ctx, user, body, reply }) => templates.exportTemplateHistory(ctx, user, body, reply),
+    handler: async ({ ctx, user, body, req, reply }) => templates.exportTemplateHistory(ctx, user, body, await exportLanguage(req), reply),
   }),
 ];
 

@@ -348,7 +348,7 @@ describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(xlsx.raw as unknown as ArrayBuffer);
     const ws = wb.worksheets[0]!;
-    expect((ws.getRow(1).values as unknown[]).slice(1)).toEqual(['时间', '设备编码', '设备名称', '有功功率（放电为正）(kW)', '直流电压(V)']);
+    expect((ws.getRow(1).values as unknown[]).slice(1)).toEqual(['时间 (UTC)', '设备编码', '设备名称', '有功功率（放电为正） (kW)', '直流电压 (V)']);
     expect(ws.rowCount).toBe(3);
     expect(ws.getRow(3).getCell(4).value).toBe(120);
     const xlsxForeign = await t.api.call('POST', '/template/product/data/export/history', { token: eastToken, body: { templateId, deviceIds: [theirs.id], ...range } });

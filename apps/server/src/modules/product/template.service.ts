@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import {
-  TEMPLATE_HISTORY_MAX_SERIES, type DeviceHistory, type DeviceLatestRecord, type DeviceType, type Page, type PageRequest, type PropertyDataType,
+  HISTORY_INTERVAL_LABELS, TEMPLATE_HISTORY_MAX_SERIES, type DeviceHistory, type DeviceLatestRecord, type DeviceType, type Page, type PageRequest, type PropertyDataType,
   type PropertyRecord, type TemplateAdd, type TemplateEdit, type TemplateHistoryBody, type TemplateRecord, type TemplateTreeNode,
 } from '@ess/contract';
 import { device, product, productProperty } from '../../db/schema/device.ts';
@@ -11,7 +11,7 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { streamXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
+import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { latestList, latestPage } from '../device/index.ts';
 import { deviceHistory } from '../telemetry/index.ts';
 import { uniqueOr } from './product.service.ts';
@@ -201,7 +201,7 @@ interface HistoryRow {
 }
 
 /** The same query as an xlsx: one row per device and time, one column per property (bucket averages for rollups). */
-export async function exportTemplateHistory(ctx: AppContext, user: AuthUser, b: TemplateHistoryBody, reply: FastifyReply) {
+export async function exportTemplateHistory(ctx: AppContext, user: AuthUser, b: TemplateHistoryBody, lang: ExportLanguage, reply: FastifyReply) {
   const histories = await templateHistory(ctx, user, b);
   const devices = await ctx.db.select({ id: device.id, code: device.code, name: device.name }).from(device).where(inArray(device.id, b.deviceIds));
   const byId = new Map(devices.map((d) => [d.id, d]));
@@ -216,11 +216,11 @@ export async function exportTemplateHistory(ctx: AppContext, user: AuthUser, b: 
     }
   }
   const columns: XlsxColumn<HistoryRow>[] = [
-    { header: '时间', width: 22, value: (r) => new Date(r.t) },
+    { header: '时间', width: 22, kind: 'instant', value: (r) => new Date(r.t) },
     { header: '设备编码', width: 22, value: (r) => r.code },
-    { header: '设备名称', width: 22, value: (r) => r.name },
-    ...head.map((s, i): XlsxColumn<HistoryRow> => ({ header: s.unit ? `${s.name}(${s.unit})` : s.name, width: 14, value: (r) => r.values[i] })),
+    { header: '设备名称', width: 22, kind: 'name', value: (r) => r.name },
+    ...head.map((s, i): XlsxColumn<HistoryRow> => ({ header: s.name, ...(s.unit ? { unit: s.unit } : {}), width: 14, numFmt: '#,##0.00', value: (r) => r.values[i] })),
   ];
   const interval = histories[0]?.interval ?? 'raw';
-  return streamXlsx(reply, `历史数据-${interval}`, '历史数据', columns, rows());
+  return streamXlsx(reply, { fileName: '历史数据-$1', fileArgs: [lang.t(HISTORY_INTERVAL_LABELS[interval])], sheet: '历史数据', columns }, rows(), lang);
 }

@@ -14,7 +14,7 @@ import { AppError } from '../../platform/http/errors.ts';
 import type { Tx } from '../../platform/db/database.ts';
 import { importSheet, type Refuse, type SheetRow } from '../../platform/xlsx/import.ts';
 import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
-import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
+import { SOURCE_LANGUAGE, sendXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { latestList } from '../device/index.ts';
 import { lockProduct, refreshIngest, uniqueOr } from './product.service.ts';
 
@@ -98,8 +98,9 @@ export async function exportModel(ctx: AppContext, q: { id?: number; type?: Devi
       rows.push({ kind: 'static', identifier: r.identifier, name: r.name, dataType: r.dataType, unit: r.unit, enumValues: r.enumValues, required: r.required, sort: r.sort });
     }
   }
-  const name = products.length === 1 ? `产品模型-${products[0]!.code}` : '产品模型';
-  return sendXlsx(reply, name, '产品模型', COLUMNS, rows);
+  // The model sheet is also the import template: its headers and labels are the import's keys, in source text.
+  const file = products.length === 1 ? { fileName: '产品模型-$1', fileArgs: [products[0]!.code], sheet: '产品模型', columns: COLUMNS } : { fileName: '产品模型', columns: COLUMNS };
+  return sendXlsx(reply, file, rows, SOURCE_LANGUAGE);
 }
 
 // ── Import ────────────────────────────────────────────────────────────────────────────
@@ -245,28 +246,32 @@ export async function importModel(ctx: AppContext, req: FastifyRequest): Promise
 type LatestRow = Awaited<ReturnType<typeof latestList>>[number];
 
 /** GET /configure/product/export/data: the latest values of the product's devices in the caller's stations. */
-export async function exportData(ctx: AppContext, user: AuthUser, productId: number, reply: FastifyReply) {
+export async function exportData(ctx: AppContext, user: AuthUser, productId: number, lang: ExportLanguage, reply: FastifyReply) {
   const [p] = await ctx.db.select().from(product).where(eq(product.id, productId));
   if (!p) throw new AppError('NOT_FOUND', '产品不存在');
   const props = await ctx.db.select().from(productProperty).where(eq(productProperty.productId, productId)).orderBy(asc(productProperty.sort), asc(productProperty.id));
   const devices = await latestList(ctx, user, { productId });
   const show = (x: TelemetryValue | undefined, prop: (typeof props)[number]) => {
     if (x === undefined) return null;
-    if (prop.dataType === 'enum' && typeof x === 'number') return prop.enumValues?.find((e) => e.value === x)?.label ?? x;
-    if (typeof x === 'boolean') return x ? '是' : '否';
+    if (prop.dataType === 'enum' && typeof x === 'number') {
+      const label = prop.enumValues?.find((e) => e.value === x)?.label;
+      return label ? lang.t(label) : x;
+    }
+    if (typeof x === 'boolean') return lang.t(x ? '是' : '否');
     return x;
   };
   const columns: XlsxColumn<LatestRow>[] = [
     { header: '设备编码', width: 22, value: (r) => r.code },
-    { header: '设备名称', width: 22, value: (r) => r.name },
+    { header: '设备名称', width: 22, kind: 'name', value: (r) => r.name },
     { header: '站点', width: 20, value: (r) => r.siteName },
-    { header: '状态', width: 10, value: (r) => DEVICE_STATUS_LABELS[r.status].label },
-    { header: '数据时间', width: 22, value: (r) => (r.ts ? new Date(r.ts) : null) },
+    { header: '状态', width: 10, kind: 'label', value: (r) => DEVICE_STATUS_LABELS[r.status].label },
+    { header: '数据时间', width: 22, kind: 'instant', value: (r) => (r.ts ? new Date(r.ts) : null) },
     ...props.map((prop): XlsxColumn<LatestRow> => ({
-      header: prop.unit ? `${prop.name}(${prop.unit})` : prop.name,
+      header: prop.name,
+      ...(prop.unit ? { unit: prop.unit } : {}),
       width: 14,
       value: (r) => show(r.values[prop.identifier], prop),
     })),
   ];
-  return sendXlsx(reply, `产品数据-${p.code}`, '最新数据', columns, devices);
+  return sendXlsx(reply, { fileName: '产品数据-$1', fileArgs: [p.code], sheet: '最新数据', columns }, devices, lang);
 }

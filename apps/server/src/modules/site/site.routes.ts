@@ -1,5 +1,6 @@
 import { cabinetEndpoints, callbackEndpoints, diagramEndpoints, paramEndpoints, siteEndpoints } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
+import { exportLanguage } from '../i18n/index.ts';
 import * as cabinets from './cabinet.service.ts';
 import * as callbacks from './callback.service.ts';
 import * as diagrams from './diagram.service.ts';
@@ -22,6 +23,11 @@ export const siteRoutes = [
     access: 'menu', name: '站点分页', area, kind: 'page',
     scope: companyProbe,
     handler: ({ ctx, user, body }) => sites.sitePage(ctx, user, body),
+  }),
+  route(siteEndpoints.export, {
+    access: 'menu', name: '导出站点', area, kind: 'export',
+    scope: companyProbe,
+    handler: async ({ ctx, user, body, req, reply }) => sites.siteExport(ctx, user, body, await exportLanguage(req), reply),
   }),
   route(siteEndpoints.list, {
     access: 'menu', name: '站点列表', area, kind: 'list',

@@ -1,6 +1,6 @@
 import { and, asc, eq, like, ne, or, sql, type SQL } from 'drizzle-orm';
 import {
-  SERVICE_END_PAST, serviceEndNotPast, type Page, type PageRequest, type SiteAdd, type SiteEdit, type SiteFilter,
+  SERVICE_END_PAST, SITE_TYPE_LABELS, serviceEndNotPast, type SiteSortField, type Page, type PageRequest, type SiteAdd, type SiteEdit, type SiteFilter,
   type SiteKeyValue, type SiteKeyValueRecord, type SiteRecord, type SiteTreeNode, type SiteType,
 } from '@ess/contract';
 import { device } from '../../db/schema/device.ts';
@@ -12,7 +12,9 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { emit } from '../../platform/events/outbox.ts';
 import './site.events.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { defineListQuery } from '../../platform/http/paging.ts';
+import { defineListQuery, type SortRequest } from '../../platform/http/paging.ts';
+import { sendXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
+import type { FastifyReply } from 'fastify';
 import { assertCompany, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 
@@ -69,6 +71,18 @@ const sites = defineListQuery({
     f.regionCode ? like(site.regionCode, `${f.regionCode.replace(/[^0-9]/g, '')}%`) : undefined,
   ],
   orderBy: [asc(site.id)],
+  sortable: {
+    name: site.name,
+    code: site.code,
+    companyName: company.name,
+    siteType: site.siteType,
+    timeZone: site.timeZone,
+    currency: site.currency,
+    commissioningDate: site.commissioningDate,
+    serviceEndDate: site.serviceEndDate,
+    deviceCount,
+    createdAt: site.createdAt,
+  } satisfies Record<SiteSortField, unknown>,
   toRecord: (r): SiteRecord => ({
     ...r,
     siteType: r.siteType as SiteType,
@@ -90,7 +104,35 @@ export async function siteList(ctx: AppContext, user: AuthUser, f: SiteFilter): 
   return sites.list(ctx.db, user, f, 5000);
 }
 
-export async function sitePage(ctx: AppContext, user: AuthUser, req: PageRequest & SiteFilter): Promise<Page<SiteRecord>> {
+/** At most this many stations in one sheet. */
+const SITE_EXPORT_MAX = 5000;
+
+/** The station list of a filter, in its order, as xlsx in the caller's language and zone. */
+export async function siteExport(ctx: AppContext, user: AuthUser, f: SiteFilter & SortRequest, lang: ExportLanguage, reply: FastifyReply) {
+  await assertFilterCompany(ctx.db, user, f);
+  const rows = await sites.list(ctx.db, user, f, SITE_EXPORT_MAX);
+  const columns: XlsxColumn<SiteRecord>[] = [
+    { header: '站点名称', width: 22, kind: 'name', value: (r) => r.name },
+    { header: '站点编码', width: 16, value: (r) => r.code },
+    { header: '所属公司', width: 20, kind: 'name', value: (r) => r.companyName },
+    { header: '站点类型', width: 14, kind: 'label', value: (r) => SITE_TYPE_LABELS[r.siteType] },
+    { header: '所在地区', width: 12, value: (r) => r.regionCode },
+    { header: '详细地址', width: 30, value: (r) => r.address },
+    { header: '时区', width: 18, value: (r) => r.timeZone },
+    { header: '币种', width: 8, value: (r) => r.currency },
+    { header: '投运日期', width: 12, value: (r) => r.commissioningDate },
+    { header: '服务到期日期', width: 12, value: (r) => r.serviceEndDate },
+    { header: '设备数', width: 10, numFmt: '#,##0', value: (r) => r.deviceCount },
+    { header: '联系人', width: 14, value: (r) => r.contact },
+    { header: '联系电话', width: 16, value: (r) => r.phone },
+    { header: '投资方', width: 18, value: (r) => r.investor },
+    { header: '投资方分成比例', unit: '%', width: 12, value: (r) => r.investorShareRatio },
+    { header: '创建时间', width: 22, kind: 'instant', value: (r) => new Date(r.createdAt) },
+  ];
+  return sendXlsx(reply, { fileName: '站点列表', columns }, rows, lang);
+}
+
+export async function sitePage(ctx: AppContext, user: AuthUser, req: PageRequest & SiteFilter & SortRequest): Promise<Page<SiteRecord>> {
   await assertFilterCompany(ctx.db, user, req);
   return sites.page(ctx.db, user, req);
 }

@@ -9,7 +9,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
-import { formatInZone, zoneOf } from '../../platform/time/client-zone.ts';
+import { exportLanguage } from '../i18n/index.ts';
 import { sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 
 type LoginLogFilter = z.infer<typeof loginLogFilter>;
@@ -69,17 +69,16 @@ export function loginLogPage(ctx: AppContext, user: AuthUser, req: LoginLogFilte
 export async function loginLogExport(ctx: AppContext, user: AuthUser, f: LoginLogFilter, req: FastifyRequest, reply: FastifyReply) {
   const { db } = ctx;
   const rows = await loginLogs.list(db, user, f, LOG_EXPORT_MAX_ROWS);
-  const zone = zoneOf(req);
   type Row = (typeof rows)[number];
   const columns: XlsxColumn<Row>[] = [
     { header: '用户名', value: (r) => r.username },
     { header: 'IP', value: (r) => r.ip },
-    { header: '结果', width: 10, value: (r) => (r.success ? '成功' : '失败') },
-    { header: '原因', width: 24, value: (r) => r.reason },
+    { header: '结果', width: 10, kind: 'label', value: (r) => (r.success ? '成功' : '失败') },
+    { header: '原因', width: 24, kind: 'label', value: (r) => r.reason },
     { header: '客户端', width: 40, value: (r) => r.userAgent },
-    { header: '时间', width: 22, value: (r) => formatInZone(r.createdAt, zone) },
+    { header: '时间', width: 22, kind: 'instant', value: (r) => r.createdAt },
   ];
-  return sendXlsx(reply, '登录日志', '登录日志', columns, rows);
+  return sendXlsx(reply, { fileName: '登录日志', columns }, rows, await exportLanguage(req));
 }
 
 // Access log
@@ -131,7 +130,6 @@ export async function accessLogOne(ctx: AppContext, user: AuthUser, id: number) 
 export async function accessLogExport(ctx: AppContext, user: AuthUser, f: AccessLogFilter, req: FastifyRequest, reply: FastifyReply) {
   const { db } = ctx;
   const rows = await accessLogs.list(db, user, f, LOG_EXPORT_MAX_ROWS);
-  const zone = zoneOf(req);
   type Row = (typeof rows)[number];
   const columns: XlsxColumn<Row>[] = [
     { header: '用户名', value: (r) => r.username },
@@ -140,10 +138,10 @@ export async function accessLogExport(ctx: AppContext, user: AuthUser, f: Access
     { header: '查询参数', width: 24, value: (r) => r.query },
     { header: '状态码', width: 10, value: (r) => r.status },
     { header: '错误码', width: 10, value: (r) => r.errorCode },
-    { header: '耗时(ms)', width: 10, value: (r) => r.durationMs },
+    { header: '耗时', unit: 'ms', width: 10, numFmt: '#,##0', value: (r) => r.durationMs },
     { header: 'IP', value: (r) => r.ip },
     { header: '请求编号', width: 38, value: (r) => r.requestId },
-    { header: '时间', width: 22, value: (r) => formatInZone(r.createdAt, zone) },
+    { header: '时间', width: 22, kind: 'instant', value: (r) => r.createdAt },
   ];
-  return sendXlsx(reply, '接口日志', '接口日志', columns, rows);
+  return sendXlsx(reply, { fileName: '接口日志', columns }, rows, await exportLanguage(req));
 }

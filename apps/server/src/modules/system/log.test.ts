@@ -17,7 +17,8 @@ async function sheetOf(res: ApiResponse): Promise<string[][]> {
   const rows: string[][] = [];
   ws.eachRow((row) => {
     const cells: string[] = [];
-    row.eachCell({ includeEmpty: true }, (cell) => cells.push(cell.text));
+    // Times are date cells holding the caller's wall-clock time: read as "YYYY-MM-DD HH:mm:ss".
+    row.eachCell({ includeEmpty: true }, (cell) => cells.push(cell.value instanceof Date ? cell.value.toISOString().slice(0, 19).replace('T', ' ') : cell.text));
     rows.push(cells);
   });
   return rows;
@@ -111,7 +112,7 @@ describe.each(DB_TARGETS)('login and access logs on %s', (target) => {
       expect(res.headers.get('content-type')).toBe(XLSX_MIME);
       expect(res.headers.get('content-disposition')).toContain(`filename*=UTF-8''${encodeURIComponent('登录日志')}.xlsx`);
       const rows = await sheetOf(res);
-      expect(rows[0]).toEqual(['用户名', 'IP', '结果', '原因', '客户端', '时间']);
+      expect(rows[0]).toEqual(['用户名', 'IP', '结果', '原因', '客户端', '时间 (UTC)']);
       expect(rows).toHaveLength(4);
       expect(rows[1]!.slice(0, 3)).toEqual([eastUser.username, '10.0.0.9', '成功']);
       expect(rows[2]!.slice(0, 4)).toEqual([eastUser.username, '10.0.0.8', '失败', 'wrong password']);
@@ -184,7 +185,7 @@ describe.each(DB_TARGETS)('login and access logs on %s', (target) => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe(XLSX_MIME);
       const rows = await sheetOf(res);
-      expect(rows[0]).toEqual(['用户名', '请求方式', '接口路径', '查询参数', '状态码', '错误码', '耗时(ms)', 'IP', '请求编号', '时间']);
+      expect(rows[0]).toEqual(['用户名', '请求方式', '接口路径', '查询参数', '状态码', '错误码', '耗时 (ms)', 'IP', '请求编号', '时间 (UTC)']);
       expect(rows).toHaveLength(2);
       expect(rows[1]!.slice(0, 6)).toEqual([viewer.username, 'POST', '/system/access/log/query/page', '', '400', 'A0400']);
     });

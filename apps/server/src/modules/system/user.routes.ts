@@ -1,6 +1,7 @@
 import { userEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
-import { addUser, editUser, userList, userOne, userPage as pageUsers } from './user.service.ts';
+import { exportLanguage } from '../i18n/index.ts';
+import { addUser, editUser, userExport, userList, userOne, userPage as pageUsers } from './user.service.ts';
 
 const area = 'System administration';
 /** A filter naming a company or role outside the caller's scope answers nothing (it is not refused). */
@@ -14,6 +15,10 @@ export const userRoutes = [
   route(api.list, {
     access: 'menu', name: '用户列表', area, kind: 'list', scope: inScope,
     handler: ({ ctx, user, body }) => userList(ctx, user, body),
+  }),
+  route(api.export, {
+    access: 'menu', name: '导出用户', area, kind: 'export', scope: inScope,
+    handler: async ({ ctx, user, body, req, reply }) => userExport(ctx, user, body, await exportLanguage(req), reply),
   }),
   route(api.one, {
     access: 'menu', name: '用户详情', area, kind: 'one',

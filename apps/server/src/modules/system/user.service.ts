@@ -1,12 +1,15 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { PageRequest, UserStatus } from '@ess/contract';
+import type { FastifyReply } from 'fastify';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+import { USER_STATUS_LABELS, type PageRequest, type UserSortField, type UserStatus } from '@ess/contract';
 import { appUser, company, role, userRole } from '../../db/schema/system.ts';
 import { site, userSite } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/paging.ts';
+import { pageOf, sortedBy, type SortRequest } from '../../platform/http/paging.ts';
+import { sendXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { assertCompany, assertSites, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { revokeUserSessions } from './auth.service.ts';
 import { hashPassword } from '../../platform/password.ts';
@@ -79,19 +82,52 @@ async function rolesOf(db: DbOrTx, userIds: number[]) {
 const rolesColumn = sql<{ id: number; name: string }[]>`coalesce((select json_agg(json_build_object('id', ${role.id}, 'name', ${role.name}) order by ${role.id})
   from ${userRole} join ${role} on ${role.id} = ${userRole.roleId} where ${userRole.userId} = ${appUser.id}), '[]')`;
 
-export async function userPage(ctx: AppContext, user: AuthUser, req: PageRequest & UserFilter) {
+/** What each sortable field of the user list (the contract's userSort) sorts by. */
+const USER_SORT: Record<UserSortField, PgColumn | SQL> = {
+  username: appUser.username,
+  name: appUser.name,
+  companyName: company.name,
+  status: appUser.status,
+  siteCount,
+  lastLoginAt: appUser.lastLoginAt,
+  createdAt: appUser.createdAt,
+};
+
+const selectWithRoles = (db: DbOrTx, where: SQL | undefined, sort: SortRequest) =>
+  db
+    .select({ ...columns, roles: rolesColumn })
+    .from(appUser)
+    .innerJoin(company, eq(company.id, appUser.companyId))
+    .where(where)
+    .orderBy(...sortedBy(sort, USER_SORT, [asc(appUser.id)]));
+
+export async function userPage(ctx: AppContext, user: AuthUser, req: PageRequest & UserFilter & SortRequest) {
   const where = filterOf(ctx.db, user, req);
-  const page = await pageOf(ctx.db, appUser, where, req, (limit, offset) =>
-    ctx.db
-      .select({ ...columns, roles: rolesColumn })
-      .from(appUser)
-      .innerJoin(company, eq(company.id, appUser.companyId))
-      .where(where)
-      .orderBy(asc(appUser.id))
-      .limit(limit)
-      .offset(offset),
-  );
+  const page = await pageOf(ctx.db, appUser, where, req, (limit, offset) => selectWithRoles(ctx.db, where, req).limit(limit).offset(offset));
   return { ...page, records: page.records.map(typedStatus) };
+}
+
+/** At most this many users in one sheet. */
+const USER_EXPORT_MAX = 20_000;
+
+/** The user list of a filter, in its order, as xlsx in the caller's language (built-in role names translated). */
+export async function userExport(ctx: AppContext, user: AuthUser, f: UserFilter & SortRequest, lang: ExportLanguage, reply: FastifyReply) {
+  const rows = await selectWithRoles(ctx.db, filterOf(ctx.db, user, f), f).limit(USER_EXPORT_MAX);
+  type Row = (typeof rows)[number];
+  const columns: XlsxColumn<Row>[] = [
+    { header: '用户名', width: 18, value: (r) => r.username },
+    { header: '姓名', width: 16, value: (r) => r.name },
+    { header: '手机号', width: 16, value: (r) => r.phone },
+    { header: '邮箱', width: 24, value: (r) => r.email },
+    { header: '所属公司', width: 20, kind: 'name', value: (r) => r.companyName },
+    { header: '角色', width: 24, value: (r) => r.roles.map((x) => lang.name(x.name)).join(', ') },
+    { header: '账号状态', width: 10, kind: 'label', value: (r) => USER_STATUS_LABELS[r.status as UserStatus] },
+    { header: '站点权限', width: 10, numFmt: '#,##0', value: (r) => r.siteCount },
+    { header: '内置', width: 8, kind: 'label', value: (r) => (r.buildIn ? '是' : '否') },
+    { header: '最后登录', width: 22, kind: 'instant', value: (r) => r.lastLoginAt },
+    { header: '创建时间', width: 22, kind: 'instant', value: (r) => r.createdAt },
+  ];
+  return sendXlsx(reply, { fileName: '用户列表', columns }, rows, lang);
 }
 
 /** The picker list (work orders, notifications): the users of the caller's companies. */

@@ -1,10 +1,33 @@
-import { and, count, type SQL } from 'drizzle-orm';
+import { and, count, sql, type SQL } from 'drizzle-orm';
 import type { SelectedFields } from 'drizzle-orm/pg-core';
 import type { SelectResultFields } from 'drizzle-orm/query-builders/select.types';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
-import type { Page, PageRequest } from '@ess/contract';
+import type { Page, PageRequest, SortOrder } from '@ess/contract';
 import type { DbOrTx } from '../db/database.ts';
 import type { AuthUser } from './auth.ts';
+import { AppError } from './errors.ts';
+
+/** The sort part of a list request (the contract's `sortRequest`). */
+export interface SortRequest {
+  sortField?: string | undefined;
+  sortOrder?: SortOrder | undefined;
+}
+
+/** What each sortable field of a list sorts by: a column or an expression of the list's select. */
+export type SortColumns = Readonly<Record<string, PgColumn | SQL>>;
+
+/**
+ * The ORDER BY of a list request: the requested field's column (ascending unless `desc`, empty
+ * values last either way), then the list's own order, which keeps pages stable among equal
+ * values. A field the list does not declare is refused (400) — the contract's enumeration
+ * refuses it first; this guards a service whose columns and contract have drifted apart.
+ */
+export function sortedBy(req: SortRequest, columns: SortColumns | undefined, fallback: (PgColumn | SQL)[]): (PgColumn | SQL)[] {
+  if (!req.sortField) return fallback;
+  const col = columns && Object.hasOwn(columns, req.sortField) ? columns[req.sortField] : undefined;
+  if (!col) throw new AppError('INVALID_PARAM', `不能按“${req.sortField}”排序`);
+  return [sql`${col} ${sql.raw(req.sortOrder === 'desc' ? 'desc' : 'asc')} nulls last`, ...fallback];
+}
 
 /** The one page shape: counts and fetches one page of a table under a condition. */
 export async function pageOf<R>(
@@ -53,6 +76,8 @@ export function defineListQuery<F, S extends SelectedFields, R = SelectResultFie
   scope: ((db: DbOrTx, user: AuthUser) => SQL | undefined) | null;
   filter: (f: F, db: DbOrTx) => (SQL | undefined)[];
   orderBy: (PgColumn | SQL)[];
+  /** The fields a request may sort by (its contract's `sortRequest`) and their columns. */
+  sortable?: SortColumns;
   toRecord?: (row: SelectResultFields<S>) => R;
 }) {
   const where = (db: DbOrTx, user: AuthUser | null, f: F) => {
@@ -61,8 +86,8 @@ export function defineListQuery<F, S extends SelectedFields, R = SelectResultFie
   };
   // Drizzle's dynamic query types do not survive a generic join loop; the rows are S's fields.
   const joined = (q: DynamicSelect) => (o.joins ?? []).reduce((acc, j) => (j.left ? acc.leftJoin(j.table, j.on) : acc.innerJoin(j.table, j.on)), q);
-  const select = (db: DbOrTx, w: SQL | undefined) =>
-    joined(db.select(o.columns).from(o.table).$dynamic() as unknown as DynamicSelect).where(w).orderBy(...o.orderBy);
+  const select = (db: DbOrTx, w: SQL | undefined, sort: SortRequest = {}) =>
+    joined(db.select(o.columns).from(o.table).$dynamic() as unknown as DynamicSelect).where(w).orderBy(...sortedBy(sort, o.sortable, o.orderBy));
   const map = (rows: unknown[]): R[] => (o.toRecord ? (rows as SelectResultFields<S>[]).map(o.toRecord) : (rows as R[]));
   return {
     where,
@@ -73,7 +98,7 @@ export function defineListQuery<F, S extends SelectedFields, R = SelectResultFie
     },
     /** Every row, or the first `limit` (an export's cap). */
     list: async (db: DbOrTx, user: AuthUser | null, f: F, limit?: number): Promise<R[]> => {
-      const q = select(db, where(db, user, f));
+      const q = select(db, where(db, user, f), f as SortRequest);
       return map(await (limit === undefined ? q : q.limit(limit)));
     },
     page: async (db: DbOrTx, user: AuthUser | null, req: F & PageRequest): Promise<Page<R>> => {
@@ -81,7 +106,7 @@ export function defineListQuery<F, S extends SelectedFields, R = SelectResultFie
       const counting = db.select({ n: count() }).from(o.table).$dynamic() as unknown as DynamicSelect;
       const counted = (await joined(counting).where(w)) as { n: number }[];
       const total = counted[0]?.n ?? 0;
-      const records = total === 0 ? [] : map(await select(db, w).limit(req.pageSize).offset((req.current - 1) * req.pageSize));
+      const records = total === 0 ? [] : map(await select(db, w, req as SortRequest).limit(req.pageSize).offset((req.current - 1) * req.pageSize));
       return { records, total, current: req.current, pageSize: req.pageSize };
     },
   };

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ImportRowError, SheetColumn } from '@ess/contract';
 import type { Db, Tx } from '../db/database.ts';
 import { AppError } from '../http/errors.ts';
-import type { XlsxSheet } from './xlsx.ts';
+import type { ExportLanguage, XlsxSheet } from './xlsx.ts';
 
 /**
  * The one xlsx import path (ARCHITECTURE §3): the header is checked against the sheet's columns,
@@ -122,4 +122,30 @@ export function sheetHeaderErrors(sheet: XlsxSheet, o: { required: readonly stri
   if (errors.length === 0 && sheet.rows.length === 0) errors.push({ row: 0, column: '', message: '文件中没有数据行' });
   if (sheet.rows.length > o.maxRows) errors.push({ row: 0, column: '', message: `一次最多导入${o.maxRows}行` });
   return errors;
+}
+
+/**
+ * A sheet the server wrote in the caller's language (their export, edited) read back as source
+ * text: each header that is the translation of a column's header becomes that header, and in the
+ * columns of `labels` (by column key) each cell that is the translation of one of its labels
+ * (是, 否, an enumeration's label) becomes the label. Source-text sheets pass unchanged.
+ */
+export function inSourceText(sheet: XlsxSheet, columns: readonly SheetColumn[], lang: ExportLanguage, labels: Record<string, readonly string[]> = {}): XlsxSheet {
+  const headerOf = new Map(columns.map((c) => [lang.t(c.header), c.header]));
+  const toSource = (h: string) => (columns.some((c) => c.header === h) ? h : (headerOf.get(h) ?? h));
+  const cellMaps = new Map(
+    columns.filter((c) => labels[c.key]).map((c) => [c.header, new Map(labels[c.key]!.map((l) => [lang.t(l), l]))]),
+  );
+  return {
+    headers: sheet.headers.map(toSource),
+    rows: sheet.rows.map((r) => ({
+      row: r.row,
+      cells: Object.fromEntries(
+        Object.entries(r.cells).map(([h, v]) => {
+          const source = toSource(h);
+          return [source, cellMaps.get(source)?.get(v) ?? v];
+        }),
+      ),
+    })),
+  };
 }

@@ -1,5 +1,6 @@
 import type { HistoryPoint, HistorySeries } from '@ess/contract/device';
 import type { ChartOption } from './EChart.tsx';
+import { formatNumber } from '../number-format.ts';
 
 /** One line (or bar) of a time chart: its name and unit are already translated. */
 export interface TimeSeries {
@@ -107,8 +108,5 @@ export function emptyNote(text: string | undefined): object[] {
   return text ? [{ type: 'text', left: 'center', top: 'middle', style: { text, fill: '#595959', fontSize: 14 } }] : [];
 }
 
-/** Up to 3 decimals, without trailing zeros. */
-export function formatNumber(v: number): string {
-  if (!Number.isFinite(v)) return '-';
-  return String(Math.round(v * 1000) / 1000);
-}
+/** The console's one number formatter (components/number-format.ts), here for the charts' callers. */
+export { formatNumber };

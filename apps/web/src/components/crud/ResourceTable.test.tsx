@@ -117,7 +117,10 @@ function mount(ui = <ResourceTable def={groups} />) {
 
 const pageCalls = (calls: Call[]) => calls.filter((c) => path(c) === '/test/group/query/page').map(body);
 
-beforeEach(() => useI18nStore.setState({ locale: 'zh-CN', pack: new Map() }));
+beforeEach(() => {
+  localStorage.clear();
+  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
+});
 afterEach(cleanup);
 
 describe('ResourceTable: list', () => {

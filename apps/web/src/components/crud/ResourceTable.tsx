@@ -1,7 +1,9 @@
 import { DeleteOutlined, DownloadOutlined, EditOutlined, EyeOutlined, PlusOutlined, UploadOutlined } from '@ant-design/icons';
-import { App, Button, Card, Pagination, Popconfirm, Space, Table, Upload, type CheckboxProps, type TableColumnsType } from 'antd';
-import type { SizeType } from 'antd/es/config-provider/SizeContext';
+import { sortFieldsOf } from '@ess/contract/common';
+import { App, Button, Card, Pagination, Popconfirm, Space, Upload, type CheckboxProps, type TableColumnsType } from 'antd';
 import { lazy, Suspense, useDeferredValue, useMemo, useState, type Key, type ReactNode } from 'react';
+import { DataTable, type SortState } from './DataTable.tsx';
+import { useTablePrefs } from './table-prefs.ts';
 import { Deferred } from '../Deferred.tsx';
 import { PageFallback } from '../PageFallback.tsx';
 import { isXlsx, type UploadOutcome } from '../upload-sheet.ts';
@@ -87,15 +89,21 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
   const [detail, setDetail] = useState<R | null>(null);
   const [selectedKeys, setSelectedKeys] = useState<Key[]>([]);
   const [expanded, setExpanded] = useState<readonly Key[] | null>(null);
-  const [density, setDensity] = useState<SizeType>('large');
-  const [hiddenColumns, setHiddenColumns] = useState<string[]>([]);
+  // Density and column choice are the user's, per table (local storage); the sort is the server's.
+  const prefs = useTablePrefs(def.key.join('.'));
+  const density = prefs.density;
+  const hiddenColumns = prefs.hidden;
+  const [sort, setSort] = useState<SortState | null>(null);
   const [report, setReport] = useState<Extract<UploadOutcome<unknown>, { ok: false }> | null>(null);
 
   const { endpoints } = def;
   const mode = endpoints.page ? 'page' : endpoints.tree ? 'tree' : 'list';
+  const sortFields = useMemo(() => sortFieldsOf(endpoints.page?.body), [endpoints.page]);
+  const sortBody = sort ? { sortField: sort.field, sortOrder: sort.order } : {};
+  const exportSorts = useMemo(() => sortFieldsOf(endpoints.export?.body).length > 0, [endpoints.export]);
   const filtered = Object.keys(filters).length > 0;
   const useFlatList = mode === 'list' || (mode === 'tree' && filtered && !!endpoints.list);
-  const page = useResourcePage(def, { ...def.fixedFilters, ...filters, ...paging }, mode === 'page');
+  const page = useResourcePage(def, { ...def.fixedFilters, ...filters, ...sortBody, ...paging }, mode === 'page');
   const list = useResourceList(def, { ...def.fixedFilters, ...filters }, useFlatList);
   const tree = useResourceTree(def, mode === 'tree' && !useFlatList);
   const active = mode === 'page' ? page : useFlatList ? list : tree;
@@ -198,7 +206,6 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
     columns.push({
       key: 'actions',
       title: t('操作'),
-      fixed: 'right',
       width: def.actionsWidth ?? 200,
       render: (_value: unknown, row: R) => <Space size={0}>{actionsFor(row)}</Space>,
     });
@@ -233,7 +240,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
       : []),
     ...(endpoints.export && def.showExport !== false
       ? [
-          <Button key="export" icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => exporter.mutate({ ...def.fixedFilters, ...filters })}>
+          <Button key="export" icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => exporter.mutate({ ...def.fixedFilters, ...filters, ...(exportSorts ? sortBody : {}) })}>
             {t('导出')}
           </Button>,
         ]
@@ -270,14 +277,14 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
             <TableOptions
               onReload={() => void active.refetch()}
               density={density}
-              onDensity={setDensity}
+              onDensity={prefs.setDensity}
               columns={dataColumns.map((c) => ({ key: c.key, title: t(c.title) }))}
               hidden={hiddenColumns}
-              onHidden={setHiddenColumns}
+              onHidden={prefs.setHidden}
             />
           </div>
           <Deferred>
-            <Table<R>
+            <DataTable<R>
               rowKey="id"
               size={density}
               columns={columns}
@@ -290,7 +297,12 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
               }
               expandable={mode === 'tree' ? { expandedRowKeys: expandedKeys, onExpandedRowsChange: (keys) => setExpanded(keys) } : undefined}
               pagination={false}
-              scroll={{ x: 'max-content' }}
+              sortFields={sortFields}
+              sort={sort}
+              onSort={(s) => {
+                setSort(s);
+                setPaging((p) => ({ ...p, current: 1 }));
+              }}
               locale={emptyText && !filtered ? { emptyText } : undefined}
             />
           </Deferred>

@@ -1,6 +1,7 @@
 import { Badge, Tag } from 'antd';
-import dayjs from 'dayjs';
 import type { ReactNode } from 'react';
+import { formatDateTime as formatInstant, formatNumber } from '../number-format.ts';
+import { translateBuiltIn } from '../../platform/i18n/translate.ts';
 import type { ColumnDef, EnumOption, Translate } from './crud.types.ts';
 
 export const DATETIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
@@ -13,11 +14,10 @@ export function asText(v: unknown): string {
   return JSON.stringify(v) ?? '';
 }
 
-/** A time from the server (ISO text or epoch ms) in the browser's zone; '-' when none. */
+/** A time from the server (ISO text or epoch ms) in the browser's zone, as the locale writes it; '-' when none. */
 export function formatDateTime(v: unknown): string {
-  if (v === null || v === undefined || v === '') return '-';
-  const d = dayjs(v as string | number);
-  return d.isValid() ? d.format(DATETIME_FORMAT) : asText(v);
+  if (typeof v === 'string' || typeof v === 'number') return formatInstant(v);
+  return v === null || v === undefined ? '-' : asText(v);
 }
 
 export function enumOption(options: readonly EnumOption[] | undefined, v: unknown): EnumOption | undefined {
@@ -40,6 +40,7 @@ const field = (row: unknown, key: string): unknown => (row && typeof row === 'ob
 export function renderCell<R>(col: ColumnDef<R>, row: R, t: Translate): ReactNode {
   if (col.render) return col.render(row, t);
   const v = field(row, col.key);
+  const shown = (text: string) => (col.builtIn ? translateBuiltIn(text) : text);
   switch (col.type ?? 'text') {
     case 'datetime':
       return formatDateTime(v);
@@ -50,20 +51,20 @@ export function renderCell<R>(col: ColumnDef<R>, row: R, t: Translate): ReactNod
       return Array.isArray(v) && v.length ? (
         <span>
           {v.map((item, i) => (
-            <Tag key={i}>{typeof item === 'object' && item ? asText(field(item, 'name')) : asText(item)}</Tag>
+            <Tag key={i}>{shown(typeof item === 'object' && item ? asText(field(item, 'name')) : asText(item))}</Tag>
           ))}
         </span>
       ) : (
         '-'
       );
     case 'number':
-      return typeof v === 'number' ? v.toLocaleString() : '-';
+      return typeof v === 'number' ? formatNumber(v) : '-';
     case 'longText':
       return v ? <div style={{ whiteSpace: 'pre-wrap' }}>{asText(v)}</div> : '-';
     case 'code':
       // Plain markup: antd's Typography brings its copy, edit and ellipsis machinery to every list.
       return v === null || v === undefined || v === '' ? '-' : <code className="ess-code">{asText(v)}</code>;
     case 'text':
-      return v === null || v === undefined || v === '' ? '-' : asText(v);
+      return v === null || v === undefined || v === '' ? '-' : shown(asText(v));
   }
 }

@@ -46,6 +46,11 @@ export interface ColumnDef<R> {
   render?: (row: R, t: Translate) => ReactNode;
   width?: number;
   ellipsis?: boolean;
+  /**
+   * The values may be the product's own words (built-in roles, seeded models and parameters, the
+   * demo's devices): shown translated when the language pack knows them (text and tags).
+   */
+  builtIn?: boolean;
   /** Default true. */
   inTable?: boolean;
   /** Default true. */

@@ -1,13 +1,15 @@
 import { ALARM_LEVELS } from '@ess/contract/constants';
 import { ALARM_LEVEL_LABELS, type AlarmKanbanChart } from '@ess/contract/alarm';
-import { Card, Col, DatePicker, Row, Space, Statistic, Table, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useMutation } from '@tanstack/react-query';
+import { Button, Card, Col, DatePicker, Row, Space, Statistic, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { EChart } from '../../components/chart/EChart.tsx';
 import { countBarsOption, levelBarsOption, raisedEndedOption, sumLevels, typeItems } from './alarm.charts.ts';
-import { useKanbanChart, useKanbanSite, type KanbanQuery } from './alarm.api.ts';
+import { alarmApi, useKanbanChart, useKanbanSite, type KanbanQuery } from './alarm.api.ts';
 import { formatDuration } from './alarm.options.ts';
 import { levelColour } from '../../components/options/levels.ts';
 import { StationPicker } from '../../components/StationPicker.tsx';
@@ -32,6 +34,7 @@ export function AlarmAnalysisPage() {
   const [range, setRange] = useState<[Dayjs, Dayjs]>(() => [dayjs().subtract(7, 'day').startOf('day'), dayjs()]);
   const q: KanbanQuery = { start: range[0].valueOf(), end: range[1].valueOf(), ...(siteId ? { siteId } : {}) };
   const chart = useKanbanChart(q);
+  const exporting = useMutation({ mutationFn: (query: KanbanQuery) => alarmApi.exportFile(query) });
   const site = useKanbanSite(q);
   const c = chart.data;
   const total = site.data?.total;
@@ -72,6 +75,9 @@ export function AlarmAnalysisPage() {
             }}
             presets={ANALYSIS_PRESETS.map((p) => ({ label: t(p.label), value: () => [dayjs().subtract(p.days, 'day'), dayjs()] as [Dayjs, Dayjs] }))}
           />
+          <Button icon={<DownloadOutlined />} loading={exporting.isPending} onClick={() => exporting.mutate(q)} data-testid="analysis-export">
+            {t('导出')}
+          </Button>
         </Space>
       </Card>
       <Row gutter={[16, 16]}>

@@ -1,7 +1,7 @@
 import { alarmEndpoints } from '@ess/contract/alarm';
 import type { EndpointInput } from '@ess/contract/endpoint';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call } from '../../platform/request.ts';
+import { call, callFile } from '../../platform/request.ts';
 import { useLiveEvent } from '../../platform/useLiveEvent.ts';
 import { alarmKeys } from './alarm.keys.ts';
 
@@ -24,6 +24,8 @@ export const alarmApi = {
   chart: (q: KanbanQuery) => call(alarmEndpoints.kanbanChart, clean(q), quiet),
   cabinet: (q: KanbanQuery) => call(alarmEndpoints.kanbanCabinet, clean(q), quiet),
   list: (body: AlarmListBody) => call(alarmEndpoints.list, body, quiet),
+  /** The alarms of a range (and station) as xlsx, in the user's language and zone. */
+  exportFile: (q: KanbanQuery) => callFile(alarmEndpoints.export, clean(q)),
 };
 
 export const useKanbanSite = (q: KanbanQuery) => useQuery({ queryKey: alarmKeys.site(q), queryFn: () => alarmApi.site(q), placeholderData: keepPreviousData });

@@ -10,6 +10,7 @@ import { readPack } from '../../test/packs.ts';
 import { ANALYSIS_PRESETS } from './AlarmAnalysisPage.tsx';
 import { dictResource, TARGET_OPTIONS } from './dict.resource.tsx';
 import { alarmResource } from './monitor.resource.tsx';
+import { pluralForms } from '@ess/contract/pack-text';
 
 /** Every source text the alarm screens show: t() literals, resource declarations, enumerations. */
 export function alarmScreenTexts(): string[] {
@@ -32,7 +33,7 @@ export function alarmServerTexts(): string[] {
 
 describe.each(LOCALES.filter((l) => l !== DEFAULT_LOCALE))('%s pack for the alarm screens', (locale) => {
   const pack = readPack(locale);
-  const placeholders = (s: string) => (s.match(/\$\d+/g) ?? []).sort().join();
+  const placeholders = (s: string) => ((pluralForms(s)?.other ?? s).match(/\$\d+/g) ?? []).sort().join();
 
   it('translates every text the screens show, keeping the placeholders', () => {
     const texts = alarmScreenTexts();

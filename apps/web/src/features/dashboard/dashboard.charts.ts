@@ -8,12 +8,10 @@ import { SERIES_COLOURS } from './charts.ts';
 
 type Translate = (source: string, ...args: unknown[]) => string;
 
-const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-/** An amount with its currency ("1,234.50 CNY"), or '-' when not known. Money is to the cent. */
+/** An amount with its currency as the locale writes it ("1,234.50 CNY", "1.234,50 CNY"), or '-' when not known. Money is to the cent. */
 export function formatMoney(amount: number | null | undefined, currency: string): string {
   if (amount === null || amount === undefined || !Number.isFinite(amount)) return '-';
-  return `${money.format(amount)} ${currency}`;
+  return `${formatNumber(amount, { decimals: 2 })} ${currency}`;
 }
 
 /**

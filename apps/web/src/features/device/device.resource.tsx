@@ -7,6 +7,7 @@ import { LiveStatus } from './LiveStatus.tsx';
 import { stationDeviceSource } from './device.api.ts';
 import { siteSource } from '../../components/options/sites.ts';
 import { productSource } from '../../components/options/products.ts';
+import { translateBuiltIn } from '../../platform/i18n/translate.ts';
 
 export const DETAIL_PATH = '/product/equipmentDetail';
 export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;
@@ -56,15 +57,15 @@ export const deviceResource = defineResource<DeviceRecord, DeviceForm, DeviceRec
   pageSize: 20,
   actionsWidth: 170,
   columns: [
-    { key: 'name', title: '设备名称', width: 170, ellipsis: true, render: (r) => <Link to={detailHref(r.id)}>{r.name}</Link> },
+    { key: 'name', title: '设备名称', width: 170, ellipsis: true, render: (r) => <Link to={detailHref(r.id)}>{translateBuiltIn(r.name)}</Link> },
     { key: 'code', title: '设备编码', type: 'code', width: 150 },
     { key: 'status', title: '状态', width: 90, render: (r) => <LiveStatus row={r} /> },
     { key: 'type', title: '设备类型', type: 'enum', options: TYPE_OPTIONS, width: 120 },
     { key: 'siteName', title: '所属站点', width: 140, ellipsis: true },
-    { key: 'parentName', title: '上级设备', width: 140, ellipsis: true },
+    { key: 'parentName', title: '上级设备', width: 140, ellipsis: true, builtIn: true },
     { key: 'barcode', title: '条码', width: 120 },
     { key: 'lastSeenAt', title: '最后上报时间', type: 'datetime', width: 170 },
-    { key: 'productName', title: '产品', width: 150, ellipsis: true },
+    { key: 'productName', title: '产品', width: 150, ellipsis: true, builtIn: true },
     { key: 'firmwareVersion', title: '固件版本', width: 90 },
     { key: 'meterPurpose', title: '电表用途', type: 'enum', options: METER_PURPOSE_OPTIONS, inTable: false },
     { key: 'ratedPower', title: '额定功率', type: 'number', inTable: false },

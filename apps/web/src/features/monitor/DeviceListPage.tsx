@@ -1,7 +1,8 @@
-import type { DeviceLatestRecord, DeviceStatus } from '@ess/contract/device';
+import { deviceEndpoints, type DeviceLatestRecord, type DeviceSortField, type DeviceStatus } from '@ess/contract/device';
+import { sortFieldsOf } from '@ess/contract/common';
 import { DEVICE_STATUS_LABELS, DEVICE_STATUSES } from '@ess/contract/device';
 import { DEVICE_TYPES, type DeviceType } from '@ess/contract/telemetry';
-import { Badge, Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { Badge, Card, Input, Select, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -11,6 +12,10 @@ import { formatTime, formatValue, thingProperty } from '../../components/format.
 import { LIVE_REFRESH_MS, useLatestPage, type LatestPageBody } from './monitor.api.ts';
 import { StationPicker } from '../../components/StationPicker.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
+import { DataTable, type SortState } from '../../components/crud/DataTable.tsx';
+import { translateBuiltIn } from '../../platform/i18n/translate.ts';
+
+const SORT_FIELDS = sortFieldsOf(deviceEndpoints.latestPage.body);
 
 export const DETAIL_PATH = '/product/equipmentDetail';
 export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;
@@ -23,8 +28,10 @@ export function DeviceListPage() {
   const [status, setStatus] = useState<DeviceStatus | undefined>();
   const [keyword, setKeyword] = useState('');
   const [paging, setPaging] = useState({ current: 1, pageSize: 20 });
+  const [sort, setSort] = useState<SortState | null>(null);
   const body: LatestPageBody = {
     ...paging,
+    ...(sort ? { sortField: sort.field as DeviceSortField, sortOrder: sort.order } : {}),
     identifiers: LIST_IDENTIFIERS,
     ...(siteId ? { siteId } : {}),
     ...(type ? { type } : {}),
@@ -37,16 +44,13 @@ export function DeviceListPage() {
     setPaging((p) => ({ ...p, current: 1 }));
   };
 
+  // Name, state and live values first: on a 1024 px screen they are what shows without scrolling.
   const columns = useMemo<ColumnsType<DeviceLatestRecord>>(
     () => [
       {
-        title: t('设备名称'), dataIndex: 'name', width: 200, ellipsis: true,
-        render: (_: unknown, r) => <Link to={detailHref(r.id)}>{r.name}</Link>,
+        title: t('设备名称'), dataIndex: 'name', width: 180, ellipsis: true,
+        render: (_: unknown, r) => <Link to={detailHref(r.id)}>{translateBuiltIn(r.name)}</Link>,
       },
-      { title: t('设备编码'), dataIndex: 'code', width: 170, ellipsis: true },
-      { title: t('设备类型'), dataIndex: 'type', width: 130, render: (v: string) => t(typeLabel(v)) },
-      { title: t('所属站点'), dataIndex: 'siteName', width: 160, ellipsis: true },
-      { title: t('上级设备'), dataIndex: 'parentName', width: 160, ellipsis: true, render: (v: string | null) => v ?? '-' },
       { title: t('状态'), dataIndex: 'status', width: 100, render: (v: DeviceStatus) => <StatusBadge status={v} /> },
       {
         title: t('实时数据'), key: 'values', width: 260,
@@ -68,6 +72,10 @@ export function DeviceListPage() {
           );
         },
       },
+      { title: t('设备编码'), dataIndex: 'code', width: 170, ellipsis: true },
+      { title: t('设备类型'), dataIndex: 'type', width: 130, render: (v: string) => t(typeLabel(v)) },
+      { title: t('所属站点'), dataIndex: 'siteName', width: 160, ellipsis: true },
+      { title: t('上级设备'), dataIndex: 'parentName', width: 160, ellipsis: true, render: (v: string | null) => (v ? translateBuiltIn(v) : '-') },
       { title: t('最后上报时间'), dataIndex: 'lastSeenAt', width: 170, render: (v: string | null) => formatTime(v) },
     ],
     [t],
@@ -104,14 +112,16 @@ export function DeviceListPage() {
         />
         <Typography.Text type="secondary">{t('每 $1 秒自动刷新', LIVE_REFRESH_MS / 1000)}</Typography.Text>
       </Space>
-      <Table<DeviceLatestRecord>
+      <DataTable<DeviceLatestRecord>
         rowKey="id"
         size="middle"
         data-testid="device-table"
         columns={columns}
         dataSource={page.data?.records ?? []}
         loading={page.isLoading}
-        scroll={{ x: 1300 }}
+        sortFields={SORT_FIELDS}
+        sort={sort}
+        onSort={(s) => filtered(() => setSort(s))}
         pagination={{
           current: paging.current,
           pageSize: paging.pageSize,

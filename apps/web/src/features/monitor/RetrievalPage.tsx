@@ -1,6 +1,7 @@
 import type { DeviceHistory, DeviceRecord, HistoryInterval } from '@ess/contract/device';
 import { THING_MODEL } from '@ess/contract/telemetry';
-import { useQuery } from '@tanstack/react-query';
+import { DownloadOutlined } from '@ant-design/icons';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, DatePicker, Form, Select, Space, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
@@ -13,6 +14,7 @@ import { monitorApi } from './monitor.api.ts';
 import { monitorKeys } from './monitor.keys.ts';
 import { rangeProblem, seriesTable } from './retrieval.ts';
 import { StationPicker } from '../../components/StationPicker.tsx';
+import { formatDateTime } from '../../components/number-format.ts';
 
 const MAX_DEVICES = 5;
 const MAX_PROPERTIES = 10;
@@ -90,6 +92,13 @@ export function RetrievalPage() {
   const rows = useMemo(() => seriesTable(series), [series]);
   const intervals = [...new Set((results.data ?? []).map((r) => r.history.interval))];
 
+  const exporting = useMutation({
+    mutationFn: (q: Query) =>
+      monitorApi.exportHistory({
+        deviceIds: q.devices.map((d) => d.id), identifiers: q.identifiers, start: new Date(q.start).toISOString(), end: new Date(q.end).toISOString(), interval: q.interval,
+      }),
+  });
+
   const run = () => {
     if (problem || !range || !picked.length || !identifiers.length) return;
     setQuery({ devices: picked, identifiers, start: range[0].valueOf(), end: range[1].valueOf(), interval });
@@ -162,6 +171,17 @@ export function RetrievalPage() {
               {t('查询')}
             </Button>
           </Form.Item>
+          <Form.Item>
+            <Button
+              icon={<DownloadOutlined />}
+              disabled={!query}
+              loading={exporting.isPending}
+              onClick={() => query && exporting.mutate(query)}
+              data-testid="retrieval-export"
+            >
+              {t('导出')}
+            </Button>
+          </Form.Item>
         </Form>
       </Card>
       {results.isError && <Alert type="error" showIcon message={results.error.message} />}
@@ -180,7 +200,7 @@ export function RetrievalPage() {
           scroll={{ x: 200 + series.length * 160 }}
           pagination={{ defaultPageSize: 20, showSizeChanger: true, showTotal: (n) => t('共 $1 条', n) }}
           columns={[
-            { title: t('时间'), dataIndex: 'ts', width: 180, fixed: 'left', render: (v: number) => dayjs(v).format('YYYY-MM-DD HH:mm:ss') },
+            { title: t('时间'), dataIndex: 'ts', width: 180, fixed: 'left', render: (v: number) => formatDateTime(v) },
             ...series.map((s) => ({
               title: s.unit ? `${s.name} (${s.unit})` : s.name,
               dataIndex: s.key,

@@ -3,9 +3,12 @@ import type { EndpointInput } from '@ess/contract/endpoint';
 import { monitorEndpoints, type MeterRegister, type MonitorChild, type MonitorDetail } from '@ess/contract/monitor';
 import type { DeviceType } from '@ess/contract/telemetry';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { call } from '../../platform/request.ts';
+import { call, callFile } from '../../platform/request.ts';
 import { isDeviceType } from '../../components/device-types.ts';
 import { monitorKeys } from './monitor.keys.ts';
+import type { DeviceSortField } from '@ess/contract/device';
+import type { SortOrder } from '@ess/contract/common';
+import { productTemplateEndpoints } from '@ess/contract/product';
 
 /** How often live values and device states are read again (the simulator reports every 5 s). */
 export const LIVE_REFRESH_MS = 5000;
@@ -23,6 +26,8 @@ export interface LatestPageBody {
   status?: DeviceStatus;
   keyword?: string;
   identifiers?: string[];
+  sortField?: DeviceSortField;
+  sortOrder?: SortOrder;
 }
 
 export interface HistoryBody {
@@ -46,6 +51,9 @@ export const monitorApi = {
   faults: (deviceId: number) => call(monitorEndpoints.faultWarning, { deviceId }, quiet),
   history: (body: HistoryBody) => call(monitorEndpoints.history, body, quiet),
   energyOverview: (siteId: number) => call(monitorEndpoints.energyOverview, { siteId }, quiet),
+  /** Several devices' history as xlsx (the catalogue's template data export), in the user's language and zone. */
+  exportHistory: (body: { deviceIds: number[]; identifiers: string[]; start: string; end: string; interval: HistoryInterval }) =>
+    callFile(productTemplateEndpoints.exportHistory, body),
   detail: (type: string, deviceId: number): Promise<TypeDetail> => call(detailEndpoint(type), { deviceId }, quiet),
 };
 

@@ -26,14 +26,14 @@ export const productResource = defineResource<ProductRecord, ProductForm>({
     import: productEndpoints.import,
   },
   columns: [
-    { key: 'name', title: '产品名称' },
+    { key: 'name', title: '产品名称', builtIn: true },
     { key: 'code', title: '产品编码', type: 'code' },
     { key: 'type', title: '设备类型', type: 'enum', options: DEVICE_TYPE_OPTIONS, width: 130 },
     { key: 'propertyCount', title: '属性数', type: 'number', width: 80 },
     { key: 'eventCount', title: '事件数', type: 'number', width: 80 },
     { key: 'commandCount', title: '命令数', type: 'number', width: 80 },
     { key: 'deviceCount', title: '设备数', type: 'number', width: 80 },
-    { key: 'description', title: '描述', ellipsis: true, width: 200 },
+    { key: 'description', title: '描述', ellipsis: true, width: 200, builtIn: true },
     { key: 'updatedAt', title: '更新时间', type: 'datetime' },
   ],
   filters: [
@@ -82,7 +82,7 @@ export const propertyResource = (productId: number) =>
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '标识符', type: 'code' },
-      { key: 'name', title: '属性名称' },
+      { key: 'name', title: '属性名称', builtIn: true },
       { key: 'dataType', title: '数据类型', type: 'enum', options: DATA_TYPE_OPTIONS, width: 90 },
       { key: 'unit', title: '单位', width: 70 },
       { key: 'enumValues', title: '枚举值', render: (r) => enumCell(r.enumValues), width: 260 },
@@ -138,7 +138,7 @@ export const eventResource = (productId: number) =>
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '事件标识', type: 'code' },
-      { key: 'name', title: '事件名称' },
+      { key: 'name', title: '事件名称', builtIn: true },
       { key: 'level', title: '告警等级', type: 'enum', options: LEVEL_OPTIONS, width: 130 },
       { key: 'sort', title: '排序', type: 'number', width: 70 },
     ],
@@ -173,7 +173,7 @@ export const commandResource = (productId: number) =>
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '命令标识', type: 'code' },
-      { key: 'name', title: '命令名称' },
+      { key: 'name', title: '命令名称', builtIn: true },
       { key: 'requestParams', title: '请求参数', render: (r) => paramsCell(r.requestParams), ellipsis: true, width: 280 },
       { key: 'responseParams', title: '响应参数', render: (r) => paramsCell(r.responseParams), ellipsis: true, width: 200 },
       { key: 'sort', title: '排序', type: 'number', width: 70 },
@@ -205,7 +205,7 @@ export const staticResource = (productId: number) =>
     fixedFilters: { productId },
     columns: [
       { key: 'identifier', title: '标识符', type: 'code' },
-      { key: 'name', title: '属性名称' },
+      { key: 'name', title: '属性名称', builtIn: true },
       { key: 'dataType', title: '数据类型', type: 'enum', options: STATIC_TYPE_OPTIONS, width: 90 },
       { key: 'unit', title: '单位', width: 70 },
       { key: 'enumValues', title: '枚举值', render: (r) => enumCell(r.enumValues), width: 240 },

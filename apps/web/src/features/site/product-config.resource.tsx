@@ -20,8 +20,8 @@ const productSource: OptionSource = {
 
 export type ParamRow = ParamRecord;
 
-const range = (p: ParamRecord) => {
-  if (p.enumValues?.length) return p.enumValues.map((e) => `${e.value}=${e.label}`).join(', ');
+const range = (p: ParamRecord, t: (s: string) => string) => {
+  if (p.enumValues?.length) return p.enumValues.map((e) => `${e.value}=${t(e.label)}`).join(', ');
   if (p.dataType === 'bool') return '0/1';
   if (p.min === null && p.max === null) return '-';
   return `${p.min ?? '-∞'} ~ ${p.max ?? '+∞'}`;
@@ -33,13 +33,13 @@ export const paramResource = defineResource<ParamRow, Record<string, never>>({
   name: '参数',
   endpoints: { list: paramEndpoints.list },
   columns: [
-    { key: 'productName', title: '产品' },
+    { key: 'productName', title: '产品', builtIn: true },
     { key: 'productType', title: '设备类型', type: 'code', width: 100 },
     { key: 'identifier', title: '标识符', type: 'code' },
-    { key: 'name', title: '参数名称' },
+    { key: 'name', title: '参数名称', builtIn: true },
     { key: 'dataType', title: '数据类型', type: 'code', width: 100 },
     { key: 'unit', title: '单位', width: 80 },
-    { key: 'range', title: '取值范围', render: (row) => <Typography.Text>{range(row)}</Typography.Text> },
+    { key: 'range', title: '取值范围', render: (row, t) => <Typography.Text>{range(row, t)}</Typography.Text> },
   ],
   filters: [
     { key: 'productId', title: '产品', type: 'select', source: productSource },

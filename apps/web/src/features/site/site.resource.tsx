@@ -47,7 +47,7 @@ export const siteBody = bodyOfFields<SiteForm>(FORM_KEYS);
 export const siteResource = defineResource<SiteRow, SiteForm>({
   key: ['configure', 'site'],
   name: '站点',
-  endpoints: { page: siteEndpoints.page, one: siteEndpoints.one, add: siteEndpoints.add, edit: siteEndpoints.edit, delete: siteEndpoints.delete },
+  endpoints: { page: siteEndpoints.page, one: siteEndpoints.one, add: siteEndpoints.add, edit: siteEndpoints.edit, delete: siteEndpoints.delete, export: siteEndpoints.export },
   columns: [
     { key: 'name', title: '站点名称', width: 180 },
     { key: 'code', title: '站点编码', type: 'code' },

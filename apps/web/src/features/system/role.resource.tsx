@@ -24,7 +24,7 @@ export const roleResource = defineResource<RoleRow, RoleForm, RoleOne>({
   name: '角色',
   endpoints: { page: roleEndpoints.page, one: roleEndpoints.one, add: roleEndpoints.add, edit: roleEndpoints.edit, delete: roleEndpoints.delete },
   columns: [
-    { key: 'name', title: '角色名称' },
+    { key: 'name', title: '角色名称', builtIn: true },
     { key: 'code', title: '角色编码' },
     { key: 'companyName', title: '所属公司' },
     { key: 'userCount', title: '用户数', type: 'number', width: 90 },
@@ -33,7 +33,7 @@ export const roleResource = defineResource<RoleRow, RoleForm, RoleOne>({
     { key: 'createdAt', title: '创建时间', type: 'datetime' },
   ],
   detailColumns: [
-    { key: 'name', title: '角色名称' },
+    { key: 'name', title: '角色名称', builtIn: true },
     { key: 'code', title: '角色编码' },
     { key: 'companyName', title: '所属公司' },
     { key: 'userCount', title: '用户数', type: 'number' },

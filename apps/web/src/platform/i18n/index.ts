@@ -1,4 +1,4 @@
-export { fill, isLocale, storedLocale, t, translateWith, useI18nStore, type LanguagePack } from './translate.ts';
+export { fill, isLocale, storedLocale, t, translateBuiltIn, translateWith, useI18nStore, type LanguagePack } from './translate.ts';
 export { useLocale, useT } from './useT.ts';
 export {
   PACK, applyDocumentLocale, fetchPack, forgetPacks, initLocale, loadLanguagePack, loadUiKitLocale, setLocale,

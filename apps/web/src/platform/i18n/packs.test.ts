@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
+import { pluralForms } from '@ess/contract/pack-text';
 import { describe, expect, it } from 'vitest';
 import { PACKS_DIR } from '../../test/packs.ts';
 
@@ -11,6 +12,8 @@ const areas = (locale: string) => readdirSync(join(PACKS_DIR, locale)).filter((f
 const readArea = (locale: string, area: string) =>
   JSON.parse(readFileSync(join(PACKS_DIR, locale, area), 'utf8')) as Record<string, unknown>;
 const placeholders = (s: string) => (s.match(/\$\d+/g) ?? []).sort();
+/** A translation's texts: its plural forms, or itself. */
+const variants = (s: string) => Object.values(pluralForms(s) ?? { other: s });
 
 const localeDirs = readdirSync(PACKS_DIR).filter((d) => statSync(join(PACKS_DIR, d)).isDirectory()).sort();
 
@@ -31,7 +34,9 @@ describe('language pack files', () => {
       expect(Object.keys(pack).sort()).toEqual(Object.keys(reference).sort());
       const bad = Object.entries(pack).filter(
         ([source, text]) =>
-          typeof text !== 'string' || text.trim() === '' || placeholders(text).join() !== placeholders(source).join(),
+          typeof text !== 'string' ||
+          variants(text).some((v) => v.trim() === '' || placeholders(v).join() !== placeholders(source).join()) ||
+          (pluralForms(text) !== null && !pluralForms(text)!.other),
       );
       expect(bad).toEqual([]);
     });

@@ -1,4 +1,5 @@
 import { DEFAULT_LOCALE, LOCALES, LOCALE_STORAGE_KEY, type Locale } from '@ess/contract/constants';
+import { fillText, translateName } from '@ess/contract/pack-text';
 import { create } from 'zustand';
 
 /**
@@ -26,20 +27,31 @@ export function storedLocale(): Locale {
 
 export const useI18nStore = create<I18nState>(() => ({ locale: storedLocale(), pack: new Map() }));
 
-/** Replaces `$1`, `$2`… with the given values; placeholders without a value stay as written. */
-export function fill(text: string, args: readonly unknown[]): string {
-  return text.replace(/\$(\d+)/g, (whole, n: string) => {
-    const i = Number(n) - 1;
-    return i >= 0 && i < args.length ? String(args[i]) : whole;
-  });
+/**
+ * Replaces `$1`, `$2`… with the given values (placeholders without a value stay as written),
+ * after choosing the plural form of a translation that has them for the current locale
+ * (`{{one}}$1 station{{other}}$1 stations`, contract plural.ts).
+ */
+export function fill(text: string, args: readonly unknown[], locale: string = useI18nStore.getState().locale): string {
+  return fillText(text, args, locale);
 }
 
 /** Translates a source text with the current pack: `t('共 $1 条', 12)`. */
 export function t(source: string, ...args: unknown[]): string {
-  const { pack } = useI18nStore.getState();
-  return fill(pack.get(source) ?? source, args);
+  const { pack, locale } = useI18nStore.getState();
+  return fillText(pack.get(source) ?? source, args, locale);
+}
+
+/**
+ * Built-in data in the current language (role names, seeded product models and parameters, the
+ * demo's device names): the pack's translation of the name or of its numbered template
+ * ("2#储能变流器" through "$1#储能变流器"); names users typed stay as they are.
+ */
+export function translateBuiltIn(name: string): string {
+  const { pack, locale } = useI18nStore.getState();
+  return translateName(name, (k) => pack.get(k), locale);
 }
 
 export function translateWith(pack: LanguagePack, source: string, ...args: unknown[]): string {
-  return fill(pack.get(source) ?? source, args);
+  return fillText(pack.get(source) ?? source, args, useI18nStore.getState().locale);
 }
