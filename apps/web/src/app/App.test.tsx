@@ -21,6 +21,7 @@ const MENUS = [
 function server(menus: typeof MENUS | null) {
   return mockFetch((c) => {
     if (c.url.startsWith('/api/manager/basic/sse/connect')) return new Promise<Response>(() => undefined);
+    if (c.url.startsWith('/api/manager/basic/user/login/options')) return json(envelope({ captcha: true }));
     if (c.url.startsWith('/api/manager/system/user/profile/info')) {
       return menus ? json(envelope(profile(menus))) : json(envelope(null, 'A0100', '未登录或登录已过期'), 401);
     }
@@ -43,13 +44,28 @@ afterEach(() => {
 });
 
 describe('the app with its navigation guard (§2)', () => {
-  it('without a session, a page sends the user to the login page with the 401 toast', async () => {
+  it('a first visit (no token stored) goes to the login page plainly: no profile request, no error toast', async () => {
+    const { calls } = server(null);
+    window.history.replaceState(null, '', '/system/user');
+    render(<App />);
+    await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 5000 });
+    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 })).toBeTruthy();
+    // The login page is up and has asked whether to show the captcha: by then a 401's toast would be drawn.
+    expect(await screen.findByAltText('验证码', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(calls.some((c) => c.url.startsWith('/api/manager/system/user/profile/info'))).toBe(false);
+    expect(screen.queryByText('未登录或登录已过期')).toBeNull();
+    expect(document.querySelector('.ant-message-notice')).toBeNull();
+  });
+
+  it('with a stored token that has expired, a page sends the user to the login page with the 401 toast', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'expired-token-0000000000');
     server(null);
     window.history.replaceState(null, '', '/system/user');
     render(<App />);
     await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 5000 });
     expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 })).toBeTruthy();
     expect(await screen.findByText('未登录或登录已过期')).toBeTruthy();
+    expect((await screen.findByAltText('验证码')).getAttribute('src')).toMatch(/^\/api\/manager\/basic\/captcha\?t=\d+$/);
     expect(screen.getByAltText('验证码').getAttribute('src')).toMatch(/^\/api\/manager\/basic\/captcha\?t=\d+$/);
   });
 

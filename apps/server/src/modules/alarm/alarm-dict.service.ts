@@ -197,6 +197,17 @@ function sameKey(e: AlarmDictAdd, exceptId?: number): SQL | undefined {
   );
 }
 
+/** The entries of the same target, property and operator (a threshold entry's tiers). */
+function sameGroup(e: AlarmDictAdd): SQL | undefined {
+  return and(
+    e.productId !== null ? eq(alarmDict.productId, e.productId) : sql`${alarmDict.productId} is null`,
+    e.deviceType !== null ? eq(alarmDict.deviceType, e.deviceType) : sql`${alarmDict.deviceType} is null`,
+    eq(alarmDict.kind, 'threshold'),
+    eq(alarmDict.identifier, e.identifier!),
+    eq(alarmDict.operator, e.operator!),
+  );
+}
+
 /**
  * Tiers of one target, property and operator must escalate: a more severe level (a smaller
  * number) has a stricter threshold — higher for an upper limit, lower for a lower one — so the
@@ -303,7 +314,8 @@ export async function exportDict(ctx: AppContext, f: AlarmDictFilter, reply: Fas
 /**
  * Imports the dictionary sheet (the export's columns; rows by the contract's alarmDictSheetRow):
  * each row adds an entry or, when an entry with the same target and fault code (or property,
- * operator and level) exists, updates it. All or nothing: any bad row refuses the file, naming its row and
+ * operator and level; or the only entry of a property and operator the sheet has one row for)
+ * exists, updates it. All or nothing: any bad row refuses the file, naming its row and
  * column, and nothing is written.
  */
 export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<AlarmDictImportResult> {
@@ -357,8 +369,18 @@ export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<
     write: async (tx, entries) => {
       let created = 0;
       let updated = 0;
+      // A property and operator with a single row in the sheet and a single entry in the dictionary
+      // is the same rule whatever its level (a row may move it to another level); with several
+      // tiers on either side, rows match entries by level.
+      const groupOf = (e: AlarmDictAdd) => `${e.productId ?? 0}|${e.deviceType ?? ''}|${e.identifier}|${e.operator}`;
+      const rowsPerGroup = new Map<string, number>();
+      for (const e of entries) if (e.kind === 'threshold') rowsPerGroup.set(groupOf(e), (rowsPerGroup.get(groupOf(e)) ?? 0) + 1);
       for (const entry of entries) {
-        const [cur] = await tx.select({ id: alarmDict.id }).from(alarmDict).where(sameKey(entry)).limit(1);
+        let [cur] = await tx.select({ id: alarmDict.id }).from(alarmDict).where(sameKey(entry)).limit(1);
+        if (!cur && entry.kind === 'threshold' && rowsPerGroup.get(groupOf(entry)) === 1) {
+          const tiers = await tx.select({ id: alarmDict.id }).from(alarmDict).where(sameGroup(entry)).limit(2);
+          if (tiers.length === 1) cur = tiers[0];
+        }
         if (cur) {
           await tx.update(alarmDict).set({ ...fieldsOf(entry), updatedAt: new Date() }).where(eq(alarmDict.id, cur.id));
           updated++;
