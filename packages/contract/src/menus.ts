@@ -14,6 +14,11 @@ export interface MenuDef {
   /** Hidden entries are routes (detail pages) that do not show in the navigation. */
   hidden?: boolean;
   interfaces: string[];
+  /**
+   * A page added to an installation that already has roles: when the entry first appears, the
+   * roles holding this other page get it too (a detail page follows its list page).
+   */
+  grantedWith?: string;
 }
 
 const dir = (path: string, name: string, icon: string): MenuDef => ({ path, name, icon, interfaces: [] });
@@ -69,6 +74,12 @@ export const MENUS: MenuDef[] = [
   dir('/monitor', '设备监控', 'monitor'),
   page('/monitor', 'device', '设备列表', ['/monitor/**', '/configure/device/data/**', '/configure/device/query/**', ...SITE_PICKERS]),
   page('/monitor', 'energy', '能量监控', ['/monitor/**', '/configure/device/query/**', ...SITE_PICKERS]),
+  // A device opened from the monitor stays in the monitor section (breadcrumb, side menu); the
+  // registry's own detail page is /product/equipmentDetail.
+  {
+    ...page('/monitor', 'deviceDetail', '设备详情', ['/monitor/**', '/configure/device/data/**', '/configure/device/query/**', '/template/product/data/**'], true),
+    grantedWith: '/monitor/device',
+  },
 
   dir('/analysis', '数据分析', 'area-chart'),
   page('/analysis', 'retrieval', '数据检索', ['/template/product/data/**', '/monitor/device/one/history', '/configure/device/query/**', ...SITE_PICKERS]),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { count, eq, inArray, notInArray } from 'drizzle-orm';
+import { count, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import { MENUS, menuCovers } from '@ess/contract';
 import type { Database, DbOrTx } from '../platform/db/database.ts';
 import type { AnyRoute } from '../platform/http/route.ts';
@@ -43,6 +43,12 @@ export async function syncMenus(db: DbOrTx): Promise<void> {
         .values({ path: m.path, parentPath: m.parentPath ?? null, name: m.name, icon: m.icon ?? null, sort, hidden: m.hidden ?? false })
         .returning({ id: menu.id });
       id = row!.id;
+      // A page new to an installation whose roles exist: the holders of the page it follows get it.
+      if (m.grantedWith) {
+        await db.execute(sql`insert into role_menu (role_id, menu_id)
+          select rm.role_id, ${id} from role_menu rm join menu f on f.id = rm.menu_id where f.path = ${m.grantedWith}
+          on conflict do nothing`);
+      }
     } else {
       id = existing.id;
       if (existing.edited) continue;

@@ -12,7 +12,8 @@ import { LIVE_REFRESH_MS, useLatestPage, type LatestPageBody } from './monitor.a
 import { StationPicker } from '../../components/StationPicker.tsx';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 
-export const DETAIL_PATH = '/product/equipmentDetail';
+/** The device page in the monitor section (the registry's is /product/equipmentDetail): opening a device keeps the user here. */
+export const DETAIL_PATH = '/monitor/deviceDetail';
 export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;
 
 /** /monitor/device: every device in scope with its live state and two live values, read every few seconds. */
