@@ -58,7 +58,7 @@ describe('device monitoring with a live station in Chromium', () => {
     await list.waitForStatus(PCS, 'online');
     await expect(seriousViolations(page)).resolves.toEqual([]);
     await list.row(PCS).getByRole('link').click();
-    await page.waitForURL((u) => u.pathname === '/product/equipmentDetail' && u.searchParams.has('id'));
+    await page.waitForURL((u) => u.pathname === '/monitor/deviceDetail' && u.searchParams.has('id'));
     await detail.loaded();
     await detail.waitForStatus('online');
   });

@@ -268,6 +268,11 @@ export const alarmRecord = z.object({
   /** The value that raised a threshold alarm, and the one that ended it. */
   triggerValue: z.number().nullable(),
   clearValue: z.number().nullable(),
+  /**
+   * Why it ended when not by its own condition clearing: `escalated` — a more severe tier of the
+   * same property opened and replaced it (decision 0033). Null otherwise.
+   */
+  endReason: z.enum(['escalated']).nullable(),
   unit: z.string().nullable(),
   message: z.string().nullable(),
   dictId: z.number().nullable(),

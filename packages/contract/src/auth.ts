@@ -50,10 +50,21 @@ export const profileInfo = z.object({
   lastLoginAt: isoTime.nullable(),
   roles: z.array(z.object({ id: z.number(), name: z.string() })),
   menuProfiles: z.array(menuProfile),
+  /**
+   * The interfaces (catalogue paths) the user may call: those open to every signed-in user and
+   * those the user's roles grant — the same grants the server's permission check reads. The
+   * console shows an action only when the path of the call behind it is here (useCan).
+   */
+  permissions: z.array(z.string()),
 });
 export type ProfileInfo = z.infer<typeof profileInfo>;
 
+/** What the login page must ask for (the server's configuration, read before anyone signs in). */
+export const loginOptions = z.object({ captcha: z.boolean() });
+export type LoginOptions = z.infer<typeof loginOptions>;
+
 export const authEndpoints = {
+  loginOptions: endpoint({ method: 'GET', path: '/basic/user/login/options', response: loginOptions }),
   /** An SVG image; the captcha's id goes in an HttpOnly cookie. */
   captcha: endpoint({ method: 'GET', path: '/basic/captcha', response: FILE }),
   login: endpoint({ method: 'POST', path: '/basic/user/login', body: loginBody, response: loginResult }),

@@ -2,7 +2,8 @@
  * The route/menu table: every screen of product-spec §2 as a menu entry, and the interfaces
  * (catalogue paths, relative to /api/manager) that the screen calls. A role grants menus; a call is
  * allowed when one of the user's roles grants a menu listing it (or grants the interface directly).
- * An interface pattern ending in "/**" covers every path under that prefix.
+ * An interface pattern ending in "/**" covers every path under that prefix; one starting with "!"
+ * takes the paths it covers out again (menuCovers).
  */
 export interface MenuDef {
   path: string;
@@ -13,6 +14,11 @@ export interface MenuDef {
   /** Hidden entries are routes (detail pages) that do not show in the navigation. */
   hidden?: boolean;
   interfaces: string[];
+  /**
+   * A page added to an installation that already has roles: when the entry first appears, the
+   * roles holding this other page get it too (a detail page follows its list page).
+   */
+  grantedWith?: string;
 }
 
 const dir = (path: string, name: string, icon: string): MenuDef => ({ path, name, icon, interfaces: [] });
@@ -25,14 +31,20 @@ const page = (parentPath: string, child: string, name: string, interfaces: strin
 });
 
 const SITE_PICKERS = ['/system/company/query/tree', '/configure/site/query/tree', '/configure/site/query/list'];
+/**
+ * Handling a station (acknowledge, maintenance) is an operations action, not part of viewing it:
+ * the monitoring pages leave it out (an investor who reads them cannot handle), the operations
+ * board grants it (decision 0033).
+ */
+const NO_SITE_HANDLE = '!/comprehensive/site/handle';
 
 export const MENUS: MenuDef[] = [
   dir('/home', '首页', 'home'),
   page('/home', 'index', '首页概览', ['/home/page/**', ...SITE_PICKERS]),
 
   dir('/synthesis', '综合监控', 'dashboard'),
-  page('/synthesis', 'realTime', '实时监控', ['/comprehensive/**', ...SITE_PICKERS]),
-  page('/synthesis', 'running', '运行监控', ['/comprehensive/**', ...SITE_PICKERS]),
+  page('/synthesis', 'realTime', '实时监控', ['/comprehensive/**', NO_SITE_HANDLE, ...SITE_PICKERS]),
+  page('/synthesis', 'running', '运行监控', ['/comprehensive/**', NO_SITE_HANDLE, ...SITE_PICKERS]),
   page('/synthesis', 'businessOverview', '经营概览', ['/overview/energy/arbitrage/**', ...SITE_PICKERS]),
 
   dir('/operation', '运营管理', 'account-book'),
@@ -62,6 +74,12 @@ export const MENUS: MenuDef[] = [
   dir('/monitor', '设备监控', 'monitor'),
   page('/monitor', 'device', '设备列表', ['/monitor/**', '/configure/device/data/**', '/configure/device/query/**', ...SITE_PICKERS]),
   page('/monitor', 'energy', '能量监控', ['/monitor/**', '/configure/device/query/**', ...SITE_PICKERS]),
+  // A device opened from the monitor stays in the monitor section (breadcrumb, side menu); the
+  // registry's own detail page is /product/equipmentDetail.
+  {
+    ...page('/monitor', 'deviceDetail', '设备详情', ['/monitor/**', '/configure/device/data/**', '/configure/device/query/**', '/template/product/data/**'], true),
+    grantedWith: '/monitor/device',
+  },
 
   dir('/analysis', '数据分析', 'area-chart'),
   page('/analysis', 'retrieval', '数据检索', ['/template/product/data/**', '/monitor/device/one/history', '/configure/device/query/**', ...SITE_PICKERS]),
@@ -109,7 +127,7 @@ export const MENUS: MenuDef[] = [
   page('/system', 'company', '公司管理', ['/system/company/**', '/dictionary/region/query/tree']),
   page('/system', 'menu', '菜单管理', ['/system/menu/**', '/system/interface/query/list']),
   page('/system', 'role', '角色管理', ['/system/role/**', '/system/menu/query/tree', '/system/interface/query/list', '/system/company/query/tree']),
-  page('/system', 'user', '用户管理', ['/system/user/query/**', '/system/user/add', '/system/user/edit', '/system/user/export', '/system/role/query/list', ...SITE_PICKERS]),
+  page('/system', 'user', '用户管理', ['/system/user/query/**', '/system/user/add', '/system/user/edit', '/system/user/export', '/system/user/delete', '/system/role/query/list', ...SITE_PICKERS]),
 
   dir('/globalization', '国际化', 'global'),
   page('/globalization', 'language', '语言管理', ['/i18n/language/**']),
@@ -135,8 +153,8 @@ export const MENUS: MenuDef[] = [
   page('/message', 'message-config', '消息配置', []),
 
   dir('/overview', '总览', 'fund'),
-  page('/overview', 'station', '电站总览', ['/comprehensive/**', '/home/page/**', ...SITE_PICKERS]),
-  page('/overview', 'kanban', '运维看板', ['/alarm/kanban/**', '/inspection/overview/**', '/comprehensive/site/list', ...SITE_PICKERS]),
+  page('/overview', 'station', '电站总览', ['/comprehensive/**', NO_SITE_HANDLE, '/home/page/**', ...SITE_PICKERS]),
+  page('/overview', 'kanban', '运维看板', ['/alarm/kanban/**', '/inspection/overview/**', '/comprehensive/site/list', '/comprehensive/site/handle', ...SITE_PICKERS]),
   page('/overview', 'apparatus', '设备总览', ['/comprehensive/site/device-status', '/configure/device/query/**', ...SITE_PICKERS]),
   page('/overview', 'order', '工单总览', ['/inspection/overview/**', ...SITE_PICKERS]),
 
@@ -166,6 +184,20 @@ export const MENUS: MenuDef[] = [
 
 /** Routes any signed-in user may open (product-spec §2: welcome, person; and login). */
 export const FREE_AUTH_PATHS = ['/home/welcome', '/system/person', '/login'] as const;
+
+/**
+ * Whether a menu's interface patterns grant a catalogue path: some pattern covers it and no
+ * exclusion ("!" + pattern) does.
+ */
+export function menuCovers(patterns: readonly string[], path: string): boolean {
+  let covered = false;
+  for (const p of patterns) {
+    if (p.startsWith('!')) {
+      if (patternCovers(p.slice(1), path)) return false;
+    } else if (!covered && patternCovers(p, path)) covered = true;
+  }
+  return covered;
+}
 
 /** Whether an interface pattern of a menu covers a catalogue path. */
 export function patternCovers(pattern: string, path: string): boolean {

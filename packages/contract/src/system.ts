@@ -180,6 +180,11 @@ const userFields = {
   roleIds: uniqueIds('角色', 1),
   status: userStatus.default(1),
   siteIds: uniqueIds('站点').default([]),
+  /**
+   * Every station of the user's company and the companies under it, including stations created
+   * later (siteIds is then ignored and cleared); off by default: a new user sees no station.
+   */
+  allSites: z.boolean().default(false),
 };
 export const userAdd = z.object({ username, password, ...userFields });
 export const userEdit = z.object({ id, password: password.optional(), ...userFields });
@@ -205,14 +210,18 @@ export type UserRef = z.infer<typeof userRef>;
 /** Never the password hash. */
 export const userRow = userRef.extend({
   buildIn: z.boolean(),
-  /** Stations the user may see: those granted, or every station of their companies for a built-in user. */
+  /** Stations the user may see: those granted, or every station of their companies (built-in user, or allSites). */
   siteCount: z.number(),
+  allSites: z.boolean(),
   lastLoginAt: isoTime.nullable(),
   createdAt: isoTime,
   updatedAt: isoTime,
   roles: z.array(ref),
 });
 export type UserRow = z.infer<typeof userRow>;
+/** How a user was deleted: removed, or anonymised because journals name them (decision 0033). */
+export const userDeleted = z.object({ anonymised: z.boolean() });
+export type UserDeleted = z.infer<typeof userDeleted>;
 export const userOne = userRow.extend({ roleIds: z.array(z.number()), siteIds: z.array(z.number()) });
 export type UserOne = z.infer<typeof userOne>;
 
@@ -403,6 +412,11 @@ export const userEndpoints = {
   edit: endpoint({ method: 'POST', path: '/system/user/edit', body: userEdit, response: done }),
   /** Not in the catalogue (issue 16): the user list as xlsx, in the caller's language. */
   export: endpoint({ method: 'POST', path: '/system/user/export', body: userExport, response: FILE }),
+  /**
+   * Not in the catalogue (users could only be disabled); GET with the id as the catalogue's other
+   * deletes. A user without history is removed; one with history is anonymised (decision 0033).
+   */
+  delete: endpoint({ method: 'GET', path: '/system/user/delete', query: idQuery, response: userDeleted }),
 };
 
 export const logEndpoints = {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { count, eq, inArray, notInArray } from 'drizzle-orm';
-import { MENUS, patternCovers } from '@ess/contract';
+import { count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { MENUS, menuCovers } from '@ess/contract';
 import type { Database, DbOrTx } from '../platform/db/database.ts';
 import type { AnyRoute } from '../platform/http/route.ts';
 import { hashPassword } from '../platform/password.ts';
@@ -43,6 +43,12 @@ export async function syncMenus(db: DbOrTx): Promise<void> {
         .values({ path: m.path, parentPath: m.parentPath ?? null, name: m.name, icon: m.icon ?? null, sort, hidden: m.hidden ?? false })
         .returning({ id: menu.id });
       id = row!.id;
+      // A page new to an installation whose roles exist: the holders of the page it follows get it.
+      if (m.grantedWith) {
+        await db.execute(sql`insert into role_menu (role_id, menu_id)
+          select rm.role_id, ${id} from role_menu rm join menu f on f.id = rm.menu_id where f.path = ${m.grantedWith}
+          on conflict do nothing`);
+      }
     } else {
       id = existing.id;
       if (existing.edited) continue;
@@ -51,7 +57,7 @@ export async function syncMenus(db: DbOrTx): Promise<void> {
         .set({ parentPath: m.parentPath ?? null, name: m.name, icon: m.icon ?? null, sort, hidden: m.hidden ?? false })
         .where(eq(menu.id, id));
     }
-    const covered = menuInterfaces.filter((i) => m.interfaces.some((p) => patternCovers(p, i.path))).map((i) => i.id);
+    const covered = menuInterfaces.filter((i) => menuCovers(m.interfaces, i.path)).map((i) => i.id);
     await db.delete(menuInterface).where(eq(menuInterface.menuId, id));
     if (covered.length) await db.insert(menuInterface).values(covered.map((interfaceId) => ({ menuId: id, interfaceId })));
   }

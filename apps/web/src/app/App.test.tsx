@@ -5,6 +5,7 @@ import { envelope, json, mockFetch } from '../test/http.ts';
 import { useI18nStore } from '../platform/i18n/translate.ts';
 import { liveEvents } from '../platform/live-events.ts';
 import { clearUserInfo } from '../platform/user-store.ts';
+import { detailHref } from '../features/monitor/DeviceListPage.tsx';
 import { App } from './App.tsx';
 import { clearTabs } from './layout/tabs.store.ts';
 
@@ -21,6 +22,7 @@ const MENUS = [
 function server(menus: typeof MENUS | null) {
   return mockFetch((c) => {
     if (c.url.startsWith('/api/manager/basic/sse/connect')) return new Promise<Response>(() => undefined);
+    if (c.url.startsWith('/api/manager/basic/user/login/options')) return json(envelope({ captcha: true }));
     if (c.url.startsWith('/api/manager/system/user/profile/info')) {
       return menus ? json(envelope(profile(menus))) : json(envelope(null, 'A0100', '未登录或登录已过期'), 401);
     }
@@ -43,13 +45,28 @@ afterEach(() => {
 });
 
 describe('the app with its navigation guard (§2)', () => {
-  it('without a session, a page sends the user to the login page with the 401 toast', async () => {
+  it('a first visit (no token stored) goes to the login page plainly: no profile request, no error toast', async () => {
+    const { calls } = server(null);
+    window.history.replaceState(null, '', '/system/user');
+    render(<App />);
+    await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 5000 });
+    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 })).toBeTruthy();
+    // The login page is up and has asked whether to show the captcha: by then a 401's toast would be drawn.
+    expect(await screen.findByAltText('验证码', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(calls.some((c) => c.url.startsWith('/api/manager/system/user/profile/info'))).toBe(false);
+    expect(screen.queryByText('未登录或登录已过期')).toBeNull();
+    expect(document.querySelector('.ant-message-notice')).toBeNull();
+  });
+
+  it('with a stored token that has expired, a page sends the user to the login page with the 401 toast', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'expired-token-0000000000');
     server(null);
     window.history.replaceState(null, '', '/system/user');
     render(<App />);
     await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 5000 });
     expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 })).toBeTruthy();
     expect(await screen.findByText('未登录或登录已过期')).toBeTruthy();
+    expect((await screen.findByAltText('验证码')).getAttribute('src')).toMatch(/^\/api\/manager\/basic\/captcha\?t=\d+$/);
     expect(screen.getByAltText('验证码').getAttribute('src')).toMatch(/^\/api\/manager\/basic\/captcha\?t=\d+$/);
   });
 
@@ -127,5 +144,41 @@ describe('the app with its navigation guard (§2)', () => {
     render(<App />);
     await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 });
     expect(stop).toHaveBeenCalled();
+  });
+
+  it('a device opened from the monitor keeps the user in the monitor section: URL, breadcrumb and side menu', async () => {
+    localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
+    const menus = [
+      { path: '/monitor', name: '设备监控' },
+      { path: '/monitor/device', parentPath: '/monitor', name: '设备列表' },
+      { path: '/monitor/deviceDetail', parentPath: '/monitor', name: '设备详情', hidden: true },
+      { path: '/product', name: '产品设备' },
+      { path: '/product/equipment', parentPath: '/product', name: '设备管理' },
+      { path: '/product/equipmentDetail', parentPath: '/product', name: '设备详情', hidden: true },
+    ];
+    const pcs = {
+      id: 7, code: 'PCS-7', name: '七号变流器', barcode: null, siteId: 1, siteCode: 'S1', siteName: '一号站', companyId: 1, parentId: null, parentName: null,
+      productId: 1, productName: 'PCS', type: 'pcs', meterPurpose: null, cabinetId: null, cabinetName: null, ratedPower: 100, no: null, subNo: null,
+      firmwareName: null, firmwareVersion: null, disabled: false, status: 'online', lastSeenAt: null, createdAt: '2026-01-01T00:00:00Z', ts: null, values: {},
+    };
+    mockFetch((c) => {
+      if (c.url.startsWith('/api/manager/basic/sse/connect')) return new Promise<Response>(() => undefined);
+      if (c.url.startsWith('/api/manager/system/user/profile/info')) return json(envelope({ ...profile(menus), permissions: [] }));
+      if (c.url.startsWith('/api/manager/configure/device/data/latest/page')) return json(envelope({ records: [pcs], total: 1, current: 1, pageSize: 10 }));
+      if (c.url.includes('/query/tree') || c.url.includes('/query/list')) return json(envelope([]));
+      return json(envelope({ unread: 0, total: 0 }));
+    });
+    // The monitor's device list links into the monitor section, not Products › Device details.
+    expect(detailHref(7)).toBe('/monitor/deviceDetail?id=7');
+    window.history.replaceState(null, '', detailHref(7));
+    render(<App />);
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe('/monitor/deviceDetail?id=7'), { timeout: 5000 });
+    const crumbs = () => [...document.querySelectorAll('.ant-breadcrumb li')].map((li) => li.textContent).filter((x) => x && x !== '/');
+    await waitFor(() => expect(crumbs()).toEqual(['设备监控', '设备详情']), { timeout: 10_000 });
+    expect(crumbs().join('')).not.toContain('产品设备');
+    // The side menu keeps the monitor directory open (its list page shows), not Products'.
+    const nav = document.querySelector<HTMLElement>('.ess-sider')!;
+    expect(await within(nav).findByText('设备列表')).toBeTruthy();
+    expect(within(nav).queryByText('设备管理')).toBeNull();
   });
 });

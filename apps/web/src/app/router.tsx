@@ -1,3 +1,4 @@
+import { TOKEN_STORAGE_KEY } from '@ess/contract/constants';
 import { lazy, Suspense } from 'react';
 import { createBrowserRouter, Outlet, redirect, type LoaderFunctionArgs } from 'react-router';
 import { liveEvents } from '../platform/live-events.ts';
@@ -22,6 +23,15 @@ export function preloadFirstRoute(pathname: string, hasToken: boolean): void {
   void (pathname === LOGIN_PATH || !hasToken ? loadLoginPage() : loadShell()).catch(() => undefined);
 }
 
+/** Whether a sign-in token is stored (none on a first visit, or after signing out). */
+function storedToken(): boolean {
+  try {
+    return !!localStorage.getItem(TOKEN_STORAGE_KEY);
+  } catch {
+    return false;
+  }
+}
+
 /** The navigation guard (product-spec §2) runs as the root loader, on every navigation. */
 async function guardLoader({ request }: LoaderFunctionArgs) {
   const result = await guardNavigation(new URL(request.url).pathname, {
@@ -36,6 +46,7 @@ async function guardLoader({ request }: LoaderFunctionArgs) {
       return user && { menuProfiles: navigableMenus(user.menuProfiles) };
     },
     startLiveEvents: () => liveEvents.start(),
+    hasToken: storedToken,
   });
   if (result.action === 'redirect') throw redirect(result.to);
   return null;

@@ -18,6 +18,7 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/system/role': lazy(() => import('../features/system/RolePage.tsx').then((m) => ({ default: m.RolePage }))),
   '/system/user': lazy(() => import('../features/system/UserPage.tsx').then((m) => ({ default: m.UserPage }))),
   '/monitor/device': lazy(() => import('../features/monitor/DeviceListPage.tsx').then((m) => ({ default: m.DeviceListPage }))),
+  '/monitor/deviceDetail': lazy(() => import('../features/monitor/DeviceDetailPage.tsx').then((m) => ({ default: m.DeviceDetailPage }))),
   '/monitor/energy': lazy(() => import('../features/monitor/EnergyPage.tsx').then((m) => ({ default: m.EnergyPage }))),
   '/analysis/retrieval': lazy(() => import('../features/monitor/RetrievalPage.tsx').then((m) => ({ default: m.RetrievalPage }))),
   '/product/equipment': lazy(() => import('../features/device/EquipmentPage.tsx').then((m) => ({ default: m.EquipmentPage }))),

@@ -16,7 +16,7 @@ export type UserInfo = ProfileInfo;
 export const PROFILE_INFO: EndpointRef<typeof authEndpoints.profile> = { method: 'GET', path: '/system/user/profile/info' };
 
 /** The profile as this store reads it: it stands a profile without a menu list (an empty one). */
-type ProfileAnswer = (Omit<ProfileInfo, 'menuProfiles'> & { menuProfiles?: MenuProfile[] }) | null;
+type ProfileAnswer = (Omit<ProfileInfo, 'menuProfiles' | 'permissions'> & { menuProfiles?: MenuProfile[]; permissions?: string[] }) | null;
 
 interface UserState {
   /** product-spec §4: starts true, false after a successful load, true again after a failure. */
@@ -28,9 +28,11 @@ interface UserState {
   authPaths: string[];
   /** Whether the user is built in. */
   buildIn: boolean;
+  /** Paths of the calls the user may make (the profile's permissions); read through useCan. */
+  permissions: ReadonlySet<string>;
 }
 
-const initial: UserState = { loadFailed: true, info: null, menuProfiles: [], authPaths: [], buildIn: false };
+const initial: UserState = { loadFailed: true, info: null, menuProfiles: [], authPaths: [], buildIn: false, permissions: new Set() };
 
 export const useUserStore = create<UserState>(() => ({ ...initial }));
 
@@ -48,13 +50,15 @@ export function loadUserInfo(): Promise<UserInfo | null> {
     .then((raw: ProfileAnswer) => {
       if (inFlight !== p) return useUserStore.getState().info;
       const menuProfiles = raw?.menuProfiles ?? [];
-      const info = raw ? { ...raw, menuProfiles } : null;
+      const permissions = raw?.permissions ?? [];
+      const info = raw ? { ...raw, menuProfiles, permissions } : null;
       useUserStore.setState({
         loadFailed: false,
         info,
         menuProfiles,
         authPaths: menuProfiles.map((m) => m.path),
         buildIn: raw?.buildIn === true,
+        permissions: new Set(permissions),
       });
       return info;
     })

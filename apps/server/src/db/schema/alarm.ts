@@ -12,8 +12,10 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
  * The alarm dictionary: what raises an alarm. An entry names a product or a device type (every
  * product of it; a product's own entry wins over its type's for the same code, or the same
  * property and operator) and either a fault code (`kind` event) or a threshold on a numeric
- * property (`kind` threshold, with a clear value for hysteresis). Not owned by a company: thing
- * models are shared. Duplicates are refused by the two partial unique indexes.
+ * property (`kind` threshold, with a clear value for hysteresis). Several threshold entries on one
+ * property and operator are tiers told apart by their level (cell temperature > 35 °C at level 3,
+ * > 45 °C at level 1; decision 0033). Not owned by a company: thing models are shared. Duplicates
+ * are refused by the two partial unique indexes.
  */
 export const alarmDict = pgTable(
   'alarm_dict',
@@ -41,7 +43,7 @@ export const alarmDict = pgTable(
       .on(sql`coalesce(${t.productId}, 0)`, sql`coalesce(${t.deviceType}, '')`, t.eventCode)
       .where(sql`${t.kind} = 'event'`),
     uniqueIndex('alarm_dict_threshold_uq')
-      .on(sql`coalesce(${t.productId}, 0)`, sql`coalesce(${t.deviceType}, '')`, t.identifier, t.operator)
+      .on(sql`coalesce(${t.productId}, 0)`, sql`coalesce(${t.deviceType}, '')`, t.identifier, t.operator, t.level)
       .where(sql`${t.kind} = 'threshold'`),
   ],
 );
@@ -73,6 +75,8 @@ export const alarm = pgTable(
     /** Device time of the report or event that raised it, and of the one that ended it. */
     startedAt: tz('started_at').notNull(),
     endedAt: tz('ended_at'),
+    /** Why it ended, when not by its own condition clearing: `escalated` (a more severe tier of the same property opened). */
+    endReason: varchar('end_reason', { length: 16 }),
     triggerValue: doublePrecision('trigger_value'),
     clearValue: doublePrecision('clear_value'),
     /** The device's event message (fault codes). */

@@ -110,6 +110,10 @@ export const appUser = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** Sees every station of their companies, those created later too (the user form's "all stations"). */
+    allSites: boolean('all_sites').notNull().default(false),
+    /** Set when the user was deleted but journals name them: the row stays, anonymised and disabled (decision 0033). */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -25,7 +25,8 @@ import { alarmEngines } from './alarm.runtime.ts';
  * ends the open alarms no rule watches any more.
  */
 
-const DUPLICATE_TIP = '告警字典项已存在（同一产品或设备类型的同一故障码，或同一属性和运算符）';
+const DUPLICATE_TIP = '告警字典项已存在（同一产品或设备类型的同一故障码，或同一属性、运算符和等级）';
+const TIER_TIP = '同一属性和运算符的分级阈值中，等级越严重阈值应越严格（上限更高，下限更低）';
 
 type Row = typeof alarmDict.$inferSelect & { productName: string | null; productCode: string | null };
 
@@ -177,18 +178,52 @@ class ModelCatalogue {
   }
 }
 
-/** The duplicate-relevant key of an entry: its target and fault code, or property and operator. */
-const naturalKey = (e: { productId: number | null; deviceType: string | null; kind: string; eventCode: string | null; identifier: string | null; operator: string | null }) =>
-  `${e.productId ?? 0}|${e.deviceType ?? ''}|${e.kind === 'event' ? `e|${e.eventCode}` : `t|${e.identifier}|${e.operator}`}`;
+/**
+ * The duplicate-relevant key of an entry: its target and fault code, or property, operator and
+ * level (tiers of one property and operator differ by level).
+ */
+const naturalKey = (e: { productId: number | null; deviceType: string | null; kind: string; eventCode: string | null; identifier: string | null; operator: string | null; level: number }) =>
+  `${e.productId ?? 0}|${e.deviceType ?? ''}|${e.kind === 'event' ? `e|${e.eventCode}` : `t|${e.identifier}|${e.operator}|${e.level}`}`;
 
 function sameKey(e: AlarmDictAdd, exceptId?: number): SQL | undefined {
   return and(
     e.productId !== null ? eq(alarmDict.productId, e.productId) : sql`${alarmDict.productId} is null`,
     e.deviceType !== null ? eq(alarmDict.deviceType, e.deviceType) : sql`${alarmDict.deviceType} is null`,
     eq(alarmDict.kind, e.kind),
-    e.kind === 'event' ? eq(alarmDict.eventCode, e.eventCode!) : and(eq(alarmDict.identifier, e.identifier!), eq(alarmDict.operator, e.operator!)),
+    e.kind === 'event'
+      ? eq(alarmDict.eventCode, e.eventCode!)
+      : and(eq(alarmDict.identifier, e.identifier!), eq(alarmDict.operator, e.operator!), eq(alarmDict.level, e.level)),
     exceptId ? ne(alarmDict.id, exceptId) : undefined,
   );
+}
+
+/** The entries of the same target, property and operator (a threshold entry's tiers). */
+function sameGroup(e: AlarmDictAdd): SQL | undefined {
+  return and(
+    e.productId !== null ? eq(alarmDict.productId, e.productId) : sql`${alarmDict.productId} is null`,
+    e.deviceType !== null ? eq(alarmDict.deviceType, e.deviceType) : sql`${alarmDict.deviceType} is null`,
+    eq(alarmDict.kind, 'threshold'),
+    eq(alarmDict.identifier, e.identifier!),
+    eq(alarmDict.operator, e.operator!),
+  );
+}
+
+/**
+ * Tiers of one target, property and operator must escalate: a more severe level (a smaller
+ * number) has a stricter threshold — higher for an upper limit, lower for a lower one — so the
+ * most severe tier passed is the one that holds. Checked over the whole (small) dictionary after
+ * a write, inside its transaction.
+ */
+async function assertTiersEscalate(db: DbOrTx): Promise<void> {
+  const { rows } = await db.execute<{ id: number }>(sql`
+    select a.id from alarm_dict a
+    join alarm_dict b on b.kind = 'threshold' and coalesce(b.product_id, 0) = coalesce(a.product_id, 0)
+      and coalesce(b.device_type, '') = coalesce(a.device_type, '') and b.identifier = a.identifier and b.operator = a.operator
+      and a.level < b.level
+    where a.kind = 'threshold'
+      and ((a.operator in ('>', '>=') and a.threshold <= b.threshold) or (a.operator in ('<', '<=') and a.threshold >= b.threshold))
+    limit 1`);
+  if (rows.length) throw new AppError('RULE_VIOLATION', TIER_TIP);
 }
 
 async function assertEntry(db: DbOrTx, e: AlarmDictAdd, exceptId?: number): Promise<void> {
@@ -224,6 +259,7 @@ export async function addDict(ctx: AppContext, body: AlarmDictAdd): Promise<{ id
     .transaction(async (tx) => {
       await assertEntry(tx, body);
       const [row] = await tx.insert(alarmDict).values(fieldsOf(body)).returning({ id: alarmDict.id });
+      await assertTiersEscalate(tx);
       return { id: row!.id };
     })
     .catch(onUnique);
@@ -237,6 +273,7 @@ export async function editDict(ctx: AppContext, body: AlarmDictEdit): Promise<vo
       found((await tx.select({ id: alarmDict.id }).from(alarmDict).where(eq(alarmDict.id, body.id)))[0], '告警字典项不存在');
       await assertEntry(tx, body, body.id);
       await tx.update(alarmDict).set({ ...fieldsOf(body), updatedAt: new Date() }).where(eq(alarmDict.id, body.id));
+      await assertTiersEscalate(tx);
     })
     .catch(onUnique);
   await afterRulesChanged(ctx);
@@ -277,8 +314,9 @@ export async function exportDict(ctx: AppContext, f: AlarmDictFilter, reply: Fas
 
 /**
  * Imports the dictionary sheet (the export's columns; rows by the contract's alarmDictSheetRow):
- * each row adds an entry or, when an entry with the same target and fault code (or property and
- * operator) exists, updates it. All or nothing: any bad row refuses the file, naming its row and
+ * each row adds an entry or, when an entry with the same target and fault code (or property,
+ * operator and level; or the only entry of a property and operator the sheet has one row for)
+ * exists, updates it. All or nothing: any bad row refuses the file, naming its row and
  * column, and nothing is written.
  */
 export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<AlarmDictImportResult> {
@@ -332,8 +370,18 @@ export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<
     write: async (tx, entries) => {
       let created = 0;
       let updated = 0;
+      // A property and operator with a single row in the sheet and a single entry in the dictionary
+      // is the same rule whatever its level (a row may move it to another level); with several
+      // tiers on either side, rows match entries by level.
+      const groupOf = (e: AlarmDictAdd) => `${e.productId ?? 0}|${e.deviceType ?? ''}|${e.identifier}|${e.operator}`;
+      const rowsPerGroup = new Map<string, number>();
+      for (const e of entries) if (e.kind === 'threshold') rowsPerGroup.set(groupOf(e), (rowsPerGroup.get(groupOf(e)) ?? 0) + 1);
       for (const entry of entries) {
-        const [cur] = await tx.select({ id: alarmDict.id }).from(alarmDict).where(sameKey(entry)).limit(1);
+        let [cur] = await tx.select({ id: alarmDict.id }).from(alarmDict).where(sameKey(entry)).limit(1);
+        if (!cur && entry.kind === 'threshold' && rowsPerGroup.get(groupOf(entry)) === 1) {
+          const tiers = await tx.select({ id: alarmDict.id }).from(alarmDict).where(sameGroup(entry)).limit(2);
+          if (tiers.length === 1) cur = tiers[0];
+        }
         if (cur) {
           await tx.update(alarmDict).set({ ...fieldsOf(entry), updatedAt: new Date() }).where(eq(alarmDict.id, cur.id));
           updated++;
@@ -342,6 +390,7 @@ export async function importDict(ctx: AppContext, req: FastifyRequest): Promise<
           created++;
         }
       }
+      await assertTiersEscalate(tx);
       return { totalRows: entries.length, created, updated };
     },
   }).catch(onUnique);

@@ -17,20 +17,32 @@ interface DictRule {
   operator: AlarmOperator | null;
   threshold: number | null;
   clearValue: number | null;
+  level: number;
 }
 
 interface ThresholdRule {
   dictId: number;
-  /** Index into the report's value array (the product's property slot − 1). */
-  index: number;
   op: AlarmOperator;
   threshold: number;
   clear: number;
 }
 
+/**
+ * The threshold rules of one property and operator: its tiers, most severe (smallest level) first;
+ * a single tier for most properties. At most one tier of a group is open at a time (decision 0033).
+ */
+interface ThresholdGroup {
+  /** Index into the report's value array (the product's property slot − 1). */
+  index: number;
+  tiers: ThresholdRule[];
+}
+
+/** Why an alarm ended other than by its own condition clearing. */
+type EndReason = 'escalated';
+
 /** The rules of one product, compiled against its slot layout. */
 interface ProductRules {
-  thresholds: ThresholdRule[];
+  thresholds: ThresholdGroup[];
   /** Fault code → dictionary entry. */
   events: Map<string, number>;
 }
@@ -44,6 +56,8 @@ interface Transition {
   value: number | null;
   message: string | null;
   receivedAt: number;
+  /** Ends only: set when a more severe tier took over. */
+  reason: EndReason | null;
 }
 
 export interface AlarmEngineSettings {
@@ -148,13 +162,18 @@ export class AlarmEngine implements IngestRules {
   /** A report of a device (its newest): threshold rules against the values by slot. */
   report(device: RegisteredDevice, ts: number, values: Float64Array): void {
     if (device.disabled) return;
-    const rules = this.rulesOf(device.productId).thresholds;
-    if (rules.length === 0) return;
+    const groups = this.rulesOf(device.productId).thresholds;
+    if (groups.length === 0) return;
     const t0 = performance.now();
     let open = this.open.get(device.id);
-    for (const r of rules) {
-      const x = values[r.index];
+    for (const g of groups) {
+      const x = values[g.index];
       if (x === undefined || Number.isNaN(x)) continue;
+      if (g.tiers.length > 1) {
+        open = this.judgeTiers(device.id, g.tiers, x, ts, open);
+        continue;
+      }
+      const r = g.tiers[0]!;
       if (open?.has(r.dictId)) {
         if (thresholdCleared(r.op, r.clear, x)) {
           open.delete(r.dictId);
@@ -167,6 +186,58 @@ export class AlarmEngine implements IngestRules {
       }
     }
     this.counters.evalMs += performance.now() - t0;
+  }
+
+  /**
+   * Tiers of one property (decision 0033): the most severe tier the value passed wins. When a more
+   * severe tier trips while a lesser one is open, the lesser ends (reason `escalated`) and the
+   * severe one opens. When the open tier clears (at its own clear value) while the value has not
+   * cleared a lesser tier, that lesser tier opens again: as in ISA-18.2, a HI alarm suppressed by
+   * its HIHI is still standing when the HIHI returns to normal. Returns the device's open set.
+   */
+  private judgeTiers(deviceId: number, tiers: ThresholdRule[], x: number, ts: number, open: Set<number> | undefined): Set<number> | undefined {
+    const n = tiers.length;
+    let cur = -1;
+    let extra = false;
+    if (open) {
+      for (let i = 0; i < n; i++) {
+        if (!open.has(tiers[i]!.dictId)) continue;
+        if (cur < 0) cur = i;
+        else extra = true; // two instances raced two tiers: the lesser goes below
+      }
+    }
+    let target = cur;
+    for (let i = 0; i < (cur < 0 ? n : cur); i++) {
+      const r = tiers[i]!;
+      if (thresholdRaised(r.op, r.threshold, x) && !this.shielded(deviceId, r.dictId)) {
+        target = i;
+        break;
+      }
+    }
+    if (target === cur && cur >= 0 && thresholdCleared(tiers[cur]!.op, tiers[cur]!.clear, x)) {
+      target = -1;
+      for (let i = cur + 1; i < n; i++) {
+        const r = tiers[i]!;
+        if (!thresholdCleared(r.op, r.clear, x) && !this.shielded(deviceId, r.dictId)) {
+          target = i;
+          break;
+        }
+      }
+    }
+    if (target === cur && !extra) return open;
+    for (let i = 0; i < n; i++) {
+      const r = tiers[i]!;
+      if (i === target || !open?.has(r.dictId)) continue;
+      open.delete(r.dictId);
+      this.queue(false, deviceId, r.dictId, ts, x, null, target >= 0 && target < i ? 'escalated' : null);
+    }
+    const t = target >= 0 ? tiers[target]! : null;
+    if (t && !open?.has(t.dictId)) {
+      if (!open) this.open.set(deviceId, (open = new Set()));
+      open.add(t.dictId);
+      this.queue(true, deviceId, t.dictId, ts, x, null);
+    }
+    return open;
   }
 
   /**
@@ -188,12 +259,12 @@ export class AlarmEngine implements IngestRules {
     }
   }
 
-  private queue(open: boolean, deviceId: number, dictId: number, ts: number, value: number | null, message: string | null): void {
+  private queue(open: boolean, deviceId: number, dictId: number, ts: number, value: number | null, message: string | null, reason: EndReason | null = null): void {
     if (this.pending.length >= MAX_PENDING) {
       this.pending.shift();
       this.counters.dropped++;
     }
-    this.pending.push({ open, deviceId, dictId, ts, value, message, receivedAt: Date.now() });
+    this.pending.push({ open, deviceId, dictId, ts, value, message, receivedAt: Date.now(), reason });
     this.counters.transitions++;
   }
 
@@ -208,12 +279,14 @@ export class AlarmEngine implements IngestRules {
     const products = this.registry.products;
     const out = new Map<number, ProductRules>();
     for (const [productId, slots] of products) {
-      // A product's own entry wins over its type's for the same fault code, or property and operator.
+      // A product's own entry wins over its type's for the same fault code; its own tiers of a
+      // property and operator replace all of the type's tiers of them.
       const own = this.dict.filter((d) => d.productId === productId);
       const typed = this.dict.filter((d) => d.productId === null && d.deviceType === slots.type);
       const key = (d: DictRule) => (d.kind === 'event' ? `e:${d.eventCode}` : `t:${d.identifier}:${d.operator}`);
       const ownKeys = new Set(own.map(key));
       const rules: ProductRules = { thresholds: [], events: new Map() };
+      const groups = new Map<string, ThresholdGroup & { levels: number[] }>();
       for (const d of [...own, ...typed.filter((d) => !ownKeys.has(key(d)))]) {
         if (d.kind === 'event') {
           if (d.eventCode) rules.events.set(d.eventCode, d.id);
@@ -221,8 +294,15 @@ export class AlarmEngine implements IngestRules {
         }
         const index = d.identifier ? slots.indexOf.get(d.identifier) : undefined;
         if (index === undefined || d.operator === null || d.threshold === null || d.clearValue === null) continue;
-        rules.thresholds.push({ dictId: d.id, index, op: d.operator, threshold: d.threshold, clear: d.clearValue });
+        let g = groups.get(key(d));
+        if (!g) groups.set(key(d), (g = { index, tiers: [], levels: [] }));
+        // Most severe (smallest level) first.
+        let at = 0;
+        while (at < g.levels.length && g.levels[at]! <= d.level) at++;
+        g.levels.splice(at, 0, d.level);
+        g.tiers.splice(at, 0, { dictId: d.id, op: d.operator, threshold: d.threshold, clear: d.clearValue });
       }
+      for (const g of groups.values()) rules.thresholds.push({ index: g.index, tiers: g.tiers });
       if (rules.thresholds.length || rules.events.size) out.set(productId, rules);
     }
     this.compiled = out;
@@ -333,13 +413,14 @@ export class AlarmEngine implements IngestRules {
     const params: unknown[] = [];
     const values = run.map((t) => {
       const b = params.length;
-      params.push(t.deviceId, t.dictId, new Date(t.ts), t.value);
-      return `($${b + 1}::int4,$${b + 2}::int4,$${b + 3}::timestamptz,$${b + 4}::float8)`;
+      params.push(t.deviceId, t.dictId, new Date(t.ts), t.value, t.reason);
+      return `($${b + 1}::int4,$${b + 2}::int4,$${b + 3}::timestamptz,$${b + 4}::float8,$${b + 5}::text)`;
     });
     const { rows } = await this.database.sql.query<{ id: number }>(
-      `with v(device_id, dict_id, ended_at, clear_value) as (values ${values.join(',')}),
+      `with v(device_id, dict_id, ended_at, clear_value, end_reason) as (values ${values.join(',')}),
        upd as (
-         update alarm a set status = 'ended', ended_at = greatest(v.ended_at, a.started_at), clear_value = v.clear_value, updated_at = now()
+         update alarm a set status = 'ended', ended_at = greatest(v.ended_at, a.started_at), clear_value = v.clear_value,
+                end_reason = v.end_reason, updated_at = now()
          from v where a.status = 'active' and a.device_id = v.device_id and a.dict_id = v.dict_id
          returning a.id, a.no, a.site_id, a.device_id, a.level, a.description, a.started_at
        ), ${alarmEventsCte('upd', 'alarm.ended')}
@@ -423,13 +504,14 @@ export class AlarmEngine implements IngestRules {
   private async loadDictionary(): Promise<void> {
     const { rows } = await this.database.sql.query<{
       id: number; product_id: number | null; device_type: string | null; kind: 'event' | 'threshold'; event_code: string | null;
-      identifier: string | null; operator: AlarmOperator | null; threshold: number | null; clear_value: number | null;
+      identifier: string | null; operator: AlarmOperator | null; threshold: number | null; clear_value: number | null; level: number;
     }>(
-      `select id, product_id, device_type, kind, event_code, identifier, operator, threshold, clear_value from alarm_dict where enabled`,
+      `select id, product_id, device_type, kind, event_code, identifier, operator, threshold, clear_value, level from alarm_dict where enabled`,
     );
     this.dict = rows.map((r) => ({
       id: r.id, productId: r.product_id, deviceType: r.device_type, kind: r.kind, eventCode: r.event_code, identifier: r.identifier,
       operator: r.operator, threshold: r.threshold === null ? null : Number(r.threshold), clearValue: r.clear_value === null ? null : Number(r.clear_value),
+      level: Number(r.level),
     }));
     this.compiledFrom = null;
   }

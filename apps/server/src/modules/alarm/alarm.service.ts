@@ -48,6 +48,7 @@ const columns = {
   code: alarm.code,
   triggerValue: alarm.triggerValue,
   clearValue: alarm.clearValue,
+  endReason: sql<'escalated' | null>`${alarm.endReason}`,
   unit: sql<string | null>`(select nullif(pp.unit, '') from product_property pp where pp.product_id = ${device.productId} and pp.identifier = ${alarm.code} and ${alarm.kind} = 'threshold')`,
   message: alarm.message,
   dictId: alarm.dictId,

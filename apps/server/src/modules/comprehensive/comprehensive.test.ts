@@ -363,7 +363,7 @@ describe.each(DB_TARGETS)('site monitoring on %s', (target) => {
     beforeAll(async () => {
       const { east } = await seededCompanies(t);
       const u = await newUser(t, east.id, {
-        username: `watcher-${target}`, name: '值班员', menus: ['/synthesis/realTime', '/overview/station'], siteIds: [siteIds.get('SH01')!],
+        username: `watcher-${target}`, name: '值班员', menus: ['/synthesis/realTime', '/overview/station', '/overview/kanban'], siteIds: [siteIds.get('SH01')!],
       });
       operatorId = u.id;
       operator = u.token;

@@ -53,6 +53,12 @@ describe.each(DB_TARGETS)('sign-in hardening on %s', (target) => {
     });
     afterAll(async () => t?.stop());
 
+    it('tells the login page, before anyone signs in, that the captcha is on', async () => {
+      const r = await t.api.get<{ captcha: boolean }>('/basic/user/login/options', null);
+      expect(r.status).toBe(200);
+      expect(r.body.data).toEqual({ captcha: true });
+    });
+
     it('serves an SVG image and sets the HttpOnly captcha cookie', async () => {
       const res = await fetch(`${t.url}/api/manager/basic/captcha`);
       const body = await res.text();
@@ -107,6 +113,14 @@ describe.each(DB_TARGETS)('sign-in hardening on %s', (target) => {
       t = await startTestApp(target);
     });
     afterAll(async () => t?.stop());
+
+    it('tells the login page the captcha is off (CAPTCHA_ENABLED=false), and a sign-in without a code passes', async () => {
+      const r = await t.api.get<{ captcha: boolean }>('/basic/user/login/options', null);
+      expect(r.status).toBe(200);
+      expect(r.body.data).toEqual({ captcha: false });
+      const user = await createUser(t);
+      expect((await login(t, user.username, 'Passw0rd1')).body.errorCode).toBe('00000');
+    });
 
     it('locks the account after 5 wrong passwords, even for the right one, until lockedUntil passes; a locked account answers as a wrong password does', async () => {
       const user = await createUser(t);

@@ -28,6 +28,12 @@ export const authRoutes = [
         .send(c.svg);
     },
   }),
+  route(api.loginOptions, {
+    access: 'public', name: '登录选项', area: 'Session and basics', kind: 'other',
+    scope: { global: "the server's sign-in settings, read by the login page before anyone signs in" },
+    // Read per call: the login page shows the captcha field only when the check is on.
+    handler: ({ ctx }) => ({ captcha: ctx.config.captchaEnabled }),
+  }),
   route(api.login, {
     access: 'public', name: '登录',
     scope: { global: 'signs a caller in by user name and password; names no object' },

@@ -3,15 +3,16 @@ import { appUser } from '../../db/schema/system.ts';
 import type { ProfileInfo } from '@ess/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { AUTH_CHANNEL } from '../../platform/db/change-cache.ts';
-import type { AuthUser } from '../../platform/http/auth.ts';
+import { grantsInterface, type AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { revokeUserSessions } from './auth.service.ts';
 import { hashPassword, verifyPassword } from '../../platform/password.ts';
 
 /**
- * The profile in one statement: the user and company, the roles, and the menu entries the roles
+ * The profile in one statement: the user and company, the roles, the menu entries the roles
  * grant with every directory above them (a granted page brings its directory, so the tree is
- * whole), in menu order. Menu entries carry only what the console reads, and leave out what is
+ * whole), in menu order, and the paths of the interfaces the user may call (by the route guard's
+ * own rule, grantsInterface: the console shows an action only when its call is among them). Menu entries carry only what the console reads, and leave out what is
  * empty: no parentPath at the top, no icon when none, `hidden` only when true.
  */
 const PROFILE_SQL = `
@@ -30,7 +31,9 @@ select u.id, u.username, u.name, u.phone, u.email, u.company_id as "companyId", 
        coalesce((select json_agg(json_strip_nulls(json_build_object(
                           'path', s.path, 'parentPath', s.parent_path, 'name', s.name, 'icon', s.icon,
                           'hidden', case when s.hidden then true end)) order by s.sort, s.id)
-                   from shown s), '[]') as "menuProfiles"
+                   from shown s), '[]') as "menuProfiles",
+       coalesce((select json_agg(i.path order by i.path) from api_interface i
+                  where i.access <> 'menu' or ${grantsInterface('u.id', 'i.id')}), '[]') as permissions
   from app_user u join company c on c.id = u.company_id
  where u.id = $1`;
 

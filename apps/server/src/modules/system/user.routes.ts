@@ -1,7 +1,7 @@
 import { userEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
 import { exportLanguage } from '../i18n/index.ts';
-import { addUser, editUser, userExport, userList, userOne, userPage as pageUsers } from './user.service.ts';
+import { addUser, deleteUser, editUser, userExport, userList, userOne, userPage as pageUsers } from './user.service.ts';
 
 const area = 'System administration';
 /** A filter naming a company or role outside the caller's scope answers nothing (it is not refused). */
@@ -37,5 +37,10 @@ export const userRoutes = [
       await editUser(ctx, user, body);
       return true;
     },
+  }),
+  route(api.delete, {
+    access: 'menu', name: '删除用户', area, kind: 'delete',
+    scope: { entity: 'user' },
+    handler: ({ ctx, user, query }) => deleteUser(ctx, user, query.id),
   }),
 ];

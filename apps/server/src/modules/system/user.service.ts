@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import type { PgColumn } from 'drizzle-orm/pg-core';
-import { USER_STATUS_LABELS, type PageRequest, type UserSortField, type UserStatus } from '@ess/contract';
+import { USER_STATUS, USER_STATUS_LABELS, type PageRequest, type UserSortField, type UserStatus } from '@ess/contract';
 import { appUser, company, role, userRole } from '../../db/schema/system.ts';
 import { site, userSite } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -16,10 +17,10 @@ import { hashPassword } from '../../platform/password.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
 
 /**
- * Stations a user may see: those granted to them, or for a built-in user every station of
- * their companies (the same rule as the data scope).
+ * Stations a user may see: those granted to them, or for a built-in user and a user given all
+ * stations every station of their companies (the same rule as the data scope).
  */
-const siteCount = sql<number>`(case when ${appUser.buildIn}
+const siteCount = sql<number>`(case when ${appUser.buildIn} or ${appUser.allSites}
   then (select count(*) from site s join company sc on sc.id = s.company_id where sc.path like ${company.path} || '%')
   else (select count(*) from user_site us where us.user_id = ${appUser.id}) end)::int`;
 
@@ -34,6 +35,7 @@ const columns = {
   companyName: company.name,
   status: appUser.status,
   buildIn: appUser.buildIn,
+  allSites: appUser.allSites,
   siteCount,
   lastLoginAt: appUser.lastLoginAt,
   createdAt: appUser.createdAt,
@@ -55,8 +57,12 @@ function selectUsers(db: DbOrTx, where: SQL | undefined) {
   return db.select(columns).from(appUser).innerJoin(company, eq(company.id, appUser.companyId)).where(where).orderBy(asc(appUser.id));
 }
 
+/** A deleted user kept anonymised for the journals naming them is no user any more (decision 0033). */
+const live = isNull(appUser.deletedAt);
+
 const filterOf = (db: DbOrTx, user: AuthUser, f: UserFilter) =>
   and(
+    live,
     inCompanyScope(appUser.companyId, db, user),
     f.username ? likeEscaped(appUser.username, f.username) : undefined,
     f.name ? likeEscaped(appUser.name, f.name) : undefined,
@@ -145,7 +151,7 @@ export function userList(ctx: AppContext, user: AuthUser, f: UserFilter) {
 }
 
 async function userInScope(db: DbOrTx, user: AuthUser, id: number) {
-  const [row] = await selectUsers(db, and(eq(appUser.id, id), inCompanyScope(appUser.companyId, db, user)));
+  const [row] = await selectUsers(db, and(eq(appUser.id, id), live, inCompanyScope(appUser.companyId, db, user)));
   return found(row, '用户不存在');
 }
 
@@ -219,6 +225,16 @@ interface UserFields {
   roleIds: number[];
   status: 0 | 1;
   siteIds: number[];
+  allSites: boolean;
+}
+
+/**
+ * "All stations of the company" is handed on only by a caller who sees every station of their own
+ * companies (built in, or given all stations themselves): otherwise a caller granted two stations
+ * could give a user the whole company. A user who has it keeps it through edits by anyone.
+ */
+function assertAllSites(user: AuthUser, allSites: boolean, had = false) {
+  if (allSites && !had && !user.buildIn && !user.allSites) throw new AppError('OUT_OF_SCOPE', '不能授予自己没有的全部站点权限');
 }
 
 export async function addUser(ctx: AppContext, user: AuthUser, body: UserFields & { username: string; password: string }) {
@@ -230,15 +246,17 @@ export async function addUser(ctx: AppContext, user: AuthUser, body: UserFields 
       if (taken) throw new AppError('DUPLICATE', '用户名已存在');
       const path = await companyPathOf(tx, body.companyId);
       await assertRoles(tx, user, path, body.roleIds);
-      await assertUserSites(tx, user, path, body.siteIds);
+      assertAllSites(user, body.allSites);
+      const siteIds = body.allSites ? [] : body.siteIds;
+      await assertUserSites(tx, user, path, siteIds);
       const [created] = await tx
         .insert(appUser)
         .values({
           username: body.username, name: body.name, phone: body.phone, email: body.email, companyId: body.companyId,
-          status: body.status, passwordHash, passwordChangedAt: new Date(),
+          status: body.status, allSites: body.allSites, passwordHash, passwordChangedAt: new Date(),
         })
         .returning({ id: appUser.id });
-      await writeLinks(tx, created!.id, body.roleIds, body.siteIds);
+      await writeLinks(tx, created!.id, body.roleIds, siteIds);
       return { id: created!.id };
     }),
   );
@@ -263,17 +281,71 @@ export async function editUser(ctx: AppContext, user: AuthUser, body: UserFields
     if (body.companyId !== cur.companyId) await assertCompany(tx, user, body.companyId);
     const path = await companyPathOf(tx, body.companyId);
     await assertRoles(tx, user, path, body.roleIds, curRoles);
-    await assertUserSites(tx, user, path, body.siteIds, await siteIdsOf(tx, cur.id));
+    assertAllSites(user, body.allSites, cur.allSites && body.companyId === cur.companyId);
+    const siteIds = body.allSites ? [] : body.siteIds;
+    await assertUserSites(tx, user, path, siteIds, await siteIdsOf(tx, cur.id));
     await tx
       .update(appUser)
       .set({
-        name: body.name, phone: body.phone, email: body.email, companyId: body.companyId, status: body.status, updatedAt: new Date(),
+        name: body.name, phone: body.phone, email: body.email, companyId: body.companyId, status: body.status, allSites: body.allSites,
+        updatedAt: new Date(),
         ...(passwordHash ? { passwordHash, passwordChangedAt: new Date(), failedCount: 0, failedSince: null, lockedUntil: null } : {}),
       })
       .where(eq(appUser.id, cur.id));
-    await writeLinks(tx, cur.id, body.roleIds, body.siteIds);
+    await writeLinks(tx, cur.id, body.roleIds, siteIds);
     return { self };
   });
   if (body.status === 0) await revokeUserSessions(ctx, [body.id]);
   else if (passwordHash) await revokeUserSessions(ctx, [body.id], before.self ? user.sessionId : undefined);
+}
+
+/**
+ * Journals that name a user by id (what they did to stations, devices and alarms, and the files
+ * they uploaded): a user named in one is anonymised instead of removed, so the journal keeps
+ * pointing at a row (decision 0033). Sign-in and access logs keep their own copy of the name and
+ * are not counted: a user who only signed in is removed.
+ */
+const namedInJournals = (id: number) => sql<boolean>`(
+     exists (select 1 from device_operation where user_id = ${id})
+  or exists (select 1 from site_handle where user_id = ${id})
+  or exists (select 1 from site_maintenance where user_id = ${id})
+  or exists (select 1 from device_change where user_id = ${id})
+  or exists (select 1 from device_import where user_id = ${id})
+  or exists (select 1 from callback_exec where user_id = ${id})
+  or exists (select 1 from alarm_shield where created_by = ${id} or cancelled_by = ${id})
+  or exists (select 1 from stored_file where uploaded_by = ${id}))`;
+
+/**
+ * Deletes a user of the caller's scope. Refused for the built-in administrator and for oneself. A
+ * user no journal names is removed (sessions, roles, station grants and inbox go with the row); a
+ * user some journal names is anonymised: disabled, personal fields cleared, the user name freed,
+ * the password unusable, roles and stations revoked, hidden from every list; the row stays so the
+ * journals' user ids still resolve (decision 0033). Either way the user's sessions end.
+ */
+export async function deleteUser(ctx: AppContext, user: AuthUser, id: number): Promise<{ anonymised: boolean }> {
+  const result = await ctx.db.transaction(async (tx) => {
+    const cur = await userInScope(tx, user, id);
+    if (cur.buildIn) throw new AppError('RULE_VIOLATION', '内置管理员不能删除');
+    if (cur.id === user.id) throw new AppError('RULE_VIOLATION', '不能删除自己');
+    // Locks the row: an edit or a second delete waits for this one, then finds no user.
+    const [locked] = await tx.select({ id: appUser.id }).from(appUser).where(and(eq(appUser.id, cur.id), live)).for('update');
+    found(locked, '用户不存在');
+    const { rows } = await tx.execute<{ used: boolean }>(sql`select ${namedInJournals(cur.id)} as used`);
+    if (rows[0]?.used !== true) {
+      await tx.delete(appUser).where(eq(appUser.id, cur.id));
+      return { anonymised: false };
+    }
+    await writeLinks(tx, cur.id, [], []);
+    await tx
+      .update(appUser)
+      .set({
+        // '#' is outside the user-name pattern, so no one can take this name; the real one is free again.
+        username: `#deleted-${cur.id}`, name: '已删除用户', phone: null, email: null, status: USER_STATUS.disabled, allSites: false,
+        passwordHash: `deleted:${randomBytes(24).toString('base64url')}`, deletedAt: new Date(), updatedAt: new Date(),
+      })
+      .where(eq(appUser.id, cur.id));
+    return { anonymised: true };
+  });
+  await revokeUserSessions(ctx, [id]);
+  return result;
 }

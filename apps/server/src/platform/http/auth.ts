@@ -12,6 +12,8 @@ export interface AuthUser {
   /** Materialised path of the user's company; the data scope is every company under it. */
   companyPath: string;
   buildIn: boolean;
+  /** Sees every station of their companies, those created later too (the built-in user always does). */
+  allSites: boolean;
   sessionId: number;
 }
 
@@ -35,6 +37,7 @@ interface SessionRow {
   company_id: number;
   company_path: string;
   build_in: boolean;
+  all_sites: boolean;
   last_seen_at: Date | string;
   expires_at: Date | string;
   allowed: boolean | null;
@@ -46,6 +49,18 @@ export interface SessionCheck {
   lastSeenAt: number;
   expiresAt: number;
 }
+
+/**
+ * Whether one of the user's roles grants the interface, through a menu or directly: the one
+ * permission rule, read by the route guard (checkSession) and by the profile's permission list
+ * (what the console shows actions for), both SQL expressions of a user id and an interface id.
+ */
+export const grantsInterface = (userId: string, interfaceId: string) => `exists (
+              select 1 from user_role ur
+              where ur.user_id = ${userId} and (
+                exists (select 1 from role_menu rm join menu_interface mi on mi.menu_id = rm.menu_id
+                        where rm.role_id = ur.role_id and mi.interface_id = ${interfaceId})
+                or exists (select 1 from role_interface ri where ri.role_id = ur.role_id and ri.interface_id = ${interfaceId})))`;
 
 /**
  * The live session and whether it may call the interface: from this instance's cache when it
@@ -65,14 +80,8 @@ export async function checkSession(
   const stamp = cache.stamp();
   const { rows } = await database.sql.query<SessionRow>(
     `select s.id as session_id, u.id as user_id, u.username, u.name, u.company_id, c.path as company_path,
-            u.build_in, s.last_seen_at, s.expires_at,
-            case when $2::int is null then null else exists (
-              select 1 from user_role ur
-              where ur.user_id = u.id and (
-                exists (select 1 from role_menu rm join menu_interface mi on mi.menu_id = rm.menu_id
-                        where rm.role_id = ur.role_id and mi.interface_id = $2::int)
-                or exists (select 1 from role_interface ri where ri.role_id = ur.role_id and ri.interface_id = $2::int))
-            ) end as allowed
+            u.build_in, u.all_sites, s.last_seen_at, s.expires_at,
+            case when $2::int is null then null else ${grantsInterface('u.id', '$2::int')} end as allowed
        from session s join app_user u on u.id = s.user_id join company c on c.id = u.company_id
       where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()
         and s.last_seen_at > now() - ($3::int * interval '1 millisecond') and u.status = 1`,
@@ -89,6 +98,7 @@ export async function checkSession(
       companyId: r.company_id,
       companyPath: r.company_path,
       buildIn: r.build_in,
+      allSites: r.all_sites,
       sessionId: Number(r.session_id),
     },
     allowed: r.allowed === true,

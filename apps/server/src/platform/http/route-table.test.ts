@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MENUS, patternCovers } from '@ess/contract';
+import { MENUS, menuCovers } from '@ess/contract';
 import { allRoutes } from '../../modules/index.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
@@ -45,7 +45,7 @@ describe.each(DB_TARGETS)('route table on %s', (target) => {
   it('every menu route refuses a role that lacks its menu', async () => {
     // The narrow user's only menu (home) legitimately maps to its own calls and the site pickers.
     const homeMenu = MENUS.find((m) => m.path === '/home/index')!;
-    const homeOnly = new Set(allRoutes.filter((x) => homeMenu.interfaces.some((p) => patternCovers(p, x.path))).map((x) => x.path));
+    const homeOnly = new Set(allRoutes.filter((x) => menuCovers(homeMenu.interfaces, x.path)).map((x) => x.path));
     const failures: string[] = [];
     for (const r of allRoutes.filter((x) => x.access === 'menu' && !homeOnly.has(x.path))) {
       const res = await send(r, narrowToken);

@@ -7,8 +7,8 @@ import { AppError } from './errors.ts';
 
 /**
  * Data scope, in one place: a user sees the companies under their own (by materialised path)
- * and the stations granted to them; the built-in administrator sees every station of their
- * companies.
+ * and the stations granted to them; the built-in administrator, and a user given all stations,
+ * sees every station of their companies.
  */
 export function companyIdsInScope(db: DbOrTx, user: AuthUser) {
   return db.select({ id: company.id }).from(company).where(like(company.path, `${user.companyPath}%`));
@@ -31,9 +31,12 @@ export async function assertCompany(db: DbOrTx, user: AuthUser, companyId: numbe
   if (!row.path.startsWith(user.companyPath)) throw new AppError('OUT_OF_SCOPE');
 }
 
-/** Stations the caller may see. */
+/**
+ * Stations the caller may see: every station of their companies for the built-in user and a user
+ * given all stations (so a station created later is in scope at once), else those granted.
+ */
 export function siteIdsInScope(db: DbOrTx, user: AuthUser) {
-  if (user.buildIn) {
+  if (user.buildIn || user.allSites) {
     return db.select({ id: site.id }).from(site).where(inCompanyScope(site.companyId, db, user));
   }
   return db

@@ -8,7 +8,7 @@ import type { AuthUser, SessionCheck } from './auth.ts';
 import { SessionCache } from './session-cache.ts';
 import { ChangeHub } from '../db/change-cache.ts';
 
-const user = (sessionId: number): AuthUser => ({ id: 7, username: 'u', name: 'U', companyId: 1, companyPath: '/1/', buildIn: false, sessionId });
+const user = (sessionId: number): AuthUser => ({ id: 7, username: 'u', name: 'U', companyId: 1, companyPath: '/1/', buildIn: false, allSites: false, sessionId });
 const check = (sessionId: number, allowed: boolean, lastSeenAt = 0, expiresAt = 1_000_000): SessionCheck => ({
   user: user(sessionId), allowed, lastSeenAt, expiresAt,
 });

@@ -54,6 +54,21 @@ describe('navigation guard (§2)', () => {
     await expect(guardNavigation('/system/user', deps([]))).resolves.toEqual({ action: 'redirect', to: '/home/welcome' });
   });
 
+  it('with no token stored, goes to the login page at once: no profile request (no 401 toast), no stream', async () => {
+    const log: string[] = [];
+    const d = { ...deps(menus, log), hasToken: () => false };
+    await expect(guardNavigation('/system/user', d)).resolves.toEqual({ action: 'redirect', to: '/login' });
+    await expect(guardNavigation('/', d)).resolves.toEqual({ action: 'redirect', to: '/login' });
+    expect(d.loadUserInfo).not.toHaveBeenCalled();
+    expect(d.startLiveEvents).not.toHaveBeenCalled();
+    // The login page itself is reached as before.
+    await expect(guardNavigation('/login', d)).resolves.toEqual({ action: 'proceed' });
+    // With a token the guard loads the profile as the spec says.
+    const withToken = { ...deps(menus), hasToken: () => true };
+    await expect(guardNavigation('/system/user', withToken)).resolves.toEqual({ action: 'proceed' });
+    expect(withToken.loadUserInfo).toHaveBeenCalledTimes(1);
+  });
+
   it('proceeds when user info cannot be loaded, without starting the stream', async () => {
     const d = deps(null);
     await expect(guardNavigation('/system/role', d)).resolves.toEqual({ action: 'proceed' });

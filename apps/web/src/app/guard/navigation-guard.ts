@@ -18,6 +18,12 @@ export interface GuardDeps {
   startLiveEvents: () => void;
   /** Paths of routes marked freeAuth. */
   freeAuthPaths?: readonly string[];
+  /**
+   * Whether a token is stored. Without one nobody has signed in: the guard goes to the login page
+   * at once, without asking for the profile (whose 401 would toast "not signed in or login
+   * expired" at someone who has not tried yet). Default: assume one (the spec's plain guard).
+   */
+  hasToken?: () => boolean;
 }
 
 export type GuardResult = { action: 'proceed' } | { action: 'redirect'; to: string };
@@ -31,7 +37,8 @@ export const normalisePath = (path: string) => (path.length > 1 ? path.replace(/
  * The navigation guard of product-spec §2: language pack first; the login page stops the live
  * stream and clears user info; any other page loads user info and starts the stream, then is
  * allowed when it is a menu path or a freeAuth route, else redirected to the first leaf menu
- * entry or the welcome page. When user info cannot be loaded, navigation proceeds.
+ * entry or the welcome page. When user info cannot be loaded, navigation proceeds. With no token
+ * stored, any page but the login page goes to the login page quietly (issue 16).
  */
 export async function guardNavigation(pathname: string, deps: GuardDeps): Promise<GuardResult> {
   const path = normalisePath(pathname);
@@ -41,6 +48,7 @@ export async function guardNavigation(pathname: string, deps: GuardDeps): Promis
     deps.clearUserInfo();
     return PROCEED;
   }
+  if (deps.hasToken && !deps.hasToken()) return { action: 'redirect', to: LOGIN_PATH };
   const user = await deps.loadUserInfo();
   if (!user) return PROCEED;
   deps.startLiveEvents();

@@ -6,6 +6,7 @@ import { App } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { useI18nStore } from '../../platform/i18n/translate.ts';
+import { useUserStore } from '../../platform/user-store.ts';
 import { deferred, envelope, json, mockFetch, type Call } from '../../test/http.ts';
 import { defineResource } from './crud.define.ts';
 import { ResourceTable } from './ResourceTable.tsx';
@@ -117,11 +118,41 @@ function mount(ui = <ResourceTable def={groups} />) {
 
 const pageCalls = (calls: Call[]) => calls.filter((c) => path(c) === '/test/group/query/page').map(body);
 
+/** Every call of the test resources: the user may do everything unless a test says otherwise. */
+const ALL = new Set(['query/page', 'query/one', 'add', 'edit', 'delete', 'export', 'import'].map((p) => `/test/group/${p}`));
+
 beforeEach(() => {
   localStorage.clear();
   useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
+  useUserStore.setState({ permissions: ALL });
 });
 afterEach(cleanup);
+
+describe('ResourceTable: actions by permission', () => {
+  it('shows add, edit, delete, import and export only when the user may make the call behind each', async () => {
+    server();
+    // A read-only user: the list and the detail, nothing else.
+    useUserStore.setState({ permissions: new Set([groups.endpoints.page!.path, groups.endpoints.one!.path]) });
+    const view = mount();
+    await screen.findByText('分组1');
+    expect(screen.queryByRole('button', { name: /新\s*增/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /导\s*入/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /导\s*出/ })).toBeNull();
+    expect(screen.queryAllByRole('button', { name: /编\s*辑/ })).toHaveLength(0);
+    expect(screen.queryAllByRole('button', { name: /删\s*除/ })).toHaveLength(0);
+    expect(screen.getAllByRole('button', { name: /详\s*情/ }).length).toBeGreaterThan(0);
+    view.unmount();
+
+    // Granted export and delete only: exactly those appear.
+    useUserStore.setState({ permissions: new Set([groups.endpoints.page!.path, groups.endpoints.export!.path, groups.endpoints.delete!.path]) });
+    mount();
+    await screen.findByText('分组1');
+    expect(await screen.findByRole('button', { name: /导\s*出/ })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: /删\s*除/ }).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: /新\s*增/ })).toBeNull();
+    expect(screen.queryAllByRole('button', { name: /编\s*辑/ })).toHaveLength(0);
+  });
+});
 
 describe('ResourceTable: list', () => {
   it('is drawn once the first page is in, not empty before it, and stays drawn while a search is fetched', async () => {

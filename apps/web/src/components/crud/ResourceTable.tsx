@@ -9,6 +9,9 @@ import { PageFallback } from '../PageFallback.tsx';
 import { isXlsx, type UploadOutcome } from '../upload-sheet.ts';
 import { toast } from '../../platform/feedback/toast.ts';
 import { useT } from '../../platform/i18n/useT.ts';
+import { canCall } from '../../platform/permissions.ts';
+import { useUserStore } from '../../platform/user-store.ts';
+import type { AnyEndpoint } from '@ess/contract/endpoint';
 import type { ResourceDetailProps } from './ResourceDetail.tsx';
 import type { ResourceFormProps } from './ResourceForm.tsx';
 import { renderCell } from './crud.cells.tsx';
@@ -118,6 +121,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
     return withoutEmptyChildren((useFlatList ? list.data : tree.data) ?? []);
   }, [mode, useFlatList, page.data, list.data, tree.data]);
   const remove = useDeleteResource(def);
+  const permissions = useUserStore((s) => s.permissions);
   const exporter = useExportResource(def, def.exportName ? t(def.exportName) : undefined);
   const importer = useImportResource(def);
 
@@ -135,9 +139,11 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
     filters,
   };
 
-  const canAdd = !!def.form && !!endpoints.add;
-  const canEdit = (row: R) => !!def.form && !!endpoints.edit && (def.canEdit?.(row) ?? true);
-  const canDelete = (row: R) => !!endpoints.delete && (def.canDelete?.(row) ?? true);
+  // An action shows only when the user may make the call behind it (the profile's permissions).
+  const allowed = (ep: AnyEndpoint | undefined): ep is AnyEndpoint => !!ep && canCall(permissions, ep);
+  const canAdd = !!def.form && allowed(endpoints.add);
+  const canEdit = (row: R) => !!def.form && allowed(endpoints.edit) && (def.canEdit?.(row) ?? true);
+  const canDelete = (row: R) => allowed(endpoints.delete) && (def.canDelete?.(row) ?? true);
   const hasDetail = def.detail ?? !!endpoints.one;
 
   /** A new search (or a reset, with no fields) starts again on page 1 with nothing ticked. */
@@ -201,7 +207,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
         ]
       : []),
   ];
-  const anyActions = hasDetail || !!endpoints.edit || !!endpoints.delete || !!rowActions;
+  const anyActions = hasDetail || allowed(endpoints.edit) || allowed(endpoints.delete) || !!rowActions;
   if (anyActions) {
     columns.push({
       key: 'actions',
@@ -213,7 +219,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
 
   const toolbarButtons: ReactNode[] = [
     ...(toolbar?.(ctx) ?? []),
-    ...(endpoints.import && def.showImport !== false
+    ...(allowed(endpoints.import) && def.showImport !== false
       ? [
           <Upload
             key="import"
@@ -238,7 +244,7 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
           </Upload>,
         ]
       : []),
-    ...(endpoints.export && def.showExport !== false
+    ...(allowed(endpoints.export) && def.showExport !== false
       ? [
           <Button key="export" icon={<DownloadOutlined />} loading={exporter.isPending} onClick={() => exporter.mutate({ ...def.fixedFilters, ...filters, ...(exportSorts ? sortBody : {}) })}>
             {t('导出')}

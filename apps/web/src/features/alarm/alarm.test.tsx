@@ -24,7 +24,7 @@ const levels = (active: number[]): AlarmLevelCount[] => active.map((n, i) => ({ 
 function alarmRow(id: number, level: number, description: string): AlarmRecord {
   return {
     id, no: `ALM20260101${String(id).padStart(6, '0')}`, level: level as 1, alarmType: 'deviceFault', description, status: 'active',
-    startedAt: '2026-01-01T00:00:00Z', endedAt: null, durationMs: 90 * 60_000, kind: 'event', code: 'X', triggerValue: null, clearValue: null, unit: null,
+    startedAt: '2026-01-01T00:00:00Z', endedAt: null, durationMs: 90 * 60_000, kind: 'event', code: 'X', triggerValue: null, clearValue: null, endReason: null, unit: null,
     message: null, dictId: 1, siteId: 1, siteName: '上海站', siteCode: 'SH01', deviceId: id, deviceCode: `SH01-PCS-0${id}`, deviceName: `PCS ${id}`,
     deviceType: 'pcs', cabinetId: null, cabinetName: null, shield: null,
   };

@@ -2,12 +2,18 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { alarmEndpoints } from '@ess/contract/alarm';
 import { useI18nStore } from '../../platform/i18n/translate.ts';
+import { useUserStore } from '../../platform/user-store.ts';
 import { envelope, json, mockFetch, recordUi, type Call } from '../../test/http.ts';
 import { AlarmDictPage } from './AlarmDictPage.tsx';
 
 vi.setConfig({ testTimeout: 30_000 });
-beforeEach(() => useI18nStore.setState({ locale: 'zh-CN', pack: new Map() }));
+beforeEach(() => {
+  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
+  // The import button shows only to a user the import call allows.
+  useUserStore.setState({ permissions: new Set(Object.values(alarmEndpoints).map((e) => e.path)) });
+});
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();

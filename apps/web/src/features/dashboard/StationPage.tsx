@@ -1,5 +1,5 @@
 import type { ChargingSummary, GenerationType, SiteHandleAction, SiteInfo, SiteOverview, SitePerformance, SolarSummary } from '@ess/contract/comprehensive';
-import { SITE_HANDLE_ACTION_LABELS, SITE_HANDLE_NOTE_MAX, siteHandleMachine } from '@ess/contract/comprehensive';
+import { comprehensiveEndpoints, SITE_HANDLE_ACTION_LABELS, SITE_HANDLE_NOTE_MAX, siteHandleMachine } from '@ess/contract/comprehensive';
 import { allowedActions } from '@ess/contract/state-machine';
 import { SITE_TYPE_LABELS } from '@ess/contract/site';
 import { Alert, App, Button, Card, Col, Descriptions, Empty, Input, Modal, Result, Row, Segmented, Space, Spin, Tag, Typography } from 'antd';
@@ -7,6 +7,7 @@ import { useCallback, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Deferred } from '../../components/Deferred.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
+import { useCan } from '../../platform/permissions.ts';
 import { EChart } from '../../components/chart/EChart.tsx';
 import { formatTime } from '../../components/format.ts';
 import { curvesOption, generationOption, SERIES_COLOURS } from './charts.ts';
@@ -265,6 +266,8 @@ export function StationPage() {
   const solar = useSitePart('solarSummary', siteId, DASHBOARD_CHART_MS, subsystems?.pv ?? false);
   const charging = useSitePart('chargingSummary', siteId, undefined, subsystems?.charging ?? false);
   const curveOption = useMemo(() => curvesOption(curves.data, t, curves.isFetching ? '' : t('今日暂无数据')), [curves.data, curves.isFetching, t]);
+  // Acknowledge and maintenance only for a user the handling call allows (not a read-only investor).
+  const canHandle = useCan(comprehensiveEndpoints.handle);
 
   if (sites.data && sites.data.length === 0) return <Result status="info" title={t('没有可查看的站点')} />;
   if (info.isError && !info.data) return <Result status="warning" title={t('站点数据加载失败')} subTitle={info.error.message} />;
@@ -285,7 +288,7 @@ export function StationPage() {
             <Tag>{t(SITE_TYPE_LABELS[i.siteType])}</Tag>
             <MaintenanceTag m={i.maintenance} />
           </Space>
-          <HandleActions info={i} />
+          {canHandle && <HandleActions info={i} />}
         </Space>
       </Card>
       <Row gutter={[16, 16]}>

@@ -1,10 +1,9 @@
 import type { MeterRegister, MonitorChild, MonitorFigure } from '@ess/contract/monitor';
 import { Badge, Card, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { Link } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { formatNumber } from '../../components/chart/chart-options.ts';
-import { detailHref } from './DeviceListPage.tsx';
 import { formatValue, thingProperty } from '../../components/format.ts';
 import { StatusBadge } from '../../components/StatusBadge.tsx';
 
@@ -20,10 +19,12 @@ function Figure({ f, type }: { f: MonitorFigure | undefined; type: string }) {
 /** Child devices of a detail (clusters of a BMS, packs of a cluster, guns of a pile, converters of an ESS), live with the page. */
 export function ChildrenPanel({ title, rows }: { title: string; rows: readonly MonitorChild[] }) {
   const t = useT();
+  // A child opens in the same section as this page (monitor or registry).
+  const { pathname } = useLocation();
   if (!rows.length) return null;
   const first = rows[0]!;
   const columns: ColumnsType<MonitorChild> = [
-    { title: t('设备名称'), dataIndex: 'name', width: 160, fixed: 'left', render: (v: string, r) => <Link to={detailHref(r.id)}>{v}</Link> },
+    { title: t('设备名称'), dataIndex: 'name', width: 160, fixed: 'left', render: (v: string, r) => <Link to={`${pathname}?id=${r.id}`}>{v}</Link> },
     { title: t('状态'), dataIndex: 'status', width: 90, render: (_: unknown, r) => <StatusBadge status={r.status} /> },
     ...first.figures.map((f) => ({
       title: f.unit ? `${t(f.name)} (${f.unit})` : t(f.name),

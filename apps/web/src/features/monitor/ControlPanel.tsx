@@ -5,6 +5,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, InputNumber, Modal, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
+import { canCall } from '../../platform/permissions.ts';
+import { useUserStore } from '../../platform/user-store.ts';
 import { RequestError } from '../../platform/request.ts';
 import { checkPassword, closePasswordWindow, controlsFor, passwordWindowOpen, sendControl, type ControlAction } from './controls.ts';
 import { monitorKeys } from './monitor.keys.ts';
@@ -24,7 +26,9 @@ export function ControlPanel({ device, properties }: { device: DeviceRecord; pro
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const values = useMemo(() => Object.fromEntries(properties.map((p) => [p.identifier, p.value])), [properties]);
-  const actions = controlsFor(device, values);
+  // Only the commands the user may send (the profile's permissions).
+  const permissions = useUserStore((s) => s.permissions);
+  const actions = controlsFor(device, values).filter((a) => canCall(permissions, a.endpoint));
   const [pending, setPending] = useState<Pending | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

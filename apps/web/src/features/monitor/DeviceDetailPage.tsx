@@ -1,10 +1,9 @@
 import { Card, Descriptions, Result, Space, Spin, Typography } from 'antd';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { useT } from '../../platform/i18n/useT.ts';
 import { ClusterCells, PackCells } from './CellPanel.tsx';
 import { ChildrenPanel, MeterRegisters } from './ChildrenPanel.tsx';
-import { ControlPanel } from './ControlPanel.tsx';
-import { detailHref } from './DeviceListPage.tsx';
+import { DeviceControls } from './device-controls.tsx';
 import { typeLabel, viewOf } from '../../components/device-types.ts';
 import { FaultPanel } from './FaultPanel.tsx';
 import { formatTime } from '../../components/format.ts';
@@ -22,13 +21,16 @@ export function deviceIdParam(search: URLSearchParams): number | null {
 }
 
 /**
- * /product/equipmentDetail?id=…: one device, live (values and state read every few seconds),
+ * /monitor/deviceDetail?id=… (opened from the monitor) and /product/equipmentDetail?id=… (from the
+ * device registry): one device, live (values and state read every few seconds),
  * laid out for its type: key figures, every value with its unit, history chart, cell heat map
  * for packs and clusters, faults and the controls the type accepts.
  */
 export function DeviceDetailPage() {
   const t = useT();
   const [search] = useSearchParams();
+  // Related devices open in the same section as this page (monitor or registry).
+  const { pathname } = useLocation();
   const id = deviceIdParam(search);
   const { record, detail } = useDeviceDetail(id);
   const failed = (record.isError && !record.data) || (detail.isError && !detail.data);
@@ -56,7 +58,7 @@ export function DeviceDetailPage() {
           <Descriptions.Item label={t('设备类型')}>{t(typeLabel(device.type))}</Descriptions.Item>
           <Descriptions.Item label={t('所属站点')}>{device.siteName}</Descriptions.Item>
           <Descriptions.Item label={t('上级设备')}>
-            {device.parentId ? <Link to={detailHref(device.parentId)}>{device.parentName ?? device.parentId}</Link> : '-'}
+            {device.parentId ? <Link to={`${pathname}?id=${device.parentId}`}>{device.parentName ?? device.parentId}</Link> : '-'}
           </Descriptions.Item>
           <Descriptions.Item label={t('产品')}>{device.productName}</Descriptions.Item>
           <Descriptions.Item label={t('储能柜')}>{device.cabinetName ?? '-'}</Descriptions.Item>
@@ -65,7 +67,8 @@ export function DeviceDetailPage() {
         </Descriptions>
       </Card>
       {view && <KeyFigures properties={properties} keys={view.key} />}
-      <ControlPanel device={device} properties={properties} />
+      {/* The controls area: sections by device type (device-controls.tsx), storage operation to come. */}
+      <DeviceControls device={device} properties={properties} />
       {view?.cells === 'pack' && <PackCells properties={properties} />}
       {view?.cells === 'cluster' && <ClusterCells clusterId={device.id} />}
       {d.registers && <MeterRegisters rows={d.registers} />}

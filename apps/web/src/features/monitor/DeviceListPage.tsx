@@ -17,7 +17,8 @@ import { translateBuiltIn } from '../../platform/i18n/translate.ts';
 
 const SORT_FIELDS = sortFieldsOf(deviceEndpoints.latestPage.body);
 
-export const DETAIL_PATH = '/product/equipmentDetail';
+/** The device page in the monitor section (the registry's is /product/equipmentDetail): opening a device keeps the user here. */
+export const DETAIL_PATH = '/monitor/deviceDetail';
 export const detailHref = (id: number) => `${DETAIL_PATH}?id=${id}`;
 
 /** /monitor/device: every device in scope with its live state and two live values, read every few seconds. */

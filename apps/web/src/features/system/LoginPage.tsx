@@ -3,7 +3,7 @@ import type { authEndpoints } from '@ess/contract/auth';
 import { API_BASE, IMAGE_CODE_STORAGE_KEY, TOKEN_STORAGE_KEY } from '@ess/contract/constants';
 import type { EndpointRef } from '@ess/contract/endpoint';
 import { Alert, Button, Form, Input, theme } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../components/LanguageSwitch.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
@@ -12,7 +12,8 @@ import { callRef, RequestError } from '../../platform/request.ts';
 interface LoginForm {
   username: string;
   password: string;
-  code: string;
+  /** Absent when the server checks no captcha. */
+  code?: string;
 }
 
 /**
@@ -22,6 +23,8 @@ interface LoginForm {
  */
 export const CAPTCHA_URL = `${API_BASE}/basic/captcha`;
 export const LOGIN: EndpointRef<typeof authEndpoints.login> = { method: 'POST', path: '/basic/user/login' };
+/** authEndpoints.loginOptions: whether the server checks a captcha (CAPTCHA_ENABLED). */
+export const LOGIN_OPTIONS: EndpointRef<typeof authEndpoints.loginOptions> = { method: 'GET', path: '/basic/user/login/options' };
 
 /**
  * The standalone sign-in page: user name, password and the captcha code from the image.
@@ -37,6 +40,18 @@ export function LoginPage() {
   const [captchaSeq, setCaptchaSeq] = useState(() => Date.now());
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // The server says whether it checks a captcha: null until it has answered (the field is not
+  // drawn yet), true when it could not be asked (a check it makes must be answerable).
+  const [captchaOn, setCaptchaOn] = useState<boolean | null>(null);
+  useEffect(() => {
+    let live = true;
+    callRef(LOGIN_OPTIONS, undefined, { noMessage: true, loading: false })
+      .then((o) => live && setCaptchaOn(o.captcha))
+      .catch(() => live && setCaptchaOn(true));
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const refreshCaptcha = () => {
     setCaptchaSeq(Date.now());
@@ -46,7 +61,7 @@ export function LoginPage() {
   const submit = async (values: LoginForm) => {
     setError(null);
     setBusy(true);
-    sessionStorage.setItem(IMAGE_CODE_STORAGE_KEY, values.code.trim());
+    sessionStorage.setItem(IMAGE_CODE_STORAGE_KEY, captchaOn === false ? '' : (values.code ?? '').trim());
     try {
       const data = await callRef(LOGIN, { username: values.username.trim(), password: values.password }, { noMessage: true });
       localStorage.setItem(TOKEN_STORAGE_KEY, data.token);
@@ -54,7 +69,7 @@ export function LoginPage() {
       await navigate('/', { replace: true });
     } catch (e) {
       setError(e instanceof RequestError ? e.message : t('登录失败，请稍后再试'));
-      refreshCaptcha();
+      if (captchaOn !== false) refreshCaptcha();
     } finally {
       setBusy(false);
     }
@@ -98,21 +113,23 @@ export function LoginPage() {
           <Form.Item name="password" label={t('密码')} rules={[{ required: true, message: t('$1不能为空', t('密码')) }]}>
             <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
           </Form.Item>
-          <Form.Item label={t('验证码')} required>
-            <div style={{ display: 'flex', gap: 8 }}>
-              <Form.Item name="code" noStyle rules={[{ required: true, whitespace: true, message: t('$1不能为空', t('验证码')) }]}>
-                <Input prefix={<SafetyOutlined />} autoComplete="off" maxLength={8} aria-label={t('验证码')} />
-              </Form.Item>
-              <img
-                src={`${CAPTCHA_URL}?t=${captchaSeq}`}
-                alt={t('验证码')}
-                title={t('看不清？换一张')}
-                onClick={refreshCaptcha}
-                style={{ height: 32, width: 100, cursor: 'pointer', border: '1px solid #d9d9d9', borderRadius: 6, flex: 'none' }}
-                data-testid="captcha-image"
-              />
-            </div>
-          </Form.Item>
+          {captchaOn && (
+            <Form.Item label={t('验证码')} required>
+              <div style={{ display: 'flex', gap: 8 }}>
+                <Form.Item name="code" noStyle rules={[{ required: true, whitespace: true, message: t('$1不能为空', t('验证码')) }]}>
+                  <Input prefix={<SafetyOutlined />} autoComplete="off" maxLength={8} aria-label={t('验证码')} />
+                </Form.Item>
+                <img
+                  src={`${CAPTCHA_URL}?t=${captchaSeq}`}
+                  alt={t('验证码')}
+                  title={t('看不清？换一张')}
+                  onClick={refreshCaptcha}
+                  style={{ height: 32, width: 100, cursor: 'pointer', border: '1px solid #d9d9d9', borderRadius: 6, flex: 'none' }}
+                  data-testid="captcha-image"
+                />
+              </div>
+            </Form.Item>
+          )}
           <Button type="primary" htmlType="submit" block loading={busy}>
             {t('登录')}
           </Button>

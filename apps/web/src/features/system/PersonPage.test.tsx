@@ -10,7 +10,7 @@ vi.setConfig({ testTimeout: 20_000 });
 
 const info = {
   id: 1, username: 'op', name: '运维员', phone: null, email: null, companyId: 1, companyName: '储能集团', buildIn: false, lastLoginAt: null,
-  roles: [{ id: 2, name: '运维' }], menuProfiles: [],
+  roles: [{ id: 2, name: '运维' }], menuProfiles: [], permissions: [],
 };
 
 beforeEach(() => {

@@ -62,9 +62,11 @@ describe('form values to request bodies', () => {
   const user = { username: 'op', password: '', name: '运维', phone: null, email: null, companyId: 2, roleIds: [3], status: false, siteIds: [7] };
 
   it('a user edit keeps the password when the field is left blank and sends the status as 0/1', () => {
-    expect(userBody(user, 'edit', 9)).toEqual({ id: 9, name: '运维', phone: null, email: null, companyId: 2, roleIds: [3], status: 0, siteIds: [7] });
+    expect(userBody(user, 'edit', 9)).toEqual({ id: 9, name: '运维', phone: null, email: null, companyId: 2, roleIds: [3], status: 0, siteIds: [7], allSites: false });
     expect(userBody({ ...user, password: 'Abcd1234', status: true }, 'edit', 9)).toMatchObject({ password: 'Abcd1234', status: 1 });
     expect(userBody({ ...user, password: 'Abcd1234', status: true }, 'add')).toMatchObject({ username: 'op', password: 'Abcd1234', status: 1 });
+    // All stations of the company: the chosen stations are not sent with it.
+    expect(userBody({ ...user, allSites: true }, 'edit', 9)).toMatchObject({ allSites: true, siteIds: [] });
   });
 
   it('a scheduled push sends its time as epoch ms, an immediate one none; the contract accepts both', () => {

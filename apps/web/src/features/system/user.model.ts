@@ -11,6 +11,8 @@ export interface UserForm {
   roleIds: number[];
   status: boolean;
   siteIds: number[];
+  /** Every station of the company, those created later too; siteIds is then not sent. */
+  allSites?: boolean;
 }
 
 export const ACCOUNT_STATUS = [
@@ -26,7 +28,8 @@ const common = (v: UserForm) => ({
   companyId: v.companyId,
   roleIds: v.roleIds ?? [],
   status: v.status === false ? USER_STATUS.disabled : USER_STATUS.enabled,
-  siteIds: v.siteIds ?? [],
+  siteIds: v.allSites === true ? [] : (v.siteIds ?? []),
+  allSites: v.allSites === true,
 });
 
 /** The edit request of a user's form values; a blank password keeps the current one. */
@@ -44,6 +47,6 @@ export function userBody(v: UserForm, mode: 'add' | 'edit', id?: number): Record
 export function userValues(u: UserOne): UserForm {
   return {
     username: u.username, name: u.name, phone: u.phone, email: u.email, companyId: u.companyId, roleIds: u.roleIds,
-    status: u.status === USER_STATUS.enabled, siteIds: u.siteIds, password: '',
+    status: u.status === USER_STATUS.enabled, siteIds: u.siteIds, allSites: u.allSites, password: '',
   };
 }

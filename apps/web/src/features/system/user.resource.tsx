@@ -7,6 +7,10 @@ import { roleSource } from './system.options.ts';
 import { companyTreeSource } from '../../components/options/companies.ts';
 import { ACCOUNT_STATUS, userBody, userValues, type UserForm } from './user.model.ts';
 
+/** Stations a user sees: all of the company's (following new ones), or the count granted. */
+const siteAccess = (row: UserRow, t: (s: string, ...a: unknown[]) => string) =>
+  row.allSites && !row.buildIn ? t('公司全部站点（$1）', row.siteCount) : t('$1 个站点', row.siteCount);
+
 /** Only the built-in administrator edits themselves; other users are edited by those above them. */
 const editable = (row: UserRow) => !row.buildIn || row.id === useUserStore.getState().info?.id;
 
@@ -14,7 +18,7 @@ const editable = (row: UserRow) => !row.buildIn || row.id === useUserStore.getSt
 export const userResource = defineResource<UserRow, UserForm, UserOne>({
   key: ['system', 'user'],
   name: '用户',
-  endpoints: { page: userEndpoints.page, one: userEndpoints.one, add: userEndpoints.add, edit: userEndpoints.edit, export: userEndpoints.export },
+  endpoints: { page: userEndpoints.page, one: userEndpoints.one, add: userEndpoints.add, edit: userEndpoints.edit, delete: userEndpoints.delete, export: userEndpoints.export },
   columns: [
     { key: 'username', title: '用户名' },
     { key: 'name', title: '姓名' },
@@ -23,7 +27,7 @@ export const userResource = defineResource<UserRow, UserForm, UserOne>({
     { key: 'companyName', title: '所属公司' },
     { key: 'roles', title: '角色', type: 'tags', builtIn: true },
     { key: 'status', title: '账号状态', render: (row) => <UserStatusSwitch row={row} />, width: 110 },
-    { key: 'siteCount', title: '站点权限', render: (row, t) => t('$1 个站点', row.siteCount), width: 110 },
+    { key: 'siteCount', title: '站点权限', render: (row, t) => siteAccess(row, t), width: 130 },
     { key: 'lastLoginAt', title: '最后登录', type: 'datetime' },
     { key: 'createdAt', title: '创建时间', type: 'datetime', inTable: false },
   ],
@@ -35,7 +39,7 @@ export const userResource = defineResource<UserRow, UserForm, UserOne>({
     { key: 'companyName', title: '所属公司' },
     { key: 'roles', title: '角色', type: 'tags', builtIn: true },
     { key: 'status', title: '账号状态', type: 'enum', options: ACCOUNT_STATUS },
-    { key: 'siteCount', title: '站点权限', render: (row, t) => t('$1 个站点', row.siteCount) },
+    { key: 'siteCount', title: '站点权限', render: (row, t) => siteAccess(row, t) },
     { key: 'buildIn', title: '内置', type: 'boolean', options: [{ value: true, label: '是' }, { value: false, label: '否' }] },
     { key: 'lastLoginAt', title: '最后登录', type: 'datetime' },
     { key: 'createdAt', title: '创建时间', type: 'datetime' },
@@ -68,8 +72,10 @@ export const userResource = defineResource<UserRow, UserForm, UserOne>({
       { name: 'companyId', label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true },
       { name: 'roleIds', label: '角色', type: 'multiSelect', source: roleSource, required: true, wide: true },
       { name: 'status', label: '账号状态', type: 'switch', help: '关闭即停用账号，其登录会话随即失效' },
+      { name: 'allSites', label: '公司全部站点', type: 'switch', help: '可访问所属公司及其下级公司的全部站点，包括以后新建的站点' },
       {
         name: 'siteIds',
+        visible: (v) => v.allSites !== true,
         label: '站点权限',
         type: 'custom',
         wide: true,
@@ -77,9 +83,12 @@ export const userResource = defineResource<UserRow, UserForm, UserOne>({
       },
     ],
     schemas: { add: userAdd, edit: userEdit },
-    initialValues: { status: true, roleIds: [], siteIds: [] },
+    // A new user sees no station until some are chosen, or all stations of the company.
+    initialValues: { status: true, roleIds: [], siteIds: [], allSites: false },
     toValues: userValues,
     toBody: userBody,
   },
   canEdit: editable,
+  // The server refuses the built-in administrator and oneself too; the button is not offered.
+  canDelete: (row) => !row.buildIn && row.id !== useUserStore.getState().info?.id,
 });
