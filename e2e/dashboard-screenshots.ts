@@ -6,29 +6,15 @@
  * (E2E_WEB_DIST=<dir> for another build).
  */
 import { demoFleet, manualClock, runSimulator } from '@ess/simulator';
-import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
-import { LoginPage } from './pages/LoginPage.ts';
-import { launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
+import { startConsole } from './support/server.ts';
+import { log, runScript, settled, shotPath, signedInPage, webDistEnv } from './support/shots.ts';
 
-const OUT = resolve(import.meta.dirname, '../docs/screenshots');
 const DAY = 86_400_000;
-const log = (m: string) => console.log(`${new Date().toISOString()} ${m}`);
-
-/** Waits until no spinner is left and every chart on the page has its canvas. */
-async function settled(page: Page): Promise<void> {
-  // A full-page shot of a scrolled page draws the fixed header halfway down.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() => document.querySelectorAll('main .ant-spin-spinning').length === 0);
-  await page.waitForFunction(() => [...document.querySelectorAll('div[role=img] canvas')].length >= document.querySelectorAll('div[role=img]').length);
-  await page.waitForTimeout(1200); // chart animations end; not a wait for data
-}
 
 async function main() {
   const server = await startConsole({
     SIMULATOR: 'off', ROLLUP_FLUSH_MS: '1000', ROLLUP_SNAPSHOT_MS: '5000',
-    ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+    ...webDistEnv(),
   });
   const clock = manualClock(Date.now() - 25 * DAY);
   const sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet: demoFleet(1), intervalMs: 0, clock });
@@ -44,12 +30,7 @@ async function main() {
   timer.unref();
   log('live');
 
-  const browser = await launchBrowser();
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  const login = new LoginPage(page, server.url, (id) => server.captchaCode(id));
-  await login.open();
-  await login.signIn('admin', E2E_ADMIN_PASSWORD);
-  await page.waitForURL((u) => u.pathname !== '/login');
+  const { browser, page } = await signedInPage(server);
   // Let the backfill's rollups land and every device report live once.
   await page.waitForTimeout(15_000);
   const api = async (path: string, body?: object) =>
@@ -67,8 +48,8 @@ async function main() {
     await settled(page);
     // A page scrolled by a click would draw the sticky header and menu mid-page in a full-page shot.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: join(OUT, `dashboard-${name}.png`), fullPage });
-    log(`dashboard-${name}.png`);
+    await page.screenshot({ path: shotPath(`dashboard-${name}`), fullPage });
+    log(`dashboard-${name}`);
   };
 
   await page.goto(`${server.url}/synthesis/realTime`);
@@ -107,10 +88,4 @@ async function main() {
   await server.close();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runScript(main);

@@ -6,16 +6,12 @@
  * (E2E_WEB_DIST=<dir> for another build).
  */
 import { demoFleet, manualClock, runSimulator, type Fleet, type SimulatorHandle } from '@ess/simulator';
-import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { LoginPage } from './pages/LoginPage.ts';
 import { DeviceDetailScreen } from './pages/MonitorScreens.ts';
-import { launchBrowser } from './support/browser.ts';
-import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
+import { startConsole } from './support/server.ts';
+import { log, runScript, shotPath, signedInPage, webDistEnv } from './support/shots.ts';
 
-const OUT = resolve(import.meta.dirname, '../docs/screenshots');
 const DAY = 86_400_000;
-const log = (m: string) => console.log(`${new Date().toISOString()} ${m}`);
 
 async function play(url: string, fleet: Fleet, from: number, stepMs: number): Promise<{ sim: SimulatorHandle; live: () => void }> {
   const clock = manualClock(from);
@@ -46,7 +42,7 @@ async function deviceId(page: Page, code: string): Promise<number> {
   }, code);
 }
 
-/** Waits until no spinner is left and every chart on the page has its canvas. */
+/** Waits until every chart on the page has its canvas (a live device list may keep a spinner: named, not waited for). */
 async function settled(page: Page): Promise<void> {
   const spinners = await page.evaluate(() => [...document.querySelectorAll('main .ant-spin-spinning')].map((e) => e.parentElement?.className ?? ''));
   if (spinners.length) log(`spinning: ${spinners.join(' | ')}`);
@@ -57,7 +53,7 @@ async function settled(page: Page): Promise<void> {
 async function main() {
   const server = await startConsole({
     SIMULATOR: 'off', ROLLUP_FLUSH_MS: '1000', ROLLUP_SNAPSHOT_MS: '5000',
-    ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
+    ...webDistEnv(),
   });
   const url = server.ctx.mqtt.url;
   const demo = demoFleet(1);
@@ -70,20 +66,15 @@ async function main() {
   rest.live();
   log('live');
 
-  const browser = await launchBrowser();
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  const login = new LoginPage(page, server.url, (id) => server.captchaCode(id));
-  await login.open();
-  await login.signIn('admin', E2E_ADMIN_PASSWORD);
-  await page.waitForURL((u) => u.pathname !== '/login');
+  const { browser, page } = await signedInPage(server);
   // Let rollups of the backfill land and every device report live once.
   await page.waitForTimeout(12_000);
   const shot = async (name: string, fullPage = true) => {
     await settled(page);
     // A page scrolled by a click would draw the sticky header and menu mid-page in a full-page shot.
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: join(OUT, `monitor-${name}.png`), fullPage });
-    log(`monitor-${name}.png`);
+    await page.screenshot({ path: shotPath(`monitor-${name}`), fullPage });
+    log(`monitor-${name}`);
   };
   const detail = new DeviceDetailScreen(page);
   const openDevice = async (code: string) => {
@@ -146,10 +137,4 @@ async function main() {
   await server.close();
 }
 
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+runScript(main);
