@@ -64,7 +64,8 @@ function mount() {
 
 /** A wait limit, not a measured time: the first draw is slow when the machine is busy. */
 const SLOW = { timeout: 15_000 };
-const signIn = (id: number) => useUserStore.setState({ info: { id } as never });
+/** Signed in as user `id`, who may make every call of the test list (the delete shows the actions column). */
+const signIn = (id: number) => useUserStore.setState({ info: { id } as never, permissions: new Set(['/test/item/query/page', '/test/item/delete']) });
 const table = () => document.querySelector('.ant-table')!;
 const header = () => [...document.querySelectorAll('.ant-table-thead th')].map((th) => th.textContent ?? '');
 const names = () => [...document.querySelectorAll('.ant-table-tbody tr.ant-table-row')].map((tr) => tr.querySelector('td')?.textContent);
