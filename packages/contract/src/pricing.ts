@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, idBody, idQuery, optionalText, pageRequest, trimmed } from './common.ts';
+import { id, idBody, idQuery, optionalText, pageRequest, sortRequest, trimmed } from './common.ts';
 import { PRICE_PERIODS } from './constants.ts';
 import { created, done, endpoint, isoTime, pageOf } from './endpoint.ts';
 
@@ -101,7 +101,9 @@ export const priceTemplateFilter = z.object({
   billingSystem: z.enum(BILLING_SYSTEMS).optional(),
   currency: z.string().trim().max(8).optional(),
 });
-export const priceTemplatePage = pageRequest.extend(priceTemplateFilter.shape);
+export const priceTemplateSort = sortRequest(['name', 'companyName', 'type', 'billingSystem', 'currency', 'cycleCount', 'siteCount', 'createdAt']);
+export const priceTemplatePage = pageRequest.extend(priceTemplateFilter.shape).extend(priceTemplateSort.shape);
+export type PriceTemplateSortField = NonNullable<z.infer<typeof priceTemplateSort>['sortField']>;
 export type PriceTemplateFilter = z.infer<typeof priceTemplateFilter>;
 
 export const priceTemplateRecord = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cell, fromLabel, id, idBody, idQuery, instant, optionalText, pageRequest, trimmed } from './common.ts';
+import { cell, fromLabel, id, idBody, idQuery, instant, optionalText, pageRequest, sortRequest, trimmed } from './common.ts';
 import { deviceHistory, deviceLatestRecord, deviceStatusSchema, HISTORY_INTERVALS } from './device.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { deviceTypeSchema, identifierSchema, telemetryValueSchema } from './telemetry.ts';
@@ -83,7 +83,9 @@ export const productFilter = z.object({
   keyword: z.string().trim().max(64).optional(),
 });
 export type ProductFilter = z.infer<typeof productFilter>;
-export const productPage = pageRequest.extend(productFilter.shape);
+export const productSort = sortRequest(['name', 'code', 'type', 'propertyCount', 'deviceCount', 'createdAt']);
+export const productPage = pageRequest.extend(productFilter.shape).extend(productSort.shape);
+export type ProductSortField = NonNullable<z.infer<typeof productSort>['sortField']>;
 
 export const productAdd = z.object({
   code: productCodeSchema,

@@ -224,7 +224,9 @@ export const cabinetFilter = z.object({
   siteId: id.optional(),
   keyword: z.string().trim().max(64).optional(),
 });
-export const cabinetPage = pageRequest.extend(cabinetFilter.shape);
+export const cabinetSort = sortRequest(['name', 'code', 'siteName', 'deviceCount', 'createdAt']);
+export const cabinetPage = pageRequest.extend(cabinetFilter.shape).extend(cabinetSort.shape);
+export type CabinetSortField = NonNullable<z.infer<typeof cabinetSort>['sortField']>;
 export const cabinetRecord = z.object({
   id: z.number(),
   siteId: z.number(),

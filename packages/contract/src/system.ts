@@ -147,7 +147,9 @@ export const roleEdit = z
   .object({ id, ...roleFields })
   .refine(nonEmptyPermission, { message: '权限配置不能为空', path: ['menuIds'] });
 export const roleFilter = z.object({ name: z.string().trim().max(64).optional(), companyId: id.optional() });
-export const rolePage = pageRequest.extend(roleFilter.shape);
+export const roleSort = sortRequest(['name', 'code', 'companyName', 'userCount', 'createdAt']);
+export const rolePage = pageRequest.extend(roleFilter.shape).extend(roleSort.shape);
+export type RoleSortField = NonNullable<z.infer<typeof roleSort>['sortField']>;
 
 export const roleRow = z.object({
   id: z.number(),
@@ -231,14 +233,18 @@ export const loginLogFilter = dateRange.extend({
   success: z.boolean().optional(),
   ip: z.string().trim().max(64).optional(),
 });
-export const loginLogPage = pageRequest.extend(loginLogFilter.shape);
+export const loginLogSort = sortRequest(['username', 'ip', 'success', 'reason', 'createdAt']);
+export const loginLogPage = pageRequest.extend(loginLogFilter.shape).extend(loginLogSort.shape);
+export type LoginLogSortField = NonNullable<z.infer<typeof loginLogSort>['sortField']>;
 export const accessLogFilter = dateRange.extend({
   username: z.string().trim().max(64).optional(),
   path: z.string().trim().max(256).optional(),
   method: z.string().trim().max(8).optional(),
   status: z.number().int().min(100).max(599).optional(),
 });
-export const accessLogPage = pageRequest.extend(accessLogFilter.shape);
+export const accessLogSort = sortRequest(['username', 'method', 'path', 'status', 'durationMs', 'ip', 'createdAt']);
+export const accessLogPage = pageRequest.extend(accessLogFilter.shape).extend(accessLogSort.shape);
+export type AccessLogSortField = NonNullable<z.infer<typeof accessLogSort>['sortField']>;
 
 export const loginLogRow = z.object({
   id: z.number(),

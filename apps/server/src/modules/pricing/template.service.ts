@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import {
   cycleIssues, issueMessage, normalizeBands, priceIssues, type BillingSystem, type ElectricityType, type Page, type PageRequest,
   type PriceCycleAddBatch, type PriceCycleEdit, type PriceCycleInput, type PriceCycleRecord, type PriceIssue, type PriceTemplateAdd,
-  type PriceTemplateDetail, type PriceTemplateEdit, type PriceTemplateFilter, type PriceTemplateRecord, type PriceTemplateWithCycles,
+  type PriceTemplateDetail, type PriceTemplateEdit, type PriceTemplateFilter, type PriceTemplateRecord, type PriceTemplateSortField, type PriceTemplateWithCycles,
 } from '@ess/contract';
 import { priceCycle, priceTemplate, sitePriceCycle } from '../../db/schema/pricing.ts';
 import { site } from '../../db/schema/site.ts';
@@ -61,6 +61,10 @@ const templates = defineListQuery({
     f.currency ? eq(priceTemplate.currency, f.currency.toUpperCase()) : undefined,
   ],
   orderBy: [asc(priceTemplate.id)],
+  sortable: {
+    name: priceTemplate.name, companyName: company.name, type: priceTemplate.type, billingSystem: priceTemplate.billingSystem,
+    currency: priceTemplate.currency, cycleCount, siteCount, createdAt: priceTemplate.createdAt,
+  } satisfies Record<PriceTemplateSortField, unknown>,
   toRecord: (r): PriceTemplateRecord => ({
     ...r,
     type: r.type as ElectricityType,

@@ -1,5 +1,5 @@
 import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
-import type { DeviceType, Page, PageRequest, ProductAdd, ProductEdit, ProductFilter, ProductRecord } from '@ess/contract';
+import type { DeviceType, Page, PageRequest, ProductAdd, ProductEdit, ProductFilter, ProductRecord, ProductSortField } from '@ess/contract';
 import { device, product, productCommand, productEvent, productProperty } from '../../db/schema/device.ts';
 import { productTemplate } from '../../db/schema/product.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -35,6 +35,10 @@ const products = defineListQuery({
     f.keyword ? or(likeEscaped(product.code, f.keyword), likeEscaped(product.name, f.keyword)) : undefined,
   ],
   orderBy: [asc(product.type), asc(product.id)],
+  sortable: {
+    name: product.name, code: product.code, type: product.type, propertyCount: counted(productProperty), deviceCount: counted(device),
+    createdAt: product.createdAt,
+  } satisfies Record<ProductSortField, unknown>,
   toRecord: (r): ProductRecord => ({
     ...r,
     type: r.type as DeviceType,

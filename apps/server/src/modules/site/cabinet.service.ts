@@ -1,5 +1,5 @@
 import { and, asc, eq, ne, or, sql } from 'drizzle-orm';
-import type { CabinetRecord, Page, PageRequest } from '@ess/contract';
+import type { CabinetRecord, CabinetSortField, Page, PageRequest } from '@ess/contract';
 import { cabinet, device } from '../../db/schema/device.ts';
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -41,6 +41,9 @@ const cabinets = defineListQuery({
     f.keyword ? or(likeEscaped(cabinet.code, f.keyword), likeEscaped(cabinet.name, f.keyword)) : undefined,
   ],
   orderBy: [asc(cabinet.siteId), asc(cabinet.code), asc(cabinet.id)],
+  sortable: {
+    name: cabinet.name, code: cabinet.code, siteName: site.name, deviceCount: columns.deviceCount, createdAt: cabinet.createdAt,
+  } satisfies Record<CabinetSortField, unknown>,
   toRecord: (r): CabinetRecord => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }),
 });
 

@@ -1,7 +1,7 @@
 import { and, desc, eq, gte, isNull, lte, or, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { PageRequest, accessLogFilter, loginLogFilter } from '@ess/contract';
+import type { AccessLogSortField, LoginLogSortField, PageRequest, accessLogFilter, loginLogFilter } from '@ess/contract';
 import { accessLog, loginLog } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
@@ -60,6 +60,9 @@ const loginLogs = defineListQuery({
     ...timeRange(loginLog.createdAt, f),
   ],
   orderBy: [desc(loginLog.createdAt), desc(loginLog.id)],
+  sortable: {
+    username: loginLog.username, ip: loginLog.ip, success: loginLog.success, reason: loginLog.reason, createdAt: loginLog.createdAt,
+  } satisfies Record<LoginLogSortField, unknown>,
 });
 
 export function loginLogPage(ctx: AppContext, user: AuthUser, req: LoginLogFilter & PageRequest) {
@@ -112,6 +115,10 @@ const accessLogs = defineListQuery({
     ...timeRange(accessLog.createdAt, f),
   ],
   orderBy: [desc(accessLog.createdAt), desc(accessLog.id)],
+  sortable: {
+    username: accessLog.username, method: accessLog.method, path: accessLog.path, status: accessLog.status,
+    durationMs: accessLog.durationMs, ip: accessLog.ip, createdAt: accessLog.createdAt,
+  } satisfies Record<AccessLogSortField, unknown>,
 });
 
 export function accessLogPage(ctx: AppContext, user: AuthUser, req: AccessLogFilter & PageRequest) {

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, ne, sql, type SQL } from 'drizzle-orm';
-import type { PageRequest } from '@ess/contract';
+import type { PageRequest, RoleSortField } from '@ess/contract';
 import { company, role, roleInterface, roleMenu, userRole } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
@@ -39,6 +39,9 @@ const roles = defineListQuery({
   scope: (db, user) => inCompanyScope(role.companyId, db, user),
   filter: (f: RoleFilter) => [f.name ? likeEscaped(role.name, f.name) : undefined, f.companyId ? eq(role.companyId, f.companyId) : undefined],
   orderBy: [asc(role.id)],
+  sortable: {
+    name: role.name, code: role.code, companyName: company.name, userCount: columns.userCount, createdAt: role.createdAt,
+  } satisfies Record<RoleSortField, unknown>,
 });
 
 export const roleList = (ctx: AppContext, user: AuthUser, f: RoleFilter) => roles.list(ctx.db, user, f);
