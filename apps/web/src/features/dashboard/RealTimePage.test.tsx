@@ -18,6 +18,17 @@ const site = (storage: number, status: LiveSite['status']): LiveSite => ({
   maintenance: null, ts: '2026-01-01T00:00:00.000Z',
 });
 
+const renderPage = () =>
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <App>
+        <MemoryRouter>
+          <RealTimePage />
+        </MemoryRouter>
+      </App>
+    </QueryClientProvider>,
+  );
+
 describe('real-time monitoring', () => {
   afterEach(cleanup);
 
@@ -61,15 +72,7 @@ describe('real-time monitoring', () => {
     useUserStore.setState({ authPaths: ['/synthesis/realTime'] });
     const other = { ...site(30, 'online'), id: 4, code: 'LA02', power: { grid: 10, storage: 30, pv: 0, load: 25, piles: 15 } };
     mockFetch(() => json(envelope({ records: [site(-50, 'online'), other], total: 2, current: 1, pageSize: 12 })));
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <App>
-          <MemoryRouter>
-            <RealTimePage />
-          </MemoryRouter>
-        </App>
-      </QueryClientProvider>,
-    );
+    renderPage();
     await screen.findAllByTestId('live-site');
     const totals = screen.getByTestId('live-totals');
     const figure = (key: string) => Number(within(totals).getByTestId(`total-${key}`).querySelector('.ant-statistic-content-value')!.textContent);
@@ -83,15 +86,7 @@ describe('real-time monitoring', () => {
   it('links a station only for users who may open the single-station view', async () => {
     useUserStore.setState({ authPaths: ['/synthesis/realTime'] });
     mockFetch(() => json(envelope({ records: [site(0, 'online')], total: 1, current: 1, pageSize: 12 })));
-    render(
-      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <App>
-          <MemoryRouter>
-            <RealTimePage />
-          </MemoryRouter>
-        </App>
-      </QueryClientProvider>,
-    );
+    renderPage();
     expect(await screen.findByTestId('live-site')).toBeTruthy();
     expect(screen.queryByRole('link')).toBeNull();
   });
