@@ -42,13 +42,13 @@ function FilterControl({ filter, t, ...item }: { filter: FilterDef; t: Translate
       return <Input {...item} allowClear maxLength={128} placeholder={t('请输入')} />;
     case 'number':
       return (
-        <Suspense fallback={<Input disabled />}>
+        <Suspense fallback={<Input id={item.id} disabled aria-label={t(filter.title)} />}>
           <NumberFilter {...item} t={t} />
         </Suspense>
       );
     case 'datetimeRange':
       return (
-        <Suspense fallback={<Input disabled />}>
+        <Suspense fallback={<Input id={item.id} disabled aria-label={t(filter.title)} />}>
           <DateTimeRangeFilter {...item} t={t} />
         </Suspense>
       );
