@@ -2,7 +2,9 @@
  * Screenshots for issue 16 (tables and exports): docs/screenshots/table-sorted.png, the device
  * list in German sorted by name on a 1024 px screen (first column fixed, state and live values
  * in view), and docs/screenshots/export-de.png, the user list's xlsx export asked in German
- * from UTC+01:00, opened with exceljs and its rows drawn as a page. Run:
+ * from UTC+01:00, opened with exceljs and its rows drawn as a page, and
+ * docs/screenshots/table-sorted-alarm-dict.png, the alarm dictionary sorted by level, most
+ * severe last (a page sorted by the server, its header showing the order). Run:
  * `npx tsx e2e/tables-screenshots.ts` after `npm run build -w @ess/web`.
  */
 import { join, resolve } from 'node:path';
@@ -78,6 +80,27 @@ async function main() {
     await sheet.setContent(html);
     await sheet.screenshot({ path: join(OUT, 'export-de.png'), fullPage: true });
     console.log('export-de.png', fileName);
+
+    // The alarm dictionary sorted by level, descending (two clicks on the header), at 1440 × 900.
+    const dict = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    const dictLogin = new LoginPage(dict, server.url, (id) => server.captchaCode(id));
+    await dictLogin.open();
+    await dictLogin.signIn('admin', E2E_ADMIN_PASSWORD);
+    await dict.waitForURL((u) => u.pathname !== '/login');
+    await dict.goto(`${server.url}/alarm/alarm`);
+    await dict.locator('.ant-table-row').first().waitFor();
+    const level = dict.getByRole('columnheader', { name: '告警等级' });
+    const sorted = (order: string) => dict.waitForResponse((r) => r.url().includes('/alarm/dict/query/page') && (r.request().postData() ?? '').includes(`"sortOrder":"${order}"`));
+    for (const order of ['asc', 'desc']) {
+      const answered = sorted(order);
+      await level.click();
+      await answered;
+    }
+    await dict.locator('th[aria-sort="descending"]').waitFor();
+    await dict.locator('.ant-spin-spinning').first().waitFor({ state: 'detached' }).catch(() => undefined);
+    await dict.waitForTimeout(800);
+    await dict.screenshot({ path: join(OUT, 'table-sorted-alarm-dict.png') });
+    console.log('table-sorted-alarm-dict.png');
   } finally {
     await browser.close();
     await server.close();

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cell, cellYesNo, fromLabel, id, idQuery, instant, pageRequest, trimmed } from './common.ts';
+import { cell, cellYesNo, fromLabel, id, idQuery, instant, pageRequest, sortRequest, trimmed } from './common.ts';
 import { ALARM_LEVELS } from './constants.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { DEVICE_TYPE_LABELS, DEVICE_TYPES, deviceTypeSchema, identifierSchema } from './telemetry.ts';
@@ -144,7 +144,13 @@ export const alarmDictFilter = z.object({
   keyword: z.string().trim().max(64).optional(),
 });
 export type AlarmDictFilter = z.infer<typeof alarmDictFilter>;
-export const alarmDictPage = pageRequest.extend(alarmDictFilter.shape);
+/**
+ * The dictionary sorts by these; enumerations by their key, the description as stored. Not by
+ * target or rule: they are composed for the reader from several fields and the thing model.
+ */
+export const alarmDictSort = sortRequest(['kind', 'clearValue', 'level', 'alarmType', 'description', 'enabled', 'updatedAt', 'createdAt']);
+export type AlarmDictSortField = NonNullable<z.infer<typeof alarmDictSort>['sortField']>;
+export const alarmDictPage = pageRequest.extend(alarmDictFilter.shape).extend(alarmDictSort.shape);
 
 export const alarmDictRecord = z.object({
   id: z.number(),
@@ -236,7 +242,12 @@ export const alarmFilter = z.object({
   end: instant.optional(),
 });
 export type AlarmFilter = z.infer<typeof alarmFilter>;
-export const alarmPage = pageRequest.extend(alarmFilter.shape);
+/** The monitor sorts by these; enumerations by their key, the duration of an open alarm up to now. */
+export const alarmSort = sortRequest([
+  'no', 'level', 'alarmType', 'description', 'status', 'siteName', 'cabinetName', 'deviceName', 'triggerValue', 'startedAt', 'endedAt', 'durationMs',
+]);
+export type AlarmSortField = NonNullable<z.infer<typeof alarmSort>['sortField']>;
+export const alarmPage = pageRequest.extend(alarmFilter.shape).extend(alarmSort.shape);
 /** The list answers at most this many alarms, newest first. */
 export const ALARM_LIST_MAX = 1000;
 

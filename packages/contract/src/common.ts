@@ -159,7 +159,10 @@ export function sortRequest<const F extends readonly [string, ...string[]]>(fiel
 
 /** The fields a request schema lets a list sort by (its `sortField` enumeration), [] when none. */
 export function sortFieldsOf(schema: unknown): string[] {
-  const shape = (schema as { shape?: Record<string, unknown> } | undefined)?.shape;
+  let s = schema as { shape?: Record<string, unknown>; unwrap?: () => unknown } | undefined;
+  // An optional body (the trees') declares its fields inside.
+  while (s && !s.shape && typeof s.unwrap === 'function') s = s.unwrap() as typeof s;
+  const shape = s?.shape;
   let f = shape?.sortField as { unwrap?: () => unknown; options?: unknown } | undefined;
   while (f && !Array.isArray(f.options) && typeof f.unwrap === 'function') f = f.unwrap() as typeof f;
   return Array.isArray(f?.options) ? (f.options as string[]) : [];

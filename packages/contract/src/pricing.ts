@@ -241,7 +241,9 @@ const sitePriceFields = {
 };
 export const sitePriceCycleAdd = z.object(sitePriceFields).refine(dateRangeOk, { message: END_BEFORE_START, path: ['endDate'] });
 export const sitePriceCycleEdit = z.object({ id, ...sitePriceFields }).refine(dateRangeOk, { message: END_BEFORE_START, path: ['endDate'] });
-export const sitePriceCycleFilter = z.object({ siteId: id.optional(), companyId: id.optional(), templateId: id.optional() });
+export const sitePriceCycleSort = sortRequest(['templateName', 'billingSystem', 'startDate', 'endDate', 'serviceFee', 'siteName', 'updatedAt']);
+export type SitePriceCycleSortField = NonNullable<z.infer<typeof sitePriceCycleSort>['sortField']>;
+export const sitePriceCycleFilter = z.object({ siteId: id.optional(), companyId: id.optional(), templateId: id.optional() }).extend(sitePriceCycleSort.shape);
 export type SitePriceCycleAdd = z.infer<typeof sitePriceCycleAdd>;
 export type SitePriceCycleEdit = z.infer<typeof sitePriceCycleEdit>;
 export type SitePriceCycleFilter = z.infer<typeof sitePriceCycleFilter>;
@@ -289,7 +291,9 @@ const solarFields = {
 };
 export const solarPriceCycleAdd = z.object(solarFields).refine(dateRangeOk, { message: END_BEFORE_START, path: ['endDate'] });
 export const solarPriceCycleEdit = z.object({ id, ...solarFields }).refine(dateRangeOk, { message: END_BEFORE_START, path: ['endDate'] });
-export const solarPriceCyclePage = pageRequest.extend({ siteId: id.optional(), companyId: id.optional() });
+export const solarPriceCycleSort = sortRequest(['startDate', 'endDate', 'price', 'siteName', 'updatedAt']);
+export type SolarPriceCycleSortField = NonNullable<z.infer<typeof solarPriceCycleSort>['sortField']>;
+export const solarPriceCyclePage = pageRequest.extend({ siteId: id.optional(), companyId: id.optional() }).extend(solarPriceCycleSort.shape);
 export type SolarPriceCycleAdd = z.infer<typeof solarPriceCycleAdd>;
 export type SolarPriceCycleEdit = z.infer<typeof solarPriceCycleEdit>;
 

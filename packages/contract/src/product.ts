@@ -332,7 +332,9 @@ export const templateFilter = z.object({
   type: deviceTypeSchema.optional(),
   keyword: z.string().trim().max(64).optional(),
 });
-export const templatePage = pageRequest.extend(templateFilter.shape);
+export const templateSort = sortRequest(['name', 'productName', 'productType', 'description', 'sort', 'createdAt']);
+export type TemplateSortField = NonNullable<z.infer<typeof templateSort>['sortField']>;
+export const templatePage = pageRequest.extend(templateFilter.shape).extend(templateSort.shape);
 /** A template's properties (in its order), or the properties a template of a product may select. */
 export const templatePropertyBody = z
   .object({ id: id.optional(), productId: id.optional() })

@@ -287,11 +287,14 @@ export const diagramRecord = z.object({
 export type DiagramRecord = z.infer<typeof diagramRecord>;
 
 // Param: the settable parameters of products (writable properties), with a device's current values.
+/** Parameters sort by these (the list's order without one: by product, then the thing model's order). */
+export const paramSort = sortRequest(['productName', 'productType', 'identifier', 'name', 'dataType', 'unit']);
+export type ParamSortField = NonNullable<z.infer<typeof paramSort>['sortField']>;
 export const paramFilter = z.object({
   productId: id.optional(),
   deviceId: id.optional(),
   keyword: z.string().trim().max(64).optional(),
-});
+}).extend(paramSort.shape);
 export const paramRecord = z.object({
   /** The property's id. */
   id: z.number(),

@@ -34,10 +34,14 @@ const companyFields = {
 };
 export const companyAdd = z.object({ parentId: id, ...companyFields });
 export const companyEdit = z.object({ id, parentId: id.optional(), ...companyFields });
-export const companyFilter = z.object({ name: z.string().trim().max(64).optional(), parentId: id.optional() });
+/** Companies sort by these (the tree sorts the companies under each company by it). */
+export const companySort = sortRequest(['name', 'code', 'contact', 'phone', 'regionCode', 'address', 'createdAt']);
+export type CompanySortField = NonNullable<z.infer<typeof companySort>['sortField']>;
+export const companyFilter = z.object({ name: z.string().trim().max(64).optional(), parentId: id.optional() }).extend(companySort.shape);
 export const companyPage = pageRequest.extend(companyFilter.shape);
-/** The tree and the menu calls take no filters; pickers may send any object. */
+/** The tree and the menu calls take no filters but the sort; pickers may send any object. */
 const noFilter = z.object({}).optional();
+const companyTreeBody = companySort.optional();
 
 export const companyRow = z.object({
   id: z.number(),
@@ -75,6 +79,12 @@ export const menuEdit = z.object({
   hidden: z.boolean().optional(),
   interfaceIds: z.array(id).max(1000).optional(),
 });
+/**
+ * The menu tree sorts the entries under each entry by these. Not by name: names are source
+ * texts shown through the language pack, so their stored order is not the order the reader sees.
+ */
+export const menuSort = sortRequest(['sort', 'path', 'hidden', 'edited', 'updatedAt']);
+export type MenuSortField = NonNullable<z.infer<typeof menuSort>['sortField']>;
 export const interfaceFilter = z.object({
   keyword: z.string().trim().max(128).optional(),
   area: z.string().trim().max(64).optional(),
@@ -303,17 +313,24 @@ export const notificationSetAdd = z
 export const notificationSetEdit = z
   .object({ id, ...notificationSetFields })
   .refine(scheduleRule, { message: '定时推送必须设置推送时间', path: ['pushAt'] });
+export const notificationSetSort = sortRequest(['title', 'targetType', 'pushMode', 'pushAt', 'status', 'sentAt', 'createdByName', 'createdAt']);
+export type NotificationSetSortField = NonNullable<z.infer<typeof notificationSetSort>['sortField']>;
 export const notificationSetPage = pageRequest.extend({
   title: z.string().trim().max(100).optional(),
   pushMode: z.enum(PUSH_MODES).optional(),
-});
+}).extend(notificationSetSort.shape);
+export const notificationSort = sortRequest(['read', 'title', 'content', 'createdAt', 'readAt']);
+export type NotificationSortField = NonNullable<z.infer<typeof notificationSort>['sortField']>;
 export const notificationPage = pageRequest.extend({
   title: z.string().trim().max(100).optional(),
   read: z.boolean().optional(),
-});
+}).extend(notificationSort.shape);
 export const notificationRead = z.object({ ids: z.array(id).min(1).max(1000).optional(), all: z.boolean().optional() })
   .refine((v) => (v.ids?.length ?? 0) > 0 || v.all === true, { message: '请选择要标记已读的通知', path: ['ids'] });
-export const notificationLogPage = pageRequest.extend({ settingId: id.optional() });
+/** Not by failure reason: reasons are source texts shown through the language pack. */
+export const notificationLogSort = sortRequest(['title', 'recipientCount', 'status', 'createdAt']);
+export type NotificationLogSortField = NonNullable<z.infer<typeof notificationLogSort>['sortField']>;
+export const notificationLogPage = pageRequest.extend({ settingId: id.optional() }).extend(notificationLogSort.shape);
 
 
 /** A notification of the signed-in user's inbox. */
@@ -384,7 +401,7 @@ export type PushLogOne = z.infer<typeof pushLogOne>;
 // ── Endpoints ─────────────────────────────────────────────────────────────────────────
 
 export const companyEndpoints = {
-  tree: endpoint({ method: 'POST', path: '/system/company/query/tree', body: noFilter, response: z.array(companyNode) }),
+  tree: endpoint({ method: 'POST', path: '/system/company/query/tree', body: companyTreeBody, response: z.array(companyNode) }),
   list: endpoint({ method: 'POST', path: '/system/company/query/list', body: companyFilter, response: z.array(companyRow) }),
   page: endpoint({ method: 'POST', path: '/system/company/query/page', body: companyPage, response: pageOf(companyRow) }),
   one: endpoint({ method: 'POST', path: '/system/company/query/one', body: idBody, response: companyRow }),
@@ -396,7 +413,7 @@ export const companyEndpoints = {
 export const menuEndpoints = {
   interfaces: endpoint({ method: 'POST', path: '/system/interface/query/list', body: interfaceFilter, response: z.array(interfaceRow) }),
   refresh: endpoint({ method: 'POST', path: '/system/menu/refresh', body: noFilter, response: done }),
-  tree: endpoint({ method: 'POST', path: '/system/menu/query/tree', body: noFilter, response: z.array(menuNode) }),
+  tree: endpoint({ method: 'POST', path: '/system/menu/query/tree', body: menuSort.optional(), response: z.array(menuNode) }),
   one: endpoint({ method: 'POST', path: '/system/menu/query/one', body: idBody, response: menuOne }),
   edit: endpoint({ method: 'POST', path: '/system/menu/edit', body: menuEdit, response: done }),
 };

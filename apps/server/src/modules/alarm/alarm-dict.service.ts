@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   ALARM_DICT_IMPORT_MAX_ROWS, ALARM_DICT_SHEET_COLUMNS, ALARM_RULE_KIND_LABELS, ALARM_TYPE_LABELS,
   DEVICE_TYPE_LABELS, THING_MODEL, alarmDictAdd, alarmDictSheetRow,
-  type AlarmDictAdd, type AlarmDictEdit, type AlarmDictFilter, type AlarmDictImportResult, type AlarmDictRecord, type AlarmLevel,
+  type AlarmDictAdd, type AlarmDictEdit, type AlarmDictFilter, type AlarmDictImportResult, type AlarmDictRecord, type AlarmDictSortField, type AlarmLevel,
   type AlarmOperator, type AlarmRuleKind, type AlarmType, type DeviceType, type Page, type PageRequest,
 } from '@ess/contract';
 import { alarmDict } from '../../db/schema/alarm.ts';
@@ -11,6 +11,7 @@ import { product, productEvent, productProperty } from '../../db/schema/device.t
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
+import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
 import { SOURCE_LANGUAGE, sendXlsx, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { importSheet } from '../../platform/xlsx/import.ts';
@@ -30,13 +31,19 @@ const TIER_TIP = '同一属性和运算符的分级阈值中，等级越严重�
 
 type Row = typeof alarmDict.$inferSelect & { productName: string | null; productCode: string | null };
 
-const select = (db: DbOrTx, where: SQL | undefined) =>
+const dictOrder = [asc(alarmDict.deviceType), asc(alarmDict.productId), asc(alarmDict.kind), asc(alarmDict.level), asc(alarmDict.id)];
+const dictSortable = {
+  kind: alarmDict.kind, clearValue: alarmDict.clearValue, level: alarmDict.level, alarmType: alarmDict.alarmType, description: alarmDict.description,
+  enabled: alarmDict.enabled, updatedAt: alarmDict.updatedAt, createdAt: alarmDict.createdAt,
+} satisfies Record<AlarmDictSortField, unknown>;
+
+const select = (db: DbOrTx, where: SQL | undefined, sort: SortRequest = {}) =>
   db
     .select({ d: alarmDict, productName: product.name, productCode: product.code })
     .from(alarmDict)
     .leftJoin(product, eq(product.id, alarmDict.productId))
     .where(where)
-    .orderBy(asc(alarmDict.deviceType), asc(alarmDict.productId), asc(alarmDict.kind), asc(alarmDict.level), asc(alarmDict.id));
+    .orderBy(...sortedBy(sort, dictSortable, dictOrder));
 
 function filterOf(f: AlarmDictFilter): SQL | undefined {
   return and(
@@ -113,11 +120,11 @@ export async function dictList(ctx: AppContext, f: AlarmDictFilter): Promise<Ala
   return toRecords(ctx.db, await select(ctx.db, filterOf(f)).limit(5000));
 }
 
-export async function dictPage(ctx: AppContext, req: PageRequest & AlarmDictFilter): Promise<Page<AlarmDictRecord>> {
+export async function dictPage(ctx: AppContext, req: PageRequest & AlarmDictFilter & SortRequest): Promise<Page<AlarmDictRecord>> {
   await assertFilterProduct(ctx.db, req);
   const where = filterOf(req);
   const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(alarmDict).where(where);
-  const rows = n === 0 ? [] : await select(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
+  const rows = n === 0 ? [] : await select(ctx.db, where, req).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
   return { records: await toRecords(ctx.db, rows), total: n, current: req.current, pageSize: req.pageSize };
 }
 

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, gte, lt, lte, or, sql, type SQL } from 'drizzle-orm'
 import type { FastifyReply } from 'fastify';
 import {
   ALARM_LEVEL_LABELS, ALARM_LIST_MAX, ALARM_SHIELD_MAX_DAYS, ALARM_STATUS_LABELS, ALARM_TYPE_LABELS,
-  type AlarmFilter, type AlarmLevel, type AlarmRecord, type AlarmRuleKind, type AlarmShieldCancel, type AlarmShieldCreate,
+  type AlarmFilter, type AlarmLevel, type AlarmRecord, type AlarmRuleKind, type AlarmShieldCancel, type AlarmShieldCreate, type AlarmSortField,
   type AlarmShieldRef, type AlarmStatus, type AlarmType, type DeviceType, type Page, type PageRequest,
 } from '@ess/contract';
 import { alarm, alarmDict, alarmShield } from '../../db/schema/alarm.ts';
@@ -12,6 +12,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
+import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { emit } from '../../platform/events/outbox.ts';
@@ -64,7 +65,15 @@ const columns = {
   shield: shieldOf,
 };
 
-const select = (db: DbOrTx, where: SQL | undefined) =>
+/** How long an alarm has lasted: to its end, or to now while open (as toRecord's durationMs). */
+const duration = sql`coalesce(${alarm.endedAt}, now()) - ${alarm.startedAt}`;
+const sortable = {
+  no: alarm.no, level: alarm.level, alarmType: alarm.alarmType, description: alarm.description, status: alarm.status, siteName: site.name,
+  cabinetName: cabinet.name, deviceName: device.name, triggerValue: alarm.triggerValue, startedAt: alarm.startedAt, endedAt: alarm.endedAt,
+  durationMs: duration,
+} satisfies Record<AlarmSortField, unknown>;
+
+const select = (db: DbOrTx, where: SQL | undefined, sort: SortRequest = {}) =>
   db
     .select(columns)
     .from(alarm)
@@ -72,7 +81,7 @@ const select = (db: DbOrTx, where: SQL | undefined) =>
     .innerJoin(device, eq(device.id, alarm.deviceId))
     .leftJoin(cabinet, eq(cabinet.id, alarm.cabinetId))
     .where(where)
-    .orderBy(desc(alarm.startedAt), desc(alarm.id));
+    .orderBy(...sortedBy(sort, sortable, [desc(alarm.startedAt), desc(alarm.id)]));
 
 type Row = Awaited<ReturnType<typeof select>>[number];
 
@@ -138,7 +147,7 @@ export async function alarmList(ctx: AppContext, user: AuthUser, f: AlarmFilter)
   return (await select(ctx.db, filterOf(ctx.db, user, f)).limit(ALARM_LIST_MAX)).map((r) => toRecord(r, now));
 }
 
-export async function alarmPage(ctx: AppContext, user: AuthUser, req: PageRequest & AlarmFilter): Promise<Page<AlarmRecord>> {
+export async function alarmPage(ctx: AppContext, user: AuthUser, req: PageRequest & AlarmFilter & SortRequest): Promise<Page<AlarmRecord>> {
   await assertAlarmFilter(ctx.db, user, req);
   const where = filterOf(ctx.db, user, req);
   const [{ n } = { n: 0 }] = await ctx.db
@@ -147,7 +156,7 @@ export async function alarmPage(ctx: AppContext, user: AuthUser, req: PageReques
     .innerJoin(device, eq(device.id, alarm.deviceId))
     .where(where);
   const now = Date.now();
-  const rows = n === 0 ? [] : await select(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
+  const rows = n === 0 ? [] : await select(ctx.db, where, req).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
   return { records: rows.map((r) => toRecord(r, now)), total: n, current: req.current, pageSize: req.pageSize };
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lte, ne, or, type SQL } from 'drizzle-orm';
 import type {
-  BillingSystem, Page, SitePriceCycleAdd, SitePriceCycleEdit, SitePriceCycleFilter, SitePriceCycleRecord, SolarPriceCycleAdd,
-  SolarPriceCycleEdit, SolarPriceCycleRecord,
+  BillingSystem, Page, SitePriceCycleAdd, SitePriceCycleEdit, SitePriceCycleFilter, SitePriceCycleRecord, SitePriceCycleSortField,
+  SolarPriceCycleAdd, SolarPriceCycleEdit, SolarPriceCycleRecord, SolarPriceCycleSortField,
 } from '@ess/contract';
 import { priceTemplate, sitePriceCycle, solarPriceCycle } from '../../db/schema/pricing.ts';
 import { site } from '../../db/schema/site.ts';
@@ -10,6 +10,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
+import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { assertCompany, assertSites, inSiteScope } from '../../platform/http/scope.ts';
 import { underCompany } from '../site/index.ts';
 import { money, moneyIn } from './pricing.records.ts';
@@ -85,14 +86,19 @@ const toConfigRecord = (r: ConfigRow): SitePriceCycleRecord => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
-function selectConfigs(db: DbOrTx, where: SQL | undefined) {
+const configSortable = {
+  templateName: priceTemplate.name, billingSystem: priceTemplate.billingSystem, startDate: sitePriceCycle.startDate, endDate: sitePriceCycle.endDate,
+  serviceFee: sitePriceCycle.serviceFee, siteName: site.name, updatedAt: sitePriceCycle.updatedAt,
+} satisfies Record<SitePriceCycleSortField, unknown>;
+
+function selectConfigs(db: DbOrTx, where: SQL | undefined, sort: SortRequest = {}) {
   return db
     .select(configColumns)
     .from(sitePriceCycle)
     .innerJoin(site, eq(site.id, sitePriceCycle.siteId))
     .innerJoin(priceTemplate, eq(priceTemplate.id, sitePriceCycle.templateId))
     .where(where)
-    .orderBy(asc(site.name), desc(sitePriceCycle.startDate));
+    .orderBy(...sortedBy(sort, configSortable, [asc(site.name), desc(sitePriceCycle.startDate), asc(sitePriceCycle.id)]));
 }
 
 export async function configList(ctx: AppContext, user: AuthUser, f: SitePriceCycleFilter): Promise<SitePriceCycleRecord[]> {
@@ -103,7 +109,7 @@ export async function configList(ctx: AppContext, user: AuthUser, f: SitePriceCy
     f.companyId ? underCompany(f.companyId) : undefined,
     f.templateId ? eq(sitePriceCycle.templateId, f.templateId) : undefined,
   );
-  return (await selectConfigs(ctx.db, where).limit(5000)).map(toConfigRecord);
+  return (await selectConfigs(ctx.db, where, f).limit(5000)).map(toConfigRecord);
 }
 
 async function configInScope(db: DbOrTx, user: AuthUser, id: number): Promise<SitePriceCycleRecord> {
@@ -217,19 +223,24 @@ const toSolarRecord = (r: SolarRow): SolarPriceCycleRecord => ({
   updatedAt: r.updatedAt.toISOString(),
 });
 
-function selectSolar(db: DbOrTx, where: SQL | undefined) {
+const solarSortable = {
+  startDate: solarPriceCycle.startDate, endDate: solarPriceCycle.endDate, price: solarPriceCycle.price, siteName: site.name,
+  updatedAt: solarPriceCycle.updatedAt,
+} satisfies Record<SolarPriceCycleSortField, unknown>;
+
+function selectSolar(db: DbOrTx, where: SQL | undefined, sort: SortRequest = {}) {
   return db
     .select(solarColumns)
     .from(solarPriceCycle)
     .innerJoin(site, eq(site.id, solarPriceCycle.siteId))
     .where(where)
-    .orderBy(asc(site.name), desc(solarPriceCycle.startDate), asc(solarPriceCycle.id));
+    .orderBy(...sortedBy(sort, solarSortable, [asc(site.name), desc(solarPriceCycle.startDate), asc(solarPriceCycle.id)]));
 }
 
 export async function solarPage(
   ctx: AppContext,
   user: AuthUser,
-  req: { current: number; pageSize: number; siteId?: number; companyId?: number },
+  req: { current: number; pageSize: number; siteId?: number; companyId?: number } & SortRequest,
 ): Promise<Page<SolarPriceCycleRecord>> {
   await assertFilter(ctx.db, user, req);
   const where = and(
@@ -238,7 +249,7 @@ export async function solarPage(
     req.companyId ? underCompany(req.companyId) : undefined,
   );
   const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(solarPriceCycle).innerJoin(site, eq(site.id, solarPriceCycle.siteId)).where(where);
-  const rows = n === 0 ? [] : await selectSolar(ctx.db, where).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
+  const rows = n === 0 ? [] : await selectSolar(ctx.db, where, req).limit(req.pageSize).offset((req.current - 1) * req.pageSize);
   return { records: rows.map(toSolarRecord), total: n, current: req.current, pageSize: req.pageSize };
 }
 

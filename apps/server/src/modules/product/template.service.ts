@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, ne, type SQL } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import {
   HISTORY_INTERVAL_LABELS, TEMPLATE_HISTORY_MAX_SERIES, type DeviceHistory, type DeviceLatestRecord, type DeviceType, type Page, type PageRequest, type PropertyDataType,
-  type PropertyRecord, type TemplateAdd, type TemplateEdit, type TemplateHistoryBody, type TemplateRecord, type TemplateTreeNode,
+  type PropertyRecord, type TemplateAdd, type TemplateEdit, type TemplateHistoryBody, type TemplateRecord, type TemplateSortField, type TemplateTreeNode,
 } from '@ess/contract';
 import { device, product, productProperty } from '../../db/schema/device.ts';
 import { productTemplate } from '../../db/schema/product.ts';
@@ -10,6 +10,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { latestList, latestPage } from '../device/index.ts';
@@ -41,15 +42,19 @@ const templateWhere = (f: TemplateFilter): SQL | undefined =>
     f.keyword ? likeEscaped(productTemplate.name, f.keyword) : undefined,
   );
 const order = [asc(productTemplate.sort), asc(productTemplate.id)];
+const sortable = {
+  name: productTemplate.name, productName: product.name, productType: product.type, description: productTemplate.description, sort: productTemplate.sort,
+  createdAt: productTemplate.createdAt,
+} satisfies Record<TemplateSortField, unknown>;
 
 export async function templateList(ctx: AppContext, f: TemplateFilter): Promise<TemplateRecord[]> {
   return (await selectTemplates(ctx.db).where(templateWhere(f)).orderBy(...order).limit(1000)).map(toRecord);
 }
 
-export async function templatePage(ctx: AppContext, req: PageRequest & TemplateFilter): Promise<Page<TemplateRecord>> {
+export async function templatePage(ctx: AppContext, req: PageRequest & TemplateFilter & SortRequest): Promise<Page<TemplateRecord>> {
   const where = templateWhere(req);
   const [{ n } = { n: 0 }] = await ctx.db.select({ n: count() }).from(productTemplate).innerJoin(product, eq(product.id, productTemplate.productId)).where(where);
-  const records = n === 0 ? [] : (await selectTemplates(ctx.db).where(where).orderBy(...order).limit(req.pageSize).offset((req.current - 1) * req.pageSize)).map(toRecord);
+  const records = n === 0 ? [] : (await selectTemplates(ctx.db).where(where).orderBy(...sortedBy(req, sortable, order)).limit(req.pageSize).offset((req.current - 1) * req.pageSize)).map(toRecord);
   return { records, total: n, current: req.current, pageSize: req.pageSize };
 }
 

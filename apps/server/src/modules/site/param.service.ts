@@ -1,9 +1,10 @@
 import { and, asc, eq, or, type SQL } from 'drizzle-orm';
-import type { ParamRecord } from '@ess/contract';
+import type { ParamRecord, ParamSortField } from '@ess/contract';
 import { product, productProperty } from '../../db/schema/device.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { likeEscaped } from '../../platform/http/scope.ts';
 import { latestOne } from '../device/index.ts';
 
@@ -12,7 +13,16 @@ import { latestOne } from '../device/index.ts';
  * thing model (set points, limits, switches), with their ranges. Given a device (of the caller's
  * stations), its product's parameters come with the device's current values.
  */
-export async function paramList(ctx: AppContext, user: AuthUser, f: { productId?: number; deviceId?: number; keyword?: string }): Promise<ParamRecord[]> {
+const sortable = {
+  productName: product.name, productType: product.type, identifier: productProperty.identifier, name: productProperty.name,
+  dataType: productProperty.dataType, unit: productProperty.unit,
+} satisfies Record<ParamSortField, unknown>;
+
+export async function paramList(
+  ctx: AppContext,
+  user: AuthUser,
+  f: { productId?: number; deviceId?: number; keyword?: string } & SortRequest,
+): Promise<ParamRecord[]> {
   let values: Record<string, number | string | boolean> | null = null;
   let productId = f.productId;
   if (f.deviceId) {
@@ -44,7 +54,7 @@ export async function paramList(ctx: AppContext, user: AuthUser, f: { productId?
     .from(productProperty)
     .innerJoin(product, eq(product.id, productProperty.productId))
     .where(where)
-    .orderBy(asc(product.id), asc(productProperty.sort), asc(productProperty.id))
+    .orderBy(...sortedBy(f, sortable, [asc(product.id), asc(productProperty.sort), asc(productProperty.id)]))
     .limit(5000);
   return rows.map((r) => ({
     ...r,

@@ -9,7 +9,7 @@ const ownTree = { global: "lists the companies of the caller's data scope; names
 export const companyRoutes = [
   route(api.tree, {
     access: 'menu', name: '公司树', area, kind: 'list', scope: ownTree,
-    handler: ({ ctx, user }) => companyTree(ctx, user),
+    handler: ({ ctx, user, body }) => companyTree(ctx, user, body),
   }),
   route(api.list, {
     access: 'menu', name: '公司列表', area, kind: 'list', scope: ownTree,

@@ -1,13 +1,13 @@
 import { and, asc, count, eq, like, ne, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { PageRequest } from '@ess/contract';
+import type { CompanySortField, PageRequest } from '@ess/contract';
 import { appUser, company, role } from '../../db/schema/system.ts';
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { pageOf } from '../../platform/http/paging.ts';
+import { pageOf, sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { assertCompany, likeEscaped } from '../../platform/http/scope.ts';
 import { FOREIGN_KEY_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 
@@ -46,11 +46,19 @@ export type CompanyRow = Awaited<ReturnType<typeof selectCompanies>>[number];
 /** Paths hold only digits and slashes, so a prefix match needs no escaping. */
 const inScope = (user: AuthUser) => like(company.path, `${user.companyPath}%`);
 
-function selectCompanies(db: DbOrTx, where: SQL | undefined) {
-  return db.select(columns).from(company).leftJoin(parent, eq(parent.id, company.parentId)).where(where).orderBy(asc(company.path), asc(company.id));
+const sortable = {
+  name: company.name, code: company.code, contact: company.contact, phone: company.phone, regionCode: company.regionCode, address: company.address,
+  createdAt: company.createdAt,
+} satisfies Record<CompanySortField, unknown>;
+
+/** In the list's order (parents before their companies) unless the request sorts, then by path among equals. */
+function selectCompanies(db: DbOrTx, where: SQL | undefined, sort: SortRequest = {}, fallback = [asc(company.path), asc(company.id)]) {
+  return db.select(columns).from(company).leftJoin(parent, eq(parent.id, company.parentId)).where(where).orderBy(...sortedBy(sort, sortable, fallback));
 }
 
-function filterOf(user: AuthUser, f: { name?: string; parentId?: number }): SQL | undefined {
+type CompanyFilter = { name?: string; parentId?: number } & SortRequest;
+
+function filterOf(user: AuthUser, f: CompanyFilter): SQL | undefined {
   return and(inScope(user), f.name ? likeEscaped(company.name, f.name) : undefined, f.parentId ? eq(company.parentId, f.parentId) : undefined);
 }
 
@@ -58,26 +66,29 @@ export interface CompanyNode extends CompanyRow {
   children: CompanyNode[];
 }
 
-/** The caller's company with every company under it, nested. */
-export async function companyTree(ctx: AppContext, user: AuthUser): Promise<CompanyNode[]> {
-  const rows = await selectCompanies(ctx.db, inScope(user));
+/**
+ * The caller's company with every company under it, nested. One query reads them in the
+ * requested order (by id without one), and each company's children keep that order: siblings
+ * sort by the chosen column within each level.
+ */
+export async function companyTree(ctx: AppContext, user: AuthUser, sort: SortRequest = {}): Promise<CompanyNode[]> {
+  const rows = await selectCompanies(ctx.db, inScope(user), sort, [asc(company.id)]);
   const nodes = new Map<number, CompanyNode>(rows.map((r) => [r.id, { ...r, children: [] }]));
   for (const node of nodes.values()) {
     if (node.id === user.companyId || node.parentId === null) continue;
     nodes.get(node.parentId)?.children.push(node);
   }
-  for (const node of nodes.values()) node.children.sort((a, b) => a.id - b.id);
   const root = nodes.get(user.companyId);
   return root ? [root] : [];
 }
 
-export function companyList(ctx: AppContext, user: AuthUser, f: { name?: string; parentId?: number }) {
-  return selectCompanies(ctx.db, filterOf(user, f));
+export function companyList(ctx: AppContext, user: AuthUser, f: CompanyFilter) {
+  return selectCompanies(ctx.db, filterOf(user, f), f);
 }
 
-export function companyPage(ctx: AppContext, user: AuthUser, req: PageRequest & { name?: string; parentId?: number }) {
+export function companyPage(ctx: AppContext, user: AuthUser, req: PageRequest & CompanyFilter) {
   const where = filterOf(user, req);
-  return pageOf(ctx.db, company, where, req, (limit, offset) => selectCompanies(ctx.db, where).limit(limit).offset(offset));
+  return pageOf(ctx.db, company, where, req, (limit, offset) => selectCompanies(ctx.db, where, req).limit(limit).offset(offset));
 }
 
 /** One company of the caller's scope; another company's is reported as not found. */

@@ -21,7 +21,7 @@ export const menuRoutes = [
   }),
   route(api.tree, {
     access: 'menu', name: '菜单树', area, kind: 'list', scope: shared,
-    handler: ({ ctx }) => menuTree(ctx),
+    handler: ({ ctx, body }) => menuTree(ctx, body),
   }),
   route(api.one, {
     access: 'menu', name: '菜单详情', area, kind: 'one', scope: shared,

@@ -1,10 +1,12 @@
 import { asc, eq } from 'drizzle-orm';
+import type { MenuSortField } from '@ess/contract';
 import { apiInterface, menu, menuInterface } from '../../db/schema/system.ts';
 import { syncMenus } from '../../db/seed.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { found } from '../../platform/http/errors.ts';
+import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { assertCallerHolds, assertGrantableInterfaces } from './grants.ts';
 
 const columns = {
@@ -23,9 +25,17 @@ export interface MenuNode extends MenuRow {
   children: MenuNode[];
 }
 
-/** Every menu entry nested by parentPath, each with the interfaces it maps to. */
-export async function menuTree(ctx: AppContext): Promise<MenuNode[]> {
-  const rows = await selectMenus(ctx.db).orderBy(asc(menu.sort), asc(menu.id));
+const sortable = {
+  sort: menu.sort, path: menu.path, hidden: menu.hidden, edited: menu.edited, updatedAt: menu.updatedAt,
+} satisfies Record<MenuSortField, unknown>;
+
+/**
+ * Every menu entry nested by parentPath, each with the interfaces it maps to. One query reads
+ * the entries in the requested order (by their sort value without one), and each entry's
+ * children keep that order: siblings sort by the chosen column within each level.
+ */
+export async function menuTree(ctx: AppContext, sort: SortRequest = {}): Promise<MenuNode[]> {
+  const rows = await selectMenus(ctx.db).orderBy(...sortedBy(sort, sortable, [asc(menu.sort), asc(menu.id)]));
   const links = await ctx.db.select().from(menuInterface);
   const byMenu = new Map<number, number[]>();
   for (const l of links) byMenu.set(l.menuId, [...(byMenu.get(l.menuId) ?? []), l.interfaceId]);

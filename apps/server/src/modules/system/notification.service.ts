@@ -1,8 +1,8 @@
 import { and, asc, count, desc, eq, inArray, like, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type {
-  LiveEventData, PageRequest, PushMode, PushResult, SettingSaved, SettingStatus, TargetType, notificationLogPage, notificationPage,
-  notificationRead, notificationSetAdd, notificationSetPage,
+  LiveEventData, NotificationLogSortField, NotificationSetSortField, NotificationSortField, PageRequest, PushMode, PushResult, SettingSaved,
+  SettingStatus, TargetType, notificationLogPage, notificationPage, notificationRead, notificationSetAdd, notificationSetPage,
 } from '@ess/contract';
 import { appUser, company, notification, notificationLog, notificationSetting, role, userRole } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -59,6 +59,9 @@ const inbox = defineListQuery({
     f.read === undefined ? undefined : eq(notification.read, f.read),
   ],
   orderBy: [desc(notification.createdAt), desc(notification.id)],
+  sortable: {
+    read: notification.read, title: notification.title, content: notification.content, createdAt: notification.createdAt, readAt: notification.readAt,
+  } satisfies Record<NotificationSortField, unknown>,
 });
 
 export const inboxPage = (ctx: AppContext, user: AuthUser, req: z.infer<typeof notificationPage>) => inbox.page(ctx.db, user, req);
@@ -152,6 +155,10 @@ const settings = defineListQuery({
     f.pushMode ? eq(notificationSetting.pushMode, f.pushMode) : undefined,
   ],
   orderBy: [desc(notificationSetting.createdAt), desc(notificationSetting.id)],
+  sortable: {
+    title: notificationSetting.title, targetType: notificationSetting.targetType, pushMode: notificationSetting.pushMode, pushAt: notificationSetting.pushAt,
+    status: notificationSetting.status, sentAt: notificationSetting.sentAt, createdByName: appUser.name, createdAt: notificationSetting.createdAt,
+  } satisfies Record<NotificationSetSortField, unknown>,
   toRecord: typedSetting,
 });
 
@@ -408,6 +415,9 @@ const logs = defineListQuery({
   scope: (db, user) => inCompanyScope(notificationLog.companyId, db, user),
   filter: (f: z.infer<typeof notificationLogPage>) => [f.settingId ? eq(notificationLog.settingId, f.settingId) : undefined],
   orderBy: [desc(notificationLog.createdAt), desc(notificationLog.id)],
+  sortable: {
+    title: notificationLog.title, recipientCount: notificationLog.recipientCount, status: notificationLog.status, createdAt: notificationLog.createdAt,
+  } satisfies Record<NotificationLogSortField, unknown>,
   toRecord: typedLog,
 });
 

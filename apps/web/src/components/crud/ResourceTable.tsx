@@ -101,14 +101,18 @@ export function ResourceTable<R extends { id: number }, F, O>({ def, toolbar, ro
 
   const { endpoints } = def;
   const mode = endpoints.page ? 'page' : endpoints.tree ? 'tree' : 'list';
-  const sortFields = useMemo(() => sortFieldsOf(endpoints.page?.body), [endpoints.page]);
   const sortBody = sort ? { sortField: sort.field, sortOrder: sort.order } : {};
   const exportSorts = useMemo(() => sortFieldsOf(endpoints.export?.body).length > 0, [endpoints.export]);
   const filtered = Object.keys(filters).length > 0;
   const useFlatList = mode === 'list' || (mode === 'tree' && filtered && !!endpoints.list);
-  const page = useResourcePage(def, { ...def.fixedFilters, ...filters, ...sortBody, ...paging }, mode === 'page');
-  const list = useResourceList(def, { ...def.fixedFilters, ...filters }, useFlatList);
-  const tree = useResourceTree(def, mode === 'tree' && !useFlatList);
+  // The columns that sort are those the endpoint shown declares: the page, the flat list (a search
+  // of a tree), or the tree, whose siblings sort within each level.
+  const shownEndpoint = mode === 'page' ? endpoints.page : useFlatList ? endpoints.list : endpoints.tree;
+  const sortFields = useMemo(() => sortFieldsOf(shownEndpoint?.body), [shownEndpoint]);
+  const sortOf = (on: boolean) => (on && sort && sortFields.includes(sort.field) ? sortBody : {});
+  const page = useResourcePage(def, { ...def.fixedFilters, ...filters, ...sortOf(mode === 'page'), ...paging }, mode === 'page');
+  const list = useResourceList(def, { ...def.fixedFilters, ...filters, ...sortOf(useFlatList) }, useFlatList);
+  const tree = useResourceTree(def, mode === 'tree' && !useFlatList, sortOf(mode === 'tree' && !useFlatList));
   const active = mode === 'page' ? page : useFlatList ? list : tree;
   // The table is first drawn once the first answer is in (or has failed), in a render React may
   // interrupt: not drawn empty and then again with its rows, each in one long task that blocks

@@ -19,7 +19,7 @@ export function resourceApi<R, O = R>(endpoints: Endpoints) {
   return {
     page: (params: Record<string, unknown>) => send<Page<R>>('page', params),
     list: (filters: Record<string, unknown>) => send<R[]>('list', filters),
-    tree: () => send<R[]>('tree', {}),
+    tree: (params: Record<string, unknown> = {}) => send<R[]>('tree', params),
     one: (id: number) => send<O>('one', { id }),
     add: (body: Record<string, unknown>) => send<unknown>('add', body),
     edit: (body: Record<string, unknown>) => send<unknown>('edit', body),

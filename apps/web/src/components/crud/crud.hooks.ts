@@ -22,9 +22,10 @@ export function useResourceList<R extends { id: number }, F, O>(def: AnyDef<R, F
   return useQuery({ queryKey: keys.list(filters), queryFn: () => api.list(filters), placeholderData: keepPreviousData, enabled });
 }
 
-export function useResourceTree<R extends { id: number }, F, O>(def: AnyDef<R, F, O>, enabled = true) {
+/** The tree; `params` carry its sort (the siblings of each level sort by it). */
+export function useResourceTree<R extends { id: number }, F, O>(def: AnyDef<R, F, O>, enabled = true, params: Record<string, unknown> = {}) {
   const { keys, api } = useResource(def);
-  return useQuery({ queryKey: keys.tree(), queryFn: () => api.tree(), enabled });
+  return useQuery({ queryKey: keys.tree(params), queryFn: () => api.tree(params), placeholderData: keepPreviousData, enabled });
 }
 
 export function useResourceOne<R extends { id: number }, F, O>(def: AnyDef<R, F, O>, id: number | null) {
