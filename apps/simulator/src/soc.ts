@@ -11,12 +11,13 @@ import { socOf } from './state.ts';
  * LFP the open-circuit voltage is flat between about 10 % and 95 %, so the voltage cannot correct
  * it there. Only the two ends of the curve are steep: when the real pack reaches the top knee
  * (cells past ~3.45 V at rest, the charge cut-off) the BMS recalibrates to full; when it reaches
- * the bottom knee (cells down to ~3.0 V) its low-voltage protection corrects the estimate down to
- * where the pack really is. Between the two, the error grows with every kWh moved.
+ * the bottom knee (the weakest cells down to ~2.9 V under load) its low-voltage protection
+ * corrects the estimate down to where the pack really is. Between the two, the error grows with
+ * every kWh moved.
  *
  * The EMS dispatches on the estimate and keeps it inside socLowerLimit…socUpperLimit. With the
  * estimate a few points above the truth, the evening discharge runs the real pack down to the
- * bottom knee before the estimate reaches the lower limit: the BMS then corrects its SOC to ~2 %
+ * bottom knee before the estimate reaches the lower limit: the BMS then corrects its SOC to ~3 %
  * (below the lower limit, so the PCS is derated to no discharge) and reports that until the next
  * charge. With the estimate a few points below the truth, the night charge fills the real pack
  * before the estimate reaches the upper limit: the BMS recalibrates to ~99 % (above the upper
@@ -32,7 +33,7 @@ import { socOf } from './state.ts';
  * 0 plays an ideal BMS: no drift.
  */
 
-/** True SOC, %, at which the real pack reaches the bottom knee of the LFP curve (OCV ~3.0 V). */
+/** True SOC, %, of the bottom knee of the LFP curve: OCV ~3.04 V, the weakest cells ~2.9 V under load. */
 export const SOC_LOW_KNEE = 3;
 /** True SOC, %, at which the real pack reaches the top knee (OCV ~3.45 V, charge cut-off). */
 export const SOC_HIGH_KNEE = 99;
