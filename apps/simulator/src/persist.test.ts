@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,5 +48,23 @@ describe('state file', () => {
     expect(resumed?.options.randomFaultsPerDevicePerDay).toBe(3);
     // The catch-up to now already played them.
     expect(resumed?.stations.some((s) => s.dyn.incidents.length > 0)).toBe(true);
+  });
+
+  it('a file saved before the BMS’s SOC estimate was played resumes calibrated, and the same state saved with it', async () => {
+    const fleet = demoFleet(25);
+    const t0 = Date.UTC(2025, 5, 10);
+    const s = step(createState(fleet, t0, { randomFaultsPerDevicePerDay: 0.1 }), 12 * 3_600_000, t0 + 12 * 3_600_000);
+    expect(s.stations.some((x) => x.dyn.socError !== 0)).toBe(true);
+    const file = join(dir, 'soc.json');
+    await saveState(file, s);
+    expect((await loadState(file, fleet, s.timeMs))?.stations.map((x) => x.dyn)).toEqual(s.stations.map((x) => x.dyn));
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { stations: { dyn: Record<string, unknown> }[] };
+    for (const st of saved.stations) {
+      delete st.dyn.socError;
+      delete st.dyn.socCalibrations;
+    }
+    await writeFile(file, JSON.stringify(saved));
+    const old = await loadState(file, fleet, s.timeMs);
+    expect(old?.stations.map((x) => [x.dyn.socError, x.dyn.socCalibrations])).toEqual(s.stations.map(() => [0, 0]));
   });
 });

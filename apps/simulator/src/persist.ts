@@ -56,6 +56,9 @@ export async function loadState(file: string, fleet: Fleet, nowMs: number, optio
     s.dyn.incidents ??= [];
     s.dyn.offline ??= {};
     s.dyn.incidentSlot ??= Math.floor(saved.timeMs / 3_600_000);
+    // A file saved before the BMS's SOC estimate was played: calibrated.
+    s.dyn.socError ??= 0;
+    s.dyn.socCalibrations ??= 0;
     stations.push({ def, dyn: s.dyn });
   }
   const state: SimState = { seed: saved.seed, timeMs: saved.timeMs, options: { ...saved.options, ...options }, stations };

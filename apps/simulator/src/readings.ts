@@ -4,7 +4,8 @@ import { cellTemperature, cellVoltage, clamp, clusterCurrent, clusterSoc, packSo
 import type { DeviceDef, StationDef } from './fleet.ts';
 import { hash01 } from './random.ts';
 import type { SimState, StationDynamics, StationState } from './state.ts';
-import { activeFaults, capacityOf, devicesOf, findStation, hasFault, socOf } from './state.ts';
+import { activeFaults, capacityOf, devicesOf, findStation, hasFault } from './state.ts';
+import { estimatedSoc } from './soc.ts';
 import { ETA_PCS, LOAD_Q_RATIO, PILE_Q_RATIO, allowedBatteryPower } from './step.ts';
 
 /**
@@ -167,7 +168,7 @@ function ems(ctx: Ctx): Values {
     runMode: c.runMode,
     strategyState: f.strategy,
     touPeriod: PRICE_PERIODS.indexOf(f.period),
-    soc: r(socOf(def, dyn), 1),
+    soc: r(estimatedSoc(def, dyn), 1),
     activePower: r(f.pcs, 2),
     gridPower: r(f.grid, 2),
     loadPower: r(f.load, 2),
@@ -230,12 +231,13 @@ function bms(ctx: Ctx): Values {
   const current = clusters.reduce((a, cl) => a + clusterCurrent(def, dyn, seed, cl.no ?? 1), 0);
   const cap = capacityOf(def, dyn);
   const c = dyn.controls;
+  const soc = estimatedSoc(def, dyn);
   const allowed = allowedBatteryPower(def, dyn);
   const insulationLow = activeFaults(dyn, ctx.device.code).includes('BMS_INSULATION_LOW');
   const cycles = (dyn.total.batteryCharge + dyn.total.batteryDischarge) / (def.storage.depthOfDischarge * 2 * def.storage.installedEnergy);
   return {
     state: batteryState(ctx, dyn.flows.battery, ctx.device.code),
-    soc: r(socOf(def, dyn), 1),
+    soc: r(soc, 1),
     soh: r(dyn.soh * 100, 1),
     voltage: r(busVoltage(m), 1),
     current: r(current, 1),
@@ -245,8 +247,8 @@ function bms(ctx: Ctx): Values {
     avgCellTemperature: r(t.sum / Math.max(1, t.count), 1),
     allowedChargePower: r(allowed.charge, 1),
     allowedDischargePower: r(allowed.discharge, 1),
-    chargeableEnergy: r(Math.max(0, (cap * c.socUpperLimit) / 100 - dyn.energy), 1),
-    dischargeableEnergy: r(Math.max(0, dyn.energy - (cap * c.socLowerLimit) / 100), 1),
+    chargeableEnergy: r(Math.max(0, (cap * (c.socUpperLimit - soc)) / 100), 1),
+    dischargeableEnergy: r(Math.max(0, (cap * (soc - c.socLowerLimit)) / 100), 1),
     ratedEnergy: def.storage.installedEnergy,
     insulationResistancePositive: r((insulationLow ? 85 : 2400) + jitter(ctx, 40, 'ins+'), 0),
     insulationResistanceNegative: r((insulationLow ? 92 : 2300) + jitter(ctx, 40, 'ins-'), 0),
@@ -270,7 +272,7 @@ function batteryCluster(ctx: Ctx): Values {
   const current = clusterCurrent(def, dyn, seed, c);
   return {
     state: batteryState(ctx, (voltage * current) / 1000, device.code),
-    soc: r(clusterSoc(def, dyn, seed, c), 1),
+    soc: r(clamp(clusterSoc(def, dyn, seed, c) + dyn.socError, 0, 100), 1),
     soh: r(dyn.soh * 100 + (hash01(seed, device.code, 'soh') - 0.5) * 0.6, 1),
     voltage: r(voltage, 1),
     current: r(current, 1),
@@ -293,7 +295,7 @@ function batteryPack(ctx: Ctx): Values {
   const v = extremes(m.voltage, c - 1, p - 1);
   const t = extremes(m.temperature, c - 1, p - 1);
   const out: Values = {
-    soc: r(packSoc(def, dyn, seed, c, p), 1),
+    soc: r(clamp(packSoc(def, dyn, seed, c, p) + dyn.socError, 0, 100), 1),
     voltage: r(v.sum, 2),
     current: r(clusterCurrent(def, dyn, seed, c), 1),
     ...extremeValues(v, t, null),

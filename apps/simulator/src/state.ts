@@ -153,6 +153,10 @@ export interface StationDynamics {
   incidents: Incident[];
   /** The last hour slot whose incidents were drawn. */
   incidentSlot: number;
+  /** The BMS's SOC estimation error, points (estimate − true SOC; soc.ts). */
+  socError: number;
+  /** Calibrations of the SOC estimate so far (numbers the drift rates; soc.ts). */
+  socCalibrations: number;
 }
 
 export interface StationState {
@@ -165,7 +169,8 @@ export interface SimOptions {
   /**
    * The rate of the station's operating life (incidents.ts): expected faults per device per day
    * before the device type's weight; offline devices and cabinet communication losses scale with
-   * it. 0 = none (the default).
+   * it. Above 0 the BMS's SOC estimate also drifts between calibrations (soc.ts). 0 = none, an
+   * ideal station (the default).
    */
   randomFaultsPerDevicePerDay: number;
 }
@@ -301,6 +306,9 @@ function createStation(def: StationDef, seed: number, startMs: number): StationS
       incidents: [],
       // The slot before the start's: the start's own slot is drawn at the first step.
       incidentSlot: Math.floor(startMs / 3_600_000) - 1,
+      // Calibrated at commissioning.
+      socError: 0,
+      socCalibrations: 0,
     },
   };
 }

@@ -4,6 +4,7 @@ import { arrivalProbability, baseLoad, irradiance, outdoorTemperature } from './
 import type { DeviceDef, Fleet, StationDef } from './fleet.ts';
 import { updateIncidents } from './incidents.ts';
 import { hash01, hashRange, valueNoise } from './random.ts';
+import { estimatedSoc, trackSocEstimate } from './soc.ts';
 import type { Counters, GunState, SimOptions, SimState, StationDynamics, StationState } from './state.ts';
 import { capacityOf, commission, createState, devicesOf, hasFault, socOf } from './state.ts';
 
@@ -63,7 +64,7 @@ export function step(state: SimState, dtMs: number, nowMs: number): SimState {
     for (const station of next.stations) {
       // The incidents of the sub-step's start act on its physics (a faulted converter stops).
       updateIncidents(station.def, station.dyn, next.seed, t, rate);
-      subStep(station, next.seed, t, t1);
+      subStep(station, next.seed, t, t1, rate > 0);
     }
     t = t1;
   }
@@ -85,7 +86,7 @@ function resetCounters(c: Counters): void {
 const isOn = (dyn: StationDynamics, code: string | undefined) =>
   code !== undefined && !dyn.controls.off[code] && !dyn.controls.rebooting[code] && !hasFault(dyn, code);
 
-function subStep(station: StationState, seed: number, t0: number, t1: number): void {
+function subStep(station: StationState, seed: number, t0: number, t1: number, socDrift: boolean): void {
   const { def, dyn } = station;
   const c = dyn.controls;
   const dtH = (t1 - t0) / HOUR_MS;
@@ -150,9 +151,11 @@ function subStep(station: StationState, seed: number, t0: number, t1: number): v
   const limP = isOn(dyn, pcs?.code) ? Math.max(0, Math.min(def.storage.installedPower, c.pcsPowerLimit)) : 0;
   const eMin = (cap * c.socLowerLimit) / 100;
   const eMax = (cap * c.socUpperLimit) / 100;
+  // The EMS and the BMS go by the BMS's estimate (soc.ts); the cells by what is really there.
+  const eEstimated = clamp(dyn.energy + (cap * dyn.socError) / 100, 0, cap);
   const allowed = allowedBatteryPower(def, dyn);
-  const maxDis = Math.min(allowed.discharge, Math.max(0, ((dyn.energy - eMin) * ETA_BATTERY) / dtH));
-  const maxChg = Math.min(allowed.charge, Math.max(0, (eMax - dyn.energy) / (ETA_BATTERY * dtH)));
+  const maxDis = Math.min(allowed.discharge, Math.max(0, ((eEstimated - eMin) * ETA_BATTERY) / dtH), (dyn.energy * ETA_BATTERY) / dtH);
+  const maxChg = Math.min(allowed.charge, Math.max(0, (eMax - eEstimated) / (ETA_BATTERY * dtH)), (cap - dyn.energy) / (ETA_BATTERY * dtH));
   const dcCoupled = def.pv?.coupling === 'dc';
   const emsActive = isOn(dyn, ems?.code);
 
@@ -193,8 +196,11 @@ function subStep(station: StationState, seed: number, t0: number, t1: number): v
   const dcdcPvUsed = dcdcAvail > 0 ? (dcdcPv * dcdcOut) / dcdcAvail : 0;
   const grid = load + pileTotal - pvAc - pcsAc;
 
-  // Integrate the battery (the limits above keep it inside socLower..socUpper).
+  // Integrate the battery (the limits above keep the estimate inside socLower..socUpper, the
+  // truth inside 0..100); the BMS's estimate drifts, and is calibrated at a knee of the curve.
+  const socBefore = socOf(def, dyn);
   dyn.energy = clamp(dyn.energy - (battery > 0 ? battery / ETA_BATTERY : battery * ETA_BATTERY) * dtH, 0, cap);
+  trackSocEstimate(def, dyn, seed, socBefore, socDrift);
 
   // Counters.
   for (const cnt of [dyn.today, dyn.total]) {
@@ -305,13 +311,14 @@ function subStep(station: StationState, seed: number, t0: number, t1: number): v
 
 /**
  * What the BMS allows now, DC kW: the battery's rating (the PCS's with margin), tapering to zero
- * over the last few % before each SOC limit; zero with the BMS faulted or rebooting.
+ * over the last few % of its SOC estimate before each SOC limit (none beyond: a BMS that has just
+ * corrected its SOC below the lower limit allows no discharge); zero with the BMS faulted or rebooting.
  */
 export function allowedBatteryPower(def: StationDef, dyn: StationDynamics): { charge: number; discharge: number } {
   const bms = devicesOf(def, 'bms')[0];
   if (!isOn(dyn, bms?.code)) return { charge: 0, discharge: 0 };
   const rated = (def.storage.installedPower / ETA_PCS) * 1.05;
-  const soc = socOf(def, dyn);
+  const soc = estimatedSoc(def, dyn);
   const c = dyn.controls;
   return {
     charge: rated * clamp((c.socUpperLimit - soc) / TAPER_SOC, 0, 1),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq, sql } from 'drizzle-orm';
-import { demoFleet, localTime, manualClock, runSimulator, type SimulatorHandle } from '@ess/simulator';
+import { ETA_BATTERY, ETA_PCS, commissionedState, demoFleet, localTime, manualClock, runSimulator, type SimulatorHandle } from '@ess/simulator';
 import type { AlarmKanbanChart, AlarmKanbanSite, HomeTop, SiteEarnings, SiteOverview, SitePerformance } from '@ess/contract';
 import { startTestApp, type TestApp } from '../../test/harness.ts';
 import { alarm } from '../db/schema/alarm.ts';
@@ -74,12 +74,31 @@ describe('demo history', () => {
     expect(new Set(rows.map((r) => r.siteId)).size).toBe(3);
     const ended = rows.filter((r) => r.status === 'ended');
     // Counted for seed 1 over these four days.
-    expect([rows.length, ended.length]).toEqual([40, 38]);
+    expect([rows.length, ended.length]).toEqual([42, 40]);
     expect(ended.length).toBeGreaterThan(2 * DAYS);
     expect(rows.filter((r) => r.status === 'active').length).toBeGreaterThan(0);
     // Spread over the days, not a burst at the end.
     const days = new Set(rows.map((r) => Math.floor((r.startedAt.getTime() - start) / DAY)));
     expect(days.size).toBeGreaterThanOrEqual(DAYS - 1);
+
+    // SOC limits: the BMS's drifted estimate corrected at a knee of the LFP curve, low and high,
+    // each ended by the next charge or discharge (seed 1: Berlin low, Shanghai high).
+    const soc = await t.ctx.db
+      .select({ siteCode: site.code, description: alarm.description, level: alarm.level, status: alarm.status, trigger: alarm.triggerValue, clear: alarm.clearValue, startedAt: alarm.startedAt, endedAt: alarm.endedAt })
+      .from(alarm)
+      .innerJoin(site, eq(site.id, alarm.siteId))
+      .where(eq(alarm.code, 'soc'))
+      .orderBy(asc(alarm.startedAt));
+    expect(soc.map((a) => [a.siteCode, a.description, a.level, a.status])).toEqual([
+      ['BE01', '电池SOC过低', 2, 'ended'],
+      ['SH01', '电池SOC过高', 4, 'ended'],
+    ]);
+    const [low, high] = soc;
+    expect(low!.trigger).toBeLessThan(4);
+    expect(low!.clear).toBeGreaterThan(5);
+    expect(high!.trigger).toBeGreaterThan(98);
+    expect(high!.clear).toBeLessThan(95);
+    for (const a of soc) expect(a.endedAt!.getTime() - a.startedAt.getTime()).toBeGreaterThan(60 * 60_000);
 
     // Every fault event raised went through the engine's fault rules into an alarm.
     const { rows: raised } = await t.ctx.database.sql.query<{ n: number }>(
@@ -139,10 +158,21 @@ describe('demo history', () => {
     // Shanghai and Los Angeles: AC meters, about one and a half cycles a day, so a few days' SOC
     // difference weighs little. (Berlin's battery cycles less than once a day: over these four days
     // it gave out more than it took in (null, no round trip yet); its two weeks are in the
-    // simulator's lifetime test.)
+    // simulator's lifetime test.) The difference includes the BMS's SOC error at the end (soc.ts):
+    // the EMS ends at the same estimate as it started, the cells a point or two off it, which over
+    // four days moves the ratio by up to a few tenths (Shanghai 84.99 % for seed 1). Taken out, the
+    // conversion losses alone are inside 85–92 % as before.
+    const commissioned = commissionedState(demoFleet(), now - DAYS * DAY, { randomFaultsPerDevicePerDay: 0.1 });
+    const etaBoth = ETA_BATTERY * ETA_PCS;
     for (const code of ['SH01', 'LA01']) {
-      expect(efficiency[code], code).toBeGreaterThan(85);
+      expect(efficiency[code], code).toBeGreaterThan(84.5);
       expect(efficiency[code], code).toBeLessThan(92);
+      const sid = sites.find((x) => x.code === code)!.id;
+      const life = await lifetimeOf(sid);
+      const stored = history.state.stations.find((x) => x.def.code === code)!.dyn.energy - commissioned.stations.find((x) => x.def.code === code)!.dyn.energy;
+      const conversion = stored >= 0 ? life.discharge! / (life.charge! - stored / etaBoth) : (life.discharge! + stored * etaBoth) / life.charge!;
+      expect(conversion * 100, code).toBeGreaterThan(85);
+      expect(conversion * 100, code).toBeLessThan(92);
     }
     // The home page's totals are the same figures, added up.
     const [group] = await t.ctx.db.select({ id: company.id }).from(company).orderBy(asc(company.id)).limit(1);

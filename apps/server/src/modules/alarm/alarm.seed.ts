@@ -34,7 +34,11 @@ export const DEFAULT_THRESHOLDS: DefaultThreshold[] = [
   { deviceType: 'batteryPack', identifier: 'maxCellTemperature', operator: '>', threshold: 45, clearValue: 42, level: 3, alarmType: 'overLimit', description: '电池包单体温度偏高' },
   { deviceType: 'batteryPack', identifier: 'minCellVoltage', operator: '<', threshold: 2.9, clearValue: 3.0, level: 3, alarmType: 'overLimit', description: '电池包单体电压过低' },
   { deviceType: 'batteryCluster', identifier: 'cellVoltageDifference', operator: '>', threshold: 300, clearValue: 250, level: 4, alarmType: 'overLimit', description: '电池簇单体压差过大' },
-  { deviceType: 'bms', identifier: 'soc', operator: '<', threshold: 3, clearValue: 5, level: 2, alarmType: 'overLimit', description: '电池SOC过低' },
+  // The EMS keeps the BMS's SOC inside 5–95 %; outside it only when the BMS has just corrected a
+  // drifted estimate at a knee of the LFP curve (the station simulator's soc.ts): to ~3 % at the
+  // bottom, discharge stopped until the next charge; to ~99 % at the top, charge stopped.
+  { deviceType: 'bms', identifier: 'soc', operator: '<', threshold: 4, clearValue: 5, level: 2, alarmType: 'overLimit', description: '电池SOC过低' },
+  { deviceType: 'bms', identifier: 'soc', operator: '>', threshold: 98, clearValue: 95, level: 4, alarmType: 'overLimit', description: '电池SOC过高' },
   { deviceType: 'transformer', identifier: 'loadRate', operator: '>', threshold: 90, clearValue: 85, level: 3, alarmType: 'overLimit', description: '变压器负载率过高' },
   { deviceType: 'pcs', identifier: 'igbtTemperature', operator: '>', threshold: 85, clearValue: 80, level: 3, alarmType: 'overLimit', description: 'PCS IGBT温度过高' },
   { deviceType: 'airConditioner', identifier: 'cabinetTemperature', operator: '>', threshold: 35, clearValue: 32, level: 3, alarmType: 'overLimit', description: '储能柜内温度过高' },
