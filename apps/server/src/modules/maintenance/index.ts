@@ -1,12 +1,18 @@
 import { defineModule } from '../../platform/module.ts';
 import './maintenance.events.ts';
+import { overviewRoutes } from './overview.routes.ts';
+import { registerPlanJobs } from './plan.generator.ts';
+import { planRoutes } from './plan.routes.ts';
 
 /**
  * Maintenance (api-catalogue "Inspection" and "Repair"): inspection items, plans and their
  * generator, work orders and their log, defects, repair orders with the alarm → repair loop, and
- * the overview. Routes, jobs and subscribers are added by their services.
+ * the overview.
  */
 export const maintenanceModule = defineModule({
   name: 'maintenance',
-  routes: [],
+  routes: [...planRoutes, ...overviewRoutes],
+  jobs: (ctx) => {
+    registerPlanJobs(ctx);
+  },
 });
