@@ -16,3 +16,6 @@ export const maintenanceModule = defineModule({
     registerPlanJobs(ctx);
   },
 });
+
+/** The maintenance demo (items, plans, two weeks of orders, repairs from the demo alarms), written once after the demo's history. */
+export { seedMaintenanceDemo } from './maintenance.demo.ts';
