@@ -1,0 +1,21 @@
+import { defineModule } from '../../platform/module.ts';
+import './maintenance.events.ts';
+import { overviewRoutes } from './overview.routes.ts';
+import { registerPlanJobs } from './plan.generator.ts';
+import { planRoutes } from './plan.routes.ts';
+
+/**
+ * Maintenance (api-catalogue "Inspection" and "Repair"): inspection items, plans and their
+ * generator, work orders and their log, defects, repair orders with the alarm → repair loop, and
+ * the overview.
+ */
+export const maintenanceModule = defineModule({
+  name: 'maintenance',
+  routes: [...planRoutes, ...overviewRoutes],
+  jobs: (ctx) => {
+    registerPlanJobs(ctx);
+  },
+});
+
+/** The maintenance demo (items, plans, two weeks of orders, repairs from the demo alarms), written once after the demo's history. */
+export { seedMaintenanceDemo } from './maintenance.demo.ts';
