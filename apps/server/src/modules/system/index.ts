@@ -19,3 +19,6 @@ export const systemModule = defineModule({
   jobs: registerNotificationJobs,
   subscribers: [deadLetterNoticeSubscriber],
 });
+
+// The module's public interface: what other modules may use.
+export { notifyUsers, type UserNotice } from './notification.service.ts';

@@ -285,6 +285,32 @@ export async function deliver(ctx: AppContext, deliveries: Delivery[], db: DbOrT
   });
 }
 
+/** A notice to one user from another module (a work order assigned to them, …): title and content as source text or issueMessage. */
+export interface UserNotice {
+  userId: number;
+  title: string;
+  content: string;
+}
+
+/**
+ * Notices from other modules, written with `tx` (a domain-event subscriber's delivery transaction,
+ * so each event notifies once) to the recipients' message lists, then sent live: a PopupWindow
+ * each and their new unread counts. Disabled users get nothing.
+ */
+export async function notifyUsers(ctx: AppContext, tx: DbOrTx, notices: readonly UserNotice[]): Promise<void> {
+  if (notices.length === 0) return;
+  const enabled = new Set(
+    (await tx.select({ id: appUser.id }).from(appUser).where(and(inArray(appUser.id, [...new Set(notices.map((n) => n.userId))]), eq(appUser.status, 1)))).map((r) => r.id),
+  );
+  const rows = notices.filter((n) => enabled.has(n.userId)).map((n) => ({ userId: n.userId, title: n.title.slice(0, 100), content: n.content }));
+  if (rows.length === 0) return;
+  const deliveries = await tx
+    .insert(notification)
+    .values(rows)
+    .returning({ id: notification.id, userId: notification.userId, title: notification.title, content: notification.content, createdAt: notification.createdAt });
+  await deliver(ctx, deliveries, tx);
+}
+
 async function schedule(ctx: AppContext, setting: Setting): Promise<void> {
   const at = setting.pushAt!;
   await ctx.jobs.send<PushJobData>(PUSH_JOB, { id: setting.id, pushAt: at.toISOString() }, at);
