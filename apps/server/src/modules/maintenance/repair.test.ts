@@ -218,9 +218,9 @@ describe.each(DB_TARGETS)('repair orders on %s', (target) => {
     const { no } = await one(id);
     expect((await accept(id, false, '未清理现场')).status).toBe(200);
     await t.ctx.outbox.drain();
-    const types = (await t.ctx.db.select().from(domainEvent)).filter((e) => (e.payload as { no?: string }).no === no).map((e) => e.type);
+    const types = (await t.ctx.db.select().from(domainEvent).orderBy(domainEvent.id)).filter((e) => (e.payload as { no?: string }).no === no).map((e) => e.type);
     expect(types).toEqual(['repair.created', 'repair.assigned', 'repair.checkedIn', 'repair.handled', 'repair.rejected']);
-    const notes = (await t.ctx.db.select().from(notification).where(eq(notification.userId, w.worker.id))).filter((n) => n.content.includes(no));
+    const notes = (await t.ctx.db.select().from(notification).where(eq(notification.userId, w.worker.id)).orderBy(notification.id)).filter((n) => n.content.includes(no));
     // The repairer's own check-in and handling tell nobody; dispatch and the rejection tell them.
     expect(notes.map((n) => n.content)).toEqual([`工单 ${no}：派单，当前状态：待处理`, `工单 ${no}：验收驳回，当前状态：处理中（备注：未清理现场）`]);
     expect(notes.every((n) => n.title === '维修工单通知')).toBe(true);

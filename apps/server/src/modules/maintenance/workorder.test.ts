@@ -247,7 +247,7 @@ describe.each(DB_TARGETS)('inspection work orders on %s', (target) => {
     await t.ctx.outbox.drain();
     const closed = await s.nextEvent<{ content: string }>('PopupWindow', (d) => d.content.includes(no));
     expect(closed.data.content).toBe(`工单 ${no}：关闭，当前状态：已关闭（备注：改期）`);
-    const all = await t.ctx.db.select().from(domainEvent);
+    const all = await t.ctx.db.select().from(domainEvent).orderBy(domainEvent.id);
     const types = all.filter((e) => (e.payload as { no?: string }).no === no).map((e) => e.type);
     expect(types).toEqual(['workorder.created', 'workorder.assigned', 'workorder.closed']);
     const changes = all.filter((e) => e.type === 'state.changed' && (e.payload as { machine: string; entityId: number }).entityId === id && (e.payload as { machine: string }).machine === 'inspection.workOrder');
