@@ -4,7 +4,7 @@ import {
 } from '@ess/contract';
 import { fillText } from '@ess/contract/pack-text';
 import { subscriber, type DomainEventType } from '../../platform/events/outbox.ts';
-import { notifyUsers, type UserNotice } from '../system/index.ts';
+import { deliver, notifyUsers, type Delivery } from '../system/index.ts';
 import './maintenance.events.ts';
 
 /** Source texts of the notices (translated by the language packs; `$n` filled here). */
@@ -29,7 +29,7 @@ export const maintenanceNotifySubscriber = subscriber({
   name: 'maintenance.notify',
   events: EVENTS as ('workorder.assigned' | 'repair.assigned')[],
   handle: async (events, tx, ctx) => {
-    const notices: UserNotice[] = [];
+    const deliveries: Delivery[] = [];
     for (const e of events) {
       const p = e.payload;
       const what = actionOfEvent.get(e.type);
@@ -39,8 +39,8 @@ export const maintenanceNotifySubscriber = subscriber({
           ? [WORK_ORDER_NOTICE_TITLE, WORK_ORDER_ACTION_LABELS[what.action], WORK_ORDER_STATE_LABELS[p.to as WorkOrderState] ?? p.to]
           : [REPAIR_NOTICE_TITLE, REPAIR_ACTION_LABELS[what.action], REPAIR_STATE_LABELS[p.to as RepairState] ?? p.to];
       const content = fillText(ORDER_NOTICE_TEXT, [p.no, actionLabel, stateLabel], 'zh-CN') + (p.note ? fillText(ORDER_NOTICE_NOTE, [p.note], 'zh-CN') : '');
-      notices.push({ userId: p.assigneeId, title, content });
+      deliveries.push(...(await notifyUsers(tx, [p.assigneeId], title, content)));
     }
-    await notifyUsers(ctx, tx, notices);
+    await deliver(ctx, deliveries, tx);
   },
 });

@@ -20,5 +20,5 @@ export const systemModule = defineModule({
   subscribers: [deadLetterNoticeSubscriber],
 });
 
-// The module's public interface: what other modules may use.
-export { notifyUsers, type UserNotice } from './notification.service.ts';
+/** Notifications for other modules: write them in a transaction, deliver them after. */
+export { deliver, notifyUsers, type Delivery } from './notification.service.ts';

@@ -221,7 +221,7 @@ async function companyPath(tx: DbOrTx, companyId: number): Promise<string> {
   return found(row, '公司不存在').path;
 }
 
-interface Delivery {
+export interface Delivery {
   id: number;
   userId: number;
   title: string;
@@ -285,30 +285,19 @@ export async function deliver(ctx: AppContext, deliveries: Delivery[], db: DbOrT
   });
 }
 
-/** A notice to one user from another module (a work order assigned to them, …): title and content as source text or issueMessage. */
-export interface UserNotice {
-  userId: number;
-  title: string;
-  content: string;
-}
-
 /**
- * Notices from other modules, written with `tx` (a domain-event subscriber's delivery transaction,
- * so each event notifies once) to the recipients' message lists, then sent live: a PopupWindow
- * each and their new unread counts. Disabled users get nothing.
+ * Notifies users from another module's work (a work order assigned, a plan paused): writes one
+ * notification each in the caller's transaction and returns the deliveries, which the caller
+ * hands to deliver() (PopupWindow and Unread live events) once the rows are visible.
  */
-export async function notifyUsers(ctx: AppContext, tx: DbOrTx, notices: readonly UserNotice[]): Promise<void> {
-  if (notices.length === 0) return;
-  const enabled = new Set(
-    (await tx.select({ id: appUser.id }).from(appUser).where(and(inArray(appUser.id, [...new Set(notices.map((n) => n.userId))]), eq(appUser.status, 1)))).map((r) => r.id),
-  );
-  const rows = notices.filter((n) => enabled.has(n.userId)).map((n) => ({ userId: n.userId, title: n.title.slice(0, 100), content: n.content }));
-  if (rows.length === 0) return;
-  const deliveries = await tx
+export async function notifyUsers(db: DbOrTx, userIds: readonly number[], title: string, content: string): Promise<Delivery[]> {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return [];
+  const createdAt = new Date();
+  return db
     .insert(notification)
-    .values(rows)
+    .values(ids.map((userId) => ({ userId, title: title.slice(0, 100), content, createdAt })))
     .returning({ id: notification.id, userId: notification.userId, title: notification.title, content: notification.content, createdAt: notification.createdAt });
-  await deliver(ctx, deliveries, tx);
 }
 
 async function schedule(ctx: AppContext, setting: Setting): Promise<void> {
