@@ -7,7 +7,7 @@ import { deviceChange } from '../src/db/schema/device-registry.ts';
 import { distributionDiagram } from '../src/db/schema/site.ts';
 import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../src/db/schema/pricing.ts';
 import { alarm, alarmShield } from '../src/db/schema/alarm.ts';
-import { inspectionDefect, inspectionWorkOrder, maintenanceLog, repairOrder } from '../src/db/schema/maintenance.ts';
+import { inspectionDefect, inspectionItem, inspectionPlan, inspectionPlanSite, inspectionWorkOrder, maintenanceLog, repairOrder } from '../src/db/schema/maintenance.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
@@ -175,4 +175,20 @@ scopeFixtures.repairOrder = async (t, companyId) => {
     .values({ no: `WXPROBE${suffix()}`, siteId, level: 3, title: 'probe', source: 'manual', createdByName: 'probe' })
     .returning({ id: repairOrder.id });
   return r!.id;
+};
+
+// Maintenance: an inspection item of the given company; a plan of the company on one of its stations.
+scopeFixtures.inspectionItem = async (t, companyId) => {
+  const [i] = await t.ctx.db.insert(inspectionItem).values({ companyId, name: `probe-${suffix()}`, checkType: 'text' }).returning({ id: inspectionItem.id });
+  return i!.id;
+};
+scopeFixtures.inspectionPlan = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const schedule = { kind: 'daily', startDate: '2026-01-01', endDate: null, time: '08:00', dueHours: 24 } as const;
+  const [p] = await t.ctx.db
+    .insert(inspectionPlan)
+    .values({ companyId, name: `probe-${suffix()}`, schedule, startDate: schedule.startDate })
+    .returning({ id: inspectionPlan.id });
+  await t.ctx.db.insert(inspectionPlanSite).values({ planId: p!.id, siteId });
+  return p!.id;
 };
