@@ -14,11 +14,11 @@ import { emit } from '../../platform/events/outbox.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
-import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
+import { inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { siteInScope } from '../site/index.ts';
 import './maintenance.events.ts';
-import { actorName, deviceOfSite, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos } from './order-common.ts';
+import { actorName, assertOrderFilter, deviceOfSite, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos } from './order-common.ts';
 
 /** Defects found on site (by hand, or recorded by a failed inspection result), with photos. */
 
@@ -87,11 +87,7 @@ const defects = defineListQuery({
   }),
 });
 
-async function assertFilter(db: DbOrTx, user: AuthUser, f: { companyId?: number | undefined; siteId?: number | undefined; deviceId?: number | undefined }) {
-  if (f.companyId) await assertCompany(db, user, f.companyId);
-  if (f.siteId) await assertSites(db, user, [f.siteId]);
-  if (f.deviceId) found((await db.select({ id: device.id }).from(device).where(and(eq(device.id, f.deviceId), inSiteScope(device.siteId, db, user))))[0], '设备不存在');
-}
+const assertFilter = assertOrderFilter;
 
 export async function defectPage(ctx: AppContext, user: AuthUser, req: DefectFilter & { current: number; pageSize: number }): Promise<Page<DefectRecord>> {
   await assertFilter(ctx.db, user, req);

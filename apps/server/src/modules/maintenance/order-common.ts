@@ -7,6 +7,7 @@ import { appUser } from '../../db/schema/system.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
+import { assertCompany, assertSites, inSiteScope } from '../../platform/http/scope.ts';
 import { checkedImages, downloadUrl } from '../files/index.ts';
 import { logRecord } from './maintenance.journal.ts';
 
@@ -100,4 +101,11 @@ export const sitesUnderCompany = (siteColumn: SQL | typeof site.id, companyId: n
 export async function userName(tx: DbOrTx, userId: number): Promise<string> {
   const [u] = await tx.select({ name: appUser.name, username: appUser.username }).from(appUser).where(eq(appUser.id, userId));
   return u ? u.name || u.username : '';
+}
+
+/** A filter naming a company, station or device the caller may not see is refused, not answered empty. */
+export async function assertOrderFilter(db: DbOrTx, user: AuthUser, f: { companyId?: number | undefined; siteId?: number | undefined; deviceId?: number | undefined }) {
+  if (f.companyId) await assertCompany(db, user, f.companyId);
+  if (f.siteId) await assertSites(db, user, [f.siteId]);
+  if (f.deviceId) found((await db.select({ id: device.id }).from(device).where(and(eq(device.id, f.deviceId), inSiteScope(device.siteId, db, user))))[0], '设备不存在');
 }

@@ -20,13 +20,13 @@ import { emit } from '../../platform/events/outbox.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
-import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
+import { inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { transition, type StatefulEntity } from '../../platform/state.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { siteInScope } from '../site/index.ts';
 import { deviceHistory } from '../telemetry/index.ts';
 import './maintenance.events.ts';
-import { actorName, assigneeFor, deviceOfSite, journalOf, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
+import { actorName, assertOrderFilter, assigneeFor, deviceOfSite, journalOf, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
 
 /**
  * Repair orders (repairMachine): by hand, from a defect (device and photos carried over) or from an
@@ -149,11 +149,7 @@ const repairs = defineListQuery({
   },
 });
 
-async function assertFilter(db: DbOrTx, user: AuthUser, f: { companyId?: number | undefined; siteId?: number | undefined; deviceId?: number | undefined }) {
-  if (f.companyId) await assertCompany(db, user, f.companyId);
-  if (f.siteId) await assertSites(db, user, [f.siteId]);
-  if (f.deviceId) found((await db.select({ id: device.id }).from(device).where(and(eq(device.id, f.deviceId), inSiteScope(device.siteId, db, user))))[0], '设备不存在');
-}
+const assertFilter = assertOrderFilter;
 
 export async function repairPage(ctx: AppContext, user: AuthUser, req: RepairFilter & { current: number; pageSize: number }): Promise<Page<RepairRecord>> {
   await assertFilter(ctx.db, user, req);

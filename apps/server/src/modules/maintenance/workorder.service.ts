@@ -18,13 +18,13 @@ import { emit } from '../../platform/events/outbox.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
-import { assertCompany, assertSites, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
+import { inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { transition, type StatefulEntity } from '../../platform/state.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { siteInScope } from '../site/index.ts';
 import { recordDefect } from './defect.service.ts';
 import './maintenance.events.ts';
-import { assigneeFor, deviceOfSite, logRecord, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
+import { assertOrderFilter, assigneeFor, deviceOfSite, logRecord, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
 
 /**
  * Inspection work orders (workOrderMachine): the list, the detail (with each item's result), a
@@ -115,11 +115,7 @@ const orders = defineListQuery({
   }),
 });
 
-/** A filter naming a company or station the caller may not see is refused, not answered empty. */
-async function assertFilter(db: DbOrTx, user: AuthUser, f: { companyId?: number | undefined; siteId?: number | undefined }) {
-  if (f.companyId) await assertCompany(db, user, f.companyId);
-  if (f.siteId) await assertSites(db, user, [f.siteId]);
-}
+const assertFilter = assertOrderFilter;
 
 export async function workOrderPage(ctx: AppContext, user: AuthUser, req: WorkOrderFilter & { current: number; pageSize: number }): Promise<Page<WorkOrderRecord>> {
   await assertFilter(ctx.db, user, req);
