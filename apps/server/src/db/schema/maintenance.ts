@@ -11,6 +11,21 @@ import { appUser, company } from './system.ts';
 const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const photos = (name: string) => jsonb(name).$type<StoredPhoto[]>().notNull().default(sql`'[]'::jsonb`);
 
+/** The id, readable number and station of a work order, defect or repair order. */
+const numbered = () => ({
+  id: serial('id').primaryKey(),
+  no: varchar('no', { length: 32 }).notNull().unique(),
+  siteId: integer('site_id').notNull().references(() => site.id, { onDelete: 'cascade' }),
+});
+/** The note, author and times of a work order or repair order (null author: the generator, automatic creation). */
+const authored = () => ({
+  note: varchar('note', { length: 200 }),
+  createdBy: integer('created_by'),
+  createdByName: varchar('created_by_name', { length: 64 }).notNull(),
+  createdAt: tz('created_at').notNull().defaultNow(),
+  updatedAt: tz('updated_at').notNull().defaultNow(),
+});
+
 /**
  * Maintenance (packages/contract/src/maintenance.ts): inspection items, plans and their stations
  * and items, the work orders plans generate (with each item's result), one state journal for
@@ -106,9 +121,7 @@ export const inspectionPlanItem = pgTable(
 export const inspectionWorkOrder = pgTable(
   'inspection_work_order',
   {
-    id: serial('id').primaryKey(),
-    no: varchar('no', { length: 32 }).notNull().unique(),
-    siteId: integer('site_id').notNull().references(() => site.id, { onDelete: 'cascade' }),
+    ...numbered(),
     planId: integer('plan_id').references(() => inspectionPlan.id, { onDelete: 'set null' }),
     /** plan or manual. */
     origin: varchar('origin', { length: 16 }).notNull(),
@@ -126,11 +139,7 @@ export const inspectionWorkOrder = pgTable(
     startedAt: tz('started_at'),
     completedAt: tz('completed_at'),
     closedAt: tz('closed_at'),
-    note: varchar('note', { length: 200 }),
-    createdBy: integer('created_by'),
-    createdByName: varchar('created_by_name', { length: 64 }).notNull(),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [
     uniqueIndex('inspection_work_order_slot_uq').on(t.planId, t.siteId, t.scheduledDate).where(sql`${t.planId} is not null`),
@@ -196,9 +205,7 @@ export const maintenanceLog = pgTable(
 export const inspectionDefect = pgTable(
   'inspection_defect',
   {
-    id: serial('id').primaryKey(),
-    no: varchar('no', { length: 32 }).notNull().unique(),
-    siteId: integer('site_id').notNull().references(() => site.id, { onDelete: 'cascade' }),
+    ...numbered(),
     deviceId: integer('device_id').references(() => device.id, { onDelete: 'set null' }),
     level: smallint('level').notNull(),
     description: varchar('description', { length: 500 }).notNull(),
@@ -232,9 +239,7 @@ export const inspectionDefect = pgTable(
 export const repairOrder = pgTable(
   'repair_order',
   {
-    id: serial('id').primaryKey(),
-    no: varchar('no', { length: 32 }).notNull().unique(),
-    siteId: integer('site_id').notNull().references(() => site.id, { onDelete: 'cascade' }),
+    ...numbered(),
     deviceId: integer('device_id').references(() => device.id, { onDelete: 'set null' }),
     level: smallint('level').notNull(),
     title: varchar('title', { length: 64 }).notNull(),
@@ -270,11 +275,7 @@ export const repairOrder = pgTable(
     lastRejectReason: varchar('last_reject_reason', { length: 200 }),
     /** none, shield or reset: what the accepter chose for the source alarm. */
     sourceAction: varchar('source_action', { length: 8 }),
-    note: varchar('note', { length: 200 }),
-    createdBy: integer('created_by'),
-    createdByName: varchar('created_by_name', { length: 64 }).notNull(),
-    createdAt: tz('created_at').notNull().defaultNow(),
-    updatedAt: tz('updated_at').notNull().defaultNow(),
+    ...authored(),
   },
   (t) => [
     uniqueIndex('repair_order_alarm_uq').on(t.alarmId).where(sql`${t.alarmId} is not null`),
