@@ -1,4 +1,7 @@
 import { defineModule } from '../../platform/module.ts';
+import { maintenanceNotifySubscriber } from './maintenance.notify.ts';
+import { registerOrderJobs } from './orders.jobs.ts';
+import { repairRoutes, workOrderRoutes } from './orders.routes.ts';
 import './maintenance.events.ts';
 import { overviewRoutes } from './overview.routes.ts';
 import { registerPlanJobs } from './plan.generator.ts';
@@ -11,10 +14,12 @@ import { planRoutes } from './plan.routes.ts';
  */
 export const maintenanceModule = defineModule({
   name: 'maintenance',
-  routes: [...planRoutes, ...overviewRoutes],
+  routes: [...planRoutes, ...overviewRoutes, ...workOrderRoutes, ...repairRoutes],
   jobs: (ctx) => {
     registerPlanJobs(ctx);
+    registerOrderJobs(ctx);
   },
+  subscribers: [maintenanceNotifySubscriber],
 });
 
 /** The maintenance demo (items, plans, two weeks of orders, repairs from the demo alarms), written once after the demo's history. */
