@@ -21,3 +21,4 @@ export * from './dashboard.ts';
 export * from './endpoint.ts';
 export * from './state-machine.ts';
 export * from './time.ts';
+export * from './maintenance.ts';

@@ -7,6 +7,7 @@ import { deviceModule } from './device/index.ts';
 import { dictionaryModule } from './dictionary/index.ts';
 import { filesModule } from './files/index.ts';
 import { i18nModule } from './i18n/index.ts';
+import { maintenanceModule } from './maintenance/index.ts';
 import { meterModule } from './meter/index.ts';
 import { monitorModule } from './monitor/index.ts';
 import { pricingModule } from './pricing/index.ts';
@@ -24,7 +25,7 @@ import { telemetryModule } from './telemetry/index.ts';
 export const modules: readonly ServerModule[] = [
   systemModule, dictionaryModule, filesModule, basicModule, i18nModule,
   deviceModule, monitorModule, meterModule, siteModule, productModule, pricingModule, comprehensiveModule,
-  alarmModule, dashboardModule, telemetryModule,
+  alarmModule, maintenanceModule, dashboardModule, telemetryModule,
 ];
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */

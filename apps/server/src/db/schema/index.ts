@@ -11,3 +11,4 @@ export * from './comprehensive.ts';
 export * from './alarm.ts';
 export * from './dashboard.ts';
 export * from './events.ts';
+export * from './maintenance.ts';
