@@ -1,12 +1,14 @@
+import { MAINT_PHOTO_MAX_BYTES, MAINT_PHOTO_MAX_FILES } from '@ess/contract/maintenance';
+
 /**
  * The photo rules of defects, work order results and repairs (product-spec §5): jpg, jpeg or png
  * only, recognised by the file's content (not its name), at most 20 MB each and 20 per record.
  * The console checks them before anything is uploaded; the server checks them again.
  */
 
-export const PHOTO_MAX_FILES = 20;
-export const PHOTO_MAX_MB = 20;
-export const PHOTO_MAX_BYTES = PHOTO_MAX_MB * 1024 * 1024;
+export const PHOTO_MAX_FILES = MAINT_PHOTO_MAX_FILES;
+export const PHOTO_MAX_BYTES = MAINT_PHOTO_MAX_BYTES;
+export const PHOTO_MAX_MB = PHOTO_MAX_BYTES / 1024 / 1024;
 export const PHOTO_ACCEPT = '.jpg,.jpeg,.png,image/jpeg,image/png';
 
 type Translate = (source: string, ...args: unknown[]) => string;
