@@ -5,11 +5,11 @@ import { basename, join, resolve, sep } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { API_BASE, OSS_UPLOAD_TYPES } from '@ess/contract';
+import { API_BASE, IMAGE_MAX_BYTES, IMAGE_MAX_FILES, OSS_UPLOAD_TYPES } from '@ess/contract';
 import { and, asc, count, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import { storedFile } from '../../db/schema/files.ts';
 import type { AppContext } from '../../platform/context.ts';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db, DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { companyInScope } from '../../platform/http/scope.ts';
@@ -288,6 +288,37 @@ export async function sweepUnreferencedFiles(ctx: AppContext, now = new Date()):
     strays += 1;
   }
   return { removed, bytes, strays };
+}
+
+/** What a record keeps of a photo it references. */
+export interface StoredImage {
+  suffix: string;
+  name: string;
+  size: number;
+  url: string;
+}
+
+/**
+ * Checks the photos a record is about to reference (product-spec §5: jpg, jpeg or png, at most
+ * IMAGE_MAX_BYTES each, at most IMAGE_MAX_FILES): each an upload of the caller's data scope whose
+ * content was checked as a JPEG or PNG when it was stored (by its bytes, not its name), within the
+ * size limit. Answers them in the order given, or refuses (nothing is written by the caller then).
+ */
+export async function checkedImages(db: DbOrTx, user: AuthUser, suffixes: readonly string[], field = 'photos'): Promise<StoredImage[]> {
+  if (suffixes.length > IMAGE_MAX_FILES) throw new AppError('INVALID_PARAM', `${field}: 最多${IMAGE_MAX_FILES}张图片`);
+  if (new Set(suffixes).size !== suffixes.length) throw new AppError('INVALID_PARAM', `${field}: 图片重复`);
+  if (suffixes.length === 0) return [];
+  const rows = await db.select().from(storedFile).where(inArray(storedFile.suffix, [...suffixes]));
+  const bySuffix = new Map(rows.map((r) => [r.suffix, r]));
+  const out: StoredImage[] = [];
+  for (const suffix of suffixes) {
+    const r = bySuffix.get(suffix);
+    if (!r || !(await companyInScope(db, user, r.companyId))) throw new AppError('NOT_FOUND', `${field}: 图片不存在`);
+    if (r.mime !== 'image/jpeg' && r.mime !== 'image/png') throw new AppError('FILE_TYPE', `${field}: 只能上传jpg、jpeg、png格式的图片`);
+    if (r.size > IMAGE_MAX_BYTES) throw new AppError('FILE_TOO_LARGE', `${field}: 图片不能超过${IMAGE_MAX_BYTES / 1024 / 1024}MB`);
+    out.push({ suffix: r.suffix, name: r.originalName, size: r.size, url: downloadUrl(r.suffix) });
+  }
+  return out;
 }
 
 /** Size-limit faults of the multipart reader become FILE_TOO_LARGE; anything else passes on. */

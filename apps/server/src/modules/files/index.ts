@@ -6,4 +6,4 @@ import { filesRoutes } from './files.routes.ts';
 export const filesModule = defineModule({ name: 'files', routes: filesRoutes, jobs: registerFilesJobs });
 
 // The module's public interface: what other modules (and the demo) may use.
-export { addFileReferences, isSvg, sweepUnreferencedFiles, type FileReferences } from './files.service.ts';
+export { addFileReferences, checkedImages, downloadUrl, isSvg, sweepUnreferencedFiles, type FileReferences, type StoredImage } from './files.service.ts';

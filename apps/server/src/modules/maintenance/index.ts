@@ -1,4 +1,7 @@
 import { defineModule } from '../../platform/module.ts';
+import { maintenanceNotifySubscriber } from './maintenance.notify.ts';
+import { registerOrderJobs } from './orders.jobs.ts';
+import { repairRoutes, workOrderRoutes } from './orders.routes.ts';
 import './maintenance.events.ts';
 
 /**
@@ -8,5 +11,7 @@ import './maintenance.events.ts';
  */
 export const maintenanceModule = defineModule({
   name: 'maintenance',
-  routes: [],
+  routes: [...workOrderRoutes, ...repairRoutes],
+  jobs: registerOrderJobs,
+  subscribers: [maintenanceNotifySubscriber],
 });

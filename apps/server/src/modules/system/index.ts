@@ -19,3 +19,6 @@ export const systemModule = defineModule({
   jobs: registerNotificationJobs,
   subscribers: [deadLetterNoticeSubscriber],
 });
+
+/** Notifications for other modules: write them in a transaction, deliver them after. */
+export { deliver, notifyUsers, type Delivery } from './notification.service.ts';

@@ -221,7 +221,7 @@ async function companyPath(tx: DbOrTx, companyId: number): Promise<string> {
   return found(row, '公司不存在').path;
 }
 
-interface Delivery {
+export interface Delivery {
   id: number;
   userId: number;
   title: string;
@@ -283,6 +283,21 @@ export async function deliver(ctx: AppContext, deliveries: Delivery[], db: DbOrT
     for (const [n, userIds] of byCount) sends.push(ctx.sse.send(userIds, 'Unread', { count: n } satisfies LiveEventData<'Unread'>));
     await Promise.all(sends);
   });
+}
+
+/**
+ * Notifies users from another module's work (a work order assigned, a plan paused): writes one
+ * notification each in the caller's transaction and returns the deliveries, which the caller
+ * hands to deliver() (PopupWindow and Unread live events) once the rows are visible.
+ */
+export async function notifyUsers(db: DbOrTx, userIds: readonly number[], title: string, content: string): Promise<Delivery[]> {
+  const ids = [...new Set(userIds)];
+  if (ids.length === 0) return [];
+  const createdAt = new Date();
+  return db
+    .insert(notification)
+    .values(ids.map((userId) => ({ userId, title: title.slice(0, 100), content, createdAt })))
+    .returning({ id: notification.id, userId: notification.userId, title: notification.title, content: notification.content, createdAt: notification.createdAt });
 }
 
 async function schedule(ctx: AppContext, setting: Setting): Promise<void> {
