@@ -2,7 +2,7 @@ import { CameraOutlined, DeleteOutlined } from '@ant-design/icons';
 import { filesEndpoints } from '@ess/contract/files';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Image, Space, Spin, Typography } from 'antd';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call, callFile } from '../../platform/request.ts';
 import { checkPhotos, PHOTO_ACCEPT, PHOTO_MAX_FILES, PHOTO_MAX_MB } from './photos.ts';
@@ -15,13 +15,10 @@ function useStoredPhoto(suffix: string) {
     staleTime: Infinity,
     retry: false,
   });
-  const [url, setUrl] = useState<string | null>(null);
-  useEffect(() => {
-    if (!q.data) return undefined;
-    const u = URL.createObjectURL(q.data);
-    setUrl(u);
-    return () => URL.revokeObjectURL(u);
-  }, [q.data]);
+  const url = useMemo(() => (q.data ? URL.createObjectURL(q.data) : null), [q.data]);
+  useEffect(() => () => {
+    if (url) URL.revokeObjectURL(url);
+  }, [url]);
   return { url, failed: q.isError };
 }
 

@@ -14,8 +14,10 @@ const browserZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'U
  * The next 10 due dates of a schedule at one of the plan's stations, in that station's zone,
  * recomputed as the form changes (the contract's nextDueDates, as the generator uses it).
  */
-export function SchedulePreview({ schedule, siteIds, now = Date.now() }: { schedule: ScheduleDraft | undefined; siteIds: readonly number[]; now?: number }) {
+export function SchedulePreview({ schedule, siteIds, now: fixedNow }: { schedule: ScheduleDraft | undefined; siteIds: readonly number[]; now?: number }) {
   const t = useT();
+  const [opened] = useState(() => Date.now());
+  const now = fixedNow ?? opened;
   const sites = useQuery(siteListQuery);
   const chosen = useMemo(() => (sites.data ?? []).filter((s) => siteIds.includes(s.id)), [sites.data, siteIds]);
   const [siteId, setSiteId] = useState<number | null>(null);
@@ -79,7 +81,7 @@ export function ScheduleField({ value, onChange, id }: { value?: ScheduleDraft; 
         <Checkbox.Group
           aria-label={t('星期')}
           value={v.weekdays ?? []}
-          onChange={(days) => set({ weekdays: days as number[] })}
+          onChange={(days) => set({ weekdays: days })}
           options={WEEKDAY_OPTIONS.map((o) => ({ value: o.value as number, label: t(o.label) }))}
         />
       )}

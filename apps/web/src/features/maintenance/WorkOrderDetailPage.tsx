@@ -5,7 +5,7 @@ import {
 } from '@ess/contract/maintenance';
 import { canTransition } from '@ess/contract/state-machine';
 import { Alert, App, Button, Card, Col, Descriptions, Form, Input, InputNumber, List, Radio, Result, Row, Space, Spin, Tag, Typography } from 'antd';
-import { useEffect, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 
 import { formatDateTime, StatusBadge } from '../../components/crud/index.ts';
@@ -124,14 +124,15 @@ export function WorkOrderDetailPage() {
     handle: useCan(maintenanceEndpoints.orderHandle),
   };
   const [pending, setPending] = useState<{ kind: 'allocate' | 'close'; order: WorkOrderDetail } | null>(null);
-  const [drafts, setDrafts] = useState<Record<number, ResultDraft>>({});
+  // The results being recorded start from what the order holds, and again whenever it is read anew.
+  const [edits, setEdits] = useState<{ at: number; drafts: Record<number, ResultDraft> } | null>(null);
   const [note, setNote] = useState('');
   const [issue, setIssue] = useState<{ text: string; itemId?: number } | null>(null);
   const [busy, setBusy] = useState(false);
   const o = order.data;
-  useEffect(() => {
-    if (o) setDrafts(draftsOf(o.items));
-  }, [o]);
+  const recorded = useMemo(() => (o ? draftsOf(o.items) : {}), [o]);
+  const drafts = edits && edits.at === order.dataUpdatedAt ? edits.drafts : recorded;
+  const setDrafts = (f: (all: Record<number, ResultDraft>) => Record<number, ResultDraft>) => setEdits({ at: order.dataUpdatedAt, drafts: f(drafts) });
 
   if (id === null) return <Result status="warning" title={t('缺少工单编号')} />;
   if (order.isError) return <Result status="error" title={t('工单加载失败')} subTitle={order.error.message} />;

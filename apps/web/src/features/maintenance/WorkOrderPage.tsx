@@ -59,7 +59,8 @@ export function OrderActionModal({ pending, onClose }: { pending: Pending; onClo
 function TodayOrders() {
   const t = useT();
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  const today = localDateOf(Date.now(), zone);
+  const [now] = useState(() => Date.now());
+  const today = localDateOf(now, zone);
   const start = dayjs(today).startOf('day').valueOf();
   const q = { mine: true, start, end: start + 86_400_000 };
   const orders = useOrderList(q);

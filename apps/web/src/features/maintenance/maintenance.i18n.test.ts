@@ -24,7 +24,7 @@ export function maintenanceScreenTexts(): string[] {
       CHECK_TYPE_LABELS, COUNT_FROM_LABELS, DEFECT_STATE_LABELS, ITEM_RESULT_LABELS, MAINT_LEVEL_LABELS, PLAN_ACTION_LABELS, PLAN_STATE_LABELS,
       REPAIR_ACTION_LABELS, REPAIR_SOURCE_LABELS, REPAIR_STATE_LABELS, SCHEDULE_KIND_LABELS, SOURCE_ACTION_LABELS, WORK_ORDER_ACTION_LABELS,
       WORK_ORDER_ORIGIN_LABELS, WORK_ORDER_STATE_LABELS,
-    ].flatMap((labels) => Object.values(labels) as string[]),
+    ].flatMap<string>((labels) => Object.values(labels)),
     ...WEEKDAY_LABELS,
     // The contract's rules the forms check before sending (zod messages, refusals named in the contract).
     ...contractTexts('maintenance.ts'),

@@ -24,7 +24,7 @@ import { SchedulePreview } from './ScheduleField.tsx';
 import { canHandle } from './WorkOrderDetailPage.tsx';
 import { orderListActions, WorkOrderPage } from './WorkOrderPage.tsx';
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 60_000 });
 beforeEach(() => {
   localStorage.clear();
   useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
@@ -33,7 +33,7 @@ afterEach(cleanup);
 
 const t = (s: string, ...args: unknown[]) => args.reduce<string>((acc, a, i) => acc.replace(`$${i + 1}`, String(a)), s);
 const path = (c: Call) => c.url.replace(/^\/api\/manager/, '').replace(/\?.*$/, '');
-const body = (c: Call) => JSON.parse(String(c.init.body ?? '{}')) as Record<string, unknown>;
+const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
 const ALL = { allocate: true, close: true };
 
 describe('work order actions by state and permission', () => {
@@ -227,7 +227,7 @@ describe('work order list', () => {
         </QueryClientProvider>
       </App>,
     );
-    const rowOf = async (id: number) => (await screen.findByText(row(id, 'pending').no, {}, { timeout: 10_000 })).closest('tr')!;
+    const rowOf = async (id: number) => (await screen.findByText(row(id, 'pending').no, {}, { timeout: 25_000 })).closest('tr')!;
     expect(within(await rowOf(1)).getByTestId('order-allocate')).toBeTruthy();
     expect(within(await rowOf(1)).getByTestId('order-close')).toBeTruthy();
     expect(within(await rowOf(2)).queryByTestId('order-allocate')).toBeNull();

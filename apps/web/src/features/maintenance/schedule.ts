@@ -31,7 +31,7 @@ export function scheduleBody(d: ScheduleDraft | undefined): Record<string, unkno
       return { kind: 'monthly', day: d.day ?? undefined, ...common };
     case 'interval':
       return { kind: 'interval', everyDays: d.everyDays ?? undefined, ...common };
-    default:
+    case 'daily':
       return { kind: 'daily', ...common };
   }
 }
