@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { accessLog, notification, notificationLog, notificationSetting } from '../src/db/schema/system.ts';
 import { storedFile } from '../src/db/schema/files.ts';
 import { cabinet, device } from '../src/db/schema/device.ts';
@@ -7,6 +7,7 @@ import { deviceChange } from '../src/db/schema/device-registry.ts';
 import { distributionDiagram } from '../src/db/schema/site.ts';
 import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../src/db/schema/pricing.ts';
 import { alarm, alarmShield } from '../src/db/schema/alarm.ts';
+import { inspectionDefect, inspectionItem, inspectionPlan, inspectionPlanSite, inspectionWorkOrder, maintenanceLog, repairOrder } from '../src/db/schema/maintenance.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
@@ -141,4 +142,53 @@ scopeFixtures.alarmShield = async (t, companyId) => {
     .values({ deviceId: a!.deviceId, dictId: a!.dictId!, siteId: a!.siteId, startAt: new Date(), endAt: new Date(Date.now() + 3_600_000), alarmId, createdByName: 'probe' })
     .returning({ id: alarmShield.id });
   return s!.id;
+};
+// Maintenance orders: a work order (with its first log row), a defect and a repair order on a
+// station of the given company.
+scopeFixtures.workOrder = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const no = `XJPROBE${suffix()}`;
+  const [o] = await t.ctx.db
+    .insert(inspectionWorkOrder)
+    .values({ no, siteId, origin: 'manual', title: 'probe', status: 'toBeAssigned', scheduledDate: '2026-01-01', startAt: new Date(), dueAt: new Date(Date.now() + 3_600_000), createdByName: 'probe' })
+    .returning({ id: inspectionWorkOrder.id });
+  await t.ctx.db.insert(maintenanceLog).values({ entity: 'workOrder', entityId: o!.id, action: 'create', fromState: 'toBeAssigned', toState: 'toBeAssigned', username: 'probe' });
+  return o!.id;
+};
+scopeFixtures.workOrderLog = async (t, companyId) => {
+  const orderId = await scopeFixtures.workOrder!(t, companyId);
+  const [l] = await t.ctx.db.select({ id: maintenanceLog.id }).from(maintenanceLog).where(and(eq(maintenanceLog.entity, 'workOrder'), eq(maintenanceLog.entityId, orderId)));
+  return l!.id;
+};
+scopeFixtures.defect = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [d] = await t.ctx.db
+    .insert(inspectionDefect)
+    .values({ no: `QXPROBE${suffix()}`, siteId, level: 3, description: 'probe', foundByName: 'probe' })
+    .returning({ id: inspectionDefect.id });
+  return d!.id;
+};
+scopeFixtures.repairOrder = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [r] = await t.ctx.db
+    .insert(repairOrder)
+    .values({ no: `WXPROBE${suffix()}`, siteId, level: 3, title: 'probe', source: 'manual', createdByName: 'probe' })
+    .returning({ id: repairOrder.id });
+  return r!.id;
+};
+
+// Maintenance: an inspection item of the given company; a plan of the company on one of its stations.
+scopeFixtures.inspectionItem = async (t, companyId) => {
+  const [i] = await t.ctx.db.insert(inspectionItem).values({ companyId, name: `probe-${suffix()}`, checkType: 'text' }).returning({ id: inspectionItem.id });
+  return i!.id;
+};
+scopeFixtures.inspectionPlan = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const schedule = { kind: 'daily', startDate: '2026-01-01', endDate: null, time: '08:00', dueHours: 24 } as const;
+  const [p] = await t.ctx.db
+    .insert(inspectionPlan)
+    .values({ companyId, name: `probe-${suffix()}`, schedule, startDate: schedule.startDate })
+    .returning({ id: inspectionPlan.id });
+  await t.ctx.db.insert(inspectionPlanSite).values({ planId: p!.id, siteId });
+  return p!.id;
 };

@@ -3,6 +3,7 @@ import { demoFleet } from '@ess/simulator';
 import type { RunningApp } from '../app.ts';
 import { defineModule } from '../platform/module.ts';
 import { refreshRevenue } from '../modules/dashboard/index.ts';
+import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
 import { demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
 import { startSimulatorProcess, wantsSimulator, type SimulatorProcess } from './simulator-process.ts';
@@ -24,7 +25,10 @@ export const demoModule = defineModule({
  */
 export async function playDemo(running: RunningApp): Promise<SimulatorProcess | null> {
   const { config, log, mqtt } = running.ctx;
-  if (!wantsSimulator(config, mqtt)) return null;
+  if (!wantsSimulator(config, mqtt)) {
+    await seedMaintenanceDemo(running.ctx);
+    return null;
+  }
   if (config.demoHistoryDays > 0) {
     const fleet = demoFleet();
     const stateFile = process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json');
@@ -34,5 +38,7 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
       await refreshRevenue(running.ctx);
     }
   }
+  // After the history: the repair orders refer to its alarms. Once (it skips when plans exist).
+  await seedMaintenanceDemo(running.ctx);
   return startSimulatorProcess(config, mqtt, log);
 }

@@ -3,15 +3,24 @@ import { maintenanceNotifySubscriber } from './maintenance.notify.ts';
 import { registerOrderJobs } from './orders.jobs.ts';
 import { repairRoutes, workOrderRoutes } from './orders.routes.ts';
 import './maintenance.events.ts';
+import { overviewRoutes } from './overview.routes.ts';
+import { registerPlanJobs } from './plan.generator.ts';
+import { planRoutes } from './plan.routes.ts';
 
 /**
  * Maintenance (api-catalogue "Inspection" and "Repair"): inspection items, plans and their
  * generator, work orders and their log, defects, repair orders with the alarm → repair loop, and
- * the overview. Routes, jobs and subscribers are added by their services.
+ * the overview.
  */
 export const maintenanceModule = defineModule({
   name: 'maintenance',
-  routes: [...workOrderRoutes, ...repairRoutes],
-  jobs: registerOrderJobs,
+  routes: [...planRoutes, ...overviewRoutes, ...workOrderRoutes, ...repairRoutes],
+  jobs: (ctx) => {
+    registerPlanJobs(ctx);
+    registerOrderJobs(ctx);
+  },
   subscribers: [maintenanceNotifySubscriber],
 });
+
+/** The maintenance demo (items, plans, two weeks of orders, repairs from the demo alarms), written once after the demo's history. */
+export { seedMaintenanceDemo } from './maintenance.demo.ts';

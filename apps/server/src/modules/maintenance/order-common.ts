@@ -8,6 +8,9 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { checkedImages, downloadUrl } from '../files/index.ts';
+import { logRecord } from './maintenance.journal.ts';
+
+export { logRecord };
 import { localDateOf } from '@ess/contract';
 
 /**
@@ -82,10 +85,6 @@ export async function writeJournal(
   return logRecord(row!);
 }
 
-export const logRecord = (r: typeof maintenanceLog.$inferSelect): MaintLogRecord => ({
-  id: r.id, orderId: r.entityId, action: r.action, fromState: r.fromState, toState: r.toState, note: r.note, userId: r.userId, username: r.username,
-  createdAt: r.createdAt.toISOString(),
-});
 
 /** An entity's journal, oldest first. */
 export async function journalOf(db: DbOrTx, entity: MaintLogEntity, entityId: number): Promise<MaintLogRecord[]> {
