@@ -72,7 +72,7 @@ export function MonthCalendar({
                 const d = byDate.get(date);
                 return (
                   <td key={date} className={date === today ? 'ess-month-today' : undefined} data-date={date}>
-                    <button type="button" className="ess-month-day" onClick={() => onDay?.(date)} aria-label={t('$1：应完成 $2，已完成 $3，逾期 $4', date, d?.due ?? 0, d?.done ?? 0, d?.overdue ?? 0)}>
+                    <button type="button" className="ess-month-day" onClick={() => onDay?.(date)} title={t('$1：应完成 $2，已完成 $3，逾期 $4', date, d?.due ?? 0, d?.done ?? 0, d?.overdue ?? 0)}>
                       <span className="ess-month-date">{Number(date.slice(8))}</span>
                       {d && d.due > 0 && <Badge color="blue" text={t('应 $1', d.due)} />}
                       {d && d.done > 0 && <Badge color="green" text={t('完 $1', d.done)} />}

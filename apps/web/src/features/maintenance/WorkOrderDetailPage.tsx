@@ -63,7 +63,7 @@ function ItemResultEditor({ item, draft, onChange, missing }: { item: WorkOrderI
   const set = (patch: Partial<ResultDraft>) => onChange({ ...draft, ...patch });
   const out = item.checkType === 'number' && outOfRange(item, draft.value);
   return (
-    <Space direction="vertical" size={8} style={{ width: '100%' }} data-testid={`item-editor-${item.sort}`}>
+    <Space direction="vertical" size={8} style={{ width: '100%' }} data-testid={`item-editor-${item.id}`}>
       {item.checkType !== 'number' && (
         <Radio.Group
           aria-label={t('检查结果')}
@@ -206,12 +206,12 @@ export function WorkOrderDetailPage() {
           <Card size="small" title={t('巡检项')} data-testid="order-items">
             <List
               dataSource={o.items}
-              renderItem={(item) => (
+              renderItem={(item, index) => (
                 <List.Item key={item.id} data-item-name={item.name}>
                   <Space direction="vertical" size={6} style={{ width: '100%' }}>
                     <Space wrap>
                       <Typography.Text strong>
-                        {item.sort}. {t(item.name)}
+                        {index + 1}. {t(item.name)}
                       </Typography.Text>
                       <Tag>{t(CHECK_TYPE_LABELS[item.checkType])}</Tag>
                       {rangeText(item) && <Typography.Text type="secondary">{t('允许范围 $1', rangeText(item))}</Typography.Text>}

@@ -46,7 +46,14 @@ export const orderResource = defineResource<WorkOrderRecord, WorkOrderForm>({
     },
     {
       key: 'progress', title: '进度', width: 140,
-      render: (r) => <Progress size="small" percent={r.itemCount ? Math.round((r.doneCount / r.itemCount) * 100) : 0} format={() => `${r.doneCount}/${r.itemCount}`} />,
+      render: (r, t) => (
+        <Progress
+          size="small"
+          aria-label={t('进度')}
+          percent={r.itemCount ? Math.round((r.doneCount / r.itemCount) * 100) : 0}
+          format={() => `${r.doneCount}/${r.itemCount}`}
+        />
+      ),
     },
     { key: 'failCount', title: '异常项', type: 'number', width: 80 },
     { key: 'planName', title: '巡检计划', width: 160, ellipsis: true, builtIn: true, render: (r, t) => (r.planName ? t(r.planName) : '-') },

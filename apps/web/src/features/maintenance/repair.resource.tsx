@@ -1,5 +1,5 @@
 import { maintenanceEndpoints, repairAdd, type RepairRecord } from '@ess/contract/maintenance';
-import { Space, Tag, Typography } from 'antd';
+import { Badge, Space, Typography } from 'antd';
 import { Link } from 'react-router';
 import { defineResource, formatDateTime, type FormMode, type OptionSource } from '../../components/crud/index.ts';
 import { LevelTag } from '../../components/LevelTag.tsx';
@@ -39,7 +39,7 @@ export function AlarmState({ r, t }: { r: Pick<RepairRecord, 'alarmId' | 'alarmN
   return (
     <Space size={4} wrap data-testid="alarm-state" data-status={r.alarmStatus ?? ''}>
       <Typography.Text code>{r.alarmNo}</Typography.Text>
-      {r.alarmStatus === 'active' ? <Tag color="error">{t('告警进行中')}</Tag> : <Tag color="success">{t('告警已结束')}</Tag>}
+      {r.alarmStatus === 'active' ? <Badge status="error" text={t('告警进行中')} /> : <Badge status="success" text={t('告警已结束')} />}
       {r.alarmEndedAt && <Typography.Text type="secondary">{formatDateTime(r.alarmEndedAt)}</Typography.Text>}
     </Space>
   );
