@@ -24,15 +24,18 @@ import { SchedulePreview } from './ScheduleField.tsx';
 import { canHandle } from './WorkOrderDetailPage.tsx';
 import { orderListActions, WorkOrderPage } from './WorkOrderPage.tsx';
 
+/** Source texts with their placeholders filled, as the pack does for zh-CN. */
+const t = (s: string, ...args: unknown[]) => s.replace(/\$(\d)/g, (_, n: string) => String(args[Number(n) - 1]));
+/** The catalogue path of a call. */
+const path = (c: Call) => new URL(c.url, 'http://console').pathname.slice('/api/manager'.length);
+
 vi.setConfig({ testTimeout: 60_000 });
+afterEach(cleanup);
 beforeEach(() => {
   localStorage.clear();
   useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
 });
-afterEach(cleanup);
 
-const t = (s: string, ...args: unknown[]) => args.reduce<string>((acc, a, i) => acc.replace(`$${i + 1}`, String(a)), s);
-const path = (c: Call) => c.url.replace(/^\/api\/manager/, '').replace(/\?.*$/, '');
 const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
 const ALL = { allocate: true, close: true };
 
