@@ -259,9 +259,11 @@ export function RepairOrderDetailPage() {
   const o = order.data;
   const snapshot = useMemo(() => {
     const s = o?.telemetrySnapshot;
-    if (!s) return null;
+    // The series that have values, at most six (one axis per unit).
+    const series = (s?.series ?? []).filter((x) => x.points.some((p) => p[1] !== null)).slice(0, 6);
+    if (!s || !series.length) return null;
     return timeChartOption(
-      s.series.map((x) => ({ key: x.identifier, name: t(x.name), unit: x.unit ?? '', points: x.points })),
+      series.map((x) => ({ key: x.identifier, name: t(x.name), unit: x.unit ?? '', points: x.points })),
       { zoom: false, min: Date.parse(s.from), max: Date.parse(s.to), emptyText: t('没有遥测数据') },
     );
   }, [o, t]);

@@ -11,7 +11,8 @@ export function StateTimeline({ log, stateLabels, actionLabels }: {
 }) {
   const t = useT();
   if (!log.length) return <Typography.Text type="secondary">{t('暂无记录')}</Typography.Text>;
-  const label = (s: string, labels: Record<string, string>) => (labels[s] ? t(labels[s]) : s);
+  // The journal's first row of an order created by hand or by the generator.
+  const label = (s: string, labels: Record<string, string>) => (labels[s] ? t(labels[s]) : s === 'create' ? t('创建') : s);
   return (
     <Timeline
       data-testid="state-timeline"
