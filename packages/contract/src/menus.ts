@@ -91,8 +91,8 @@ export const MENUS: MenuDef[] = [
   page('/alarm', 'alarm', '告警字典', ['/alarm/dict/**', '/configure/product/query/list']),
 
   dir('/repair', '维修管理', 'tool'),
-  page('/repair', 'order', '维修工单', ['/inspection/repair/**', '/system/user/query/list', ...SITE_PICKERS]),
-  page('/repair', 'order-detail', '维修工单详情', ['/inspection/repair/**'], true),
+  page('/repair', 'order', '维修工单', ['/inspection/repair/**', '/system/user/query/list', '/configure/device/query/list', '/basic/oss/**', ...SITE_PICKERS]),
+  page('/repair', 'order-detail', '维修工单详情', ['/inspection/repair/**', '/system/user/query/list', '/basic/oss/**'], true),
 
   dir('/config', '站点配置', 'cluster'),
   page('/config', 'site', '站点管理', ['/configure/site/**', '/dictionary/region/query/tree', '/i18n/currency/query/list', '/basic/oss/**', '/system/company/query/**']),
@@ -176,10 +176,10 @@ export const MENUS: MenuDef[] = [
 
   dir('/patrol', '巡检管理', 'schedule'),
   page('/patrol', 'order', '巡检工单', ['/inspection/work/order/**', '/system/user/query/list', ...SITE_PICKERS]),
-  page('/patrol', 'work', '巡检项', ['/inspection/items/**', '/inspection/inspection/item/rel/**']),
-  page('/patrol', 'plan', '巡检计划', ['/inspection/plan/**', '/inspection/items/query/list', ...SITE_PICKERS]),
-  page('/patrol', 'order-detail', '巡检工单详情', ['/inspection/work/order/**', '/inspection/defect/**'], true),
-  page('/patrol', 'flaw', '缺陷记录', ['/inspection/defect/**', '/basic/oss/**', ...SITE_PICKERS]),
+  page('/patrol', 'work', '巡检项', ['/inspection/items/**', '/inspection/inspection/item/rel/**', '/configure/product/query/list']),
+  page('/patrol', 'plan', '巡检计划', ['/inspection/plan/**', '/inspection/items/query/list', '/inspection/inspection/item/rel/**', '/system/user/query/list', ...SITE_PICKERS]),
+  page('/patrol', 'order-detail', '巡检工单详情', ['/inspection/work/order/**', '/inspection/defect/**', '/system/user/query/list', '/basic/oss/**'], true),
+  page('/patrol', 'flaw', '缺陷记录', ['/inspection/defect/**', '/inspection/repair/order/add', '/basic/oss/**', ...SITE_PICKERS]),
 ];
 
 /** Routes any signed-in user may open (product-spec §2: welcome, person; and login). */

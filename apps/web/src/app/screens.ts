@@ -47,6 +47,14 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/alarm/monitor': lazy(() => import('../features/alarm/AlarmMonitorPage.tsx').then((m) => ({ default: m.AlarmMonitorPage }))),
   '/alarm/analysis': lazy(() => import('../features/alarm/AlarmAnalysisPage.tsx').then((m) => ({ default: m.AlarmAnalysisPage }))),
   '/alarm/alarm': lazy(() => import('../features/alarm/AlarmDictPage.tsx').then((m) => ({ default: m.AlarmDictPage }))),
+  '/patrol/work': lazy(() => import('../features/maintenance/ItemPage.tsx').then((m) => ({ default: m.ItemPage }))),
+  '/patrol/plan': lazy(() => import('../features/maintenance/PlanPage.tsx').then((m) => ({ default: m.PlanPage }))),
+  '/patrol/order': lazy(() => import('../features/maintenance/WorkOrderPage.tsx').then((m) => ({ default: m.WorkOrderPage }))),
+  '/patrol/order-detail': lazy(() => import('../features/maintenance/WorkOrderDetailPage.tsx').then((m) => ({ default: m.WorkOrderDetailPage }))),
+  '/patrol/flaw': lazy(() => import('../features/maintenance/DefectPage.tsx').then((m) => ({ default: m.DefectPage }))),
+  '/repair/order': lazy(() => import('../features/maintenance/RepairOrderPage.tsx').then((m) => ({ default: m.RepairOrderPage }))),
+  '/repair/order-detail': lazy(() => import('../features/maintenance/RepairOrderDetailPage.tsx').then((m) => ({ default: m.RepairOrderDetailPage }))),
+  '/overview/order': lazy(() => import('../features/maintenance/OrderOverviewPage.tsx').then((m) => ({ default: m.OrderOverviewPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);

@@ -13,6 +13,9 @@ import { formatDuration } from './alarm.options.ts';
 import { levelColour } from '../../components/options/levels.ts';
 import { StationPicker } from '../../components/StationPicker.tsx';
 import { LevelTag } from '../../components/LevelTag.tsx';
+import { RepairFromAlarm } from '../maintenance/RepairFromAlarm.tsx';
+import { maintenanceEndpoints } from '@ess/contract/maintenance';
+import { useCan } from '../../platform/permissions.ts';
 
 type CabinetRow = AlarmKanbanCabinet['cabinets'][number];
 
@@ -35,6 +38,7 @@ export function AlarmKanbanPage() {
   const open = useAlarmList({ status: 'active', ...q });
   const openRows = useMemo(() => [...(open.data ?? [])].sort(bySeverity), [open.data]);
   const total = site.data?.total;
+  const canRepair = useCan(maintenanceEndpoints.repairAdd);
 
   const trend = useMemo(() => raisedEndedOption(chart.data, t), [chart.data, t]);
   const stations = useMemo(
@@ -50,8 +54,9 @@ export function AlarmKanbanPage() {
       { title: t('所属站点'), dataIndex: 'siteName', width: 150, ellipsis: true },
       { title: t('开始时间'), dataIndex: 'startedAt', width: 165, render: (v: string) => formatDateTime(v) },
       { title: t('持续时长'), dataIndex: 'durationMs', width: 120, render: (v: number) => formatDuration(v, t) },
+      ...(canRepair ? [{ title: t('操作'), key: 'actions', width: 150, render: (_: unknown, r: AlarmRecord) => <RepairFromAlarm alarm={r} /> }] : []),
     ],
-    [t],
+    [t, canRepair],
   );
   const cabinetColumns = useMemo<ColumnsType<CabinetRow>>(
     () => [
@@ -121,7 +126,7 @@ export function AlarmKanbanPage() {
               pagination={{ pageSize: 8, hideOnSinglePage: true, showSizeChanger: false }}
               onRow={(r) => ({ 'data-alarm-no': r.no }) as HTMLAttributes<HTMLElement>}
               locale={{ emptyText: t('没有进行中的告警') }}
-              scroll={{ x: 865 }}
+              scroll={{ x: canRepair ? 1015 : 865 }}
             />
           </Card>
         </Col>

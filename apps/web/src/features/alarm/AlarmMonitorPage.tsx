@@ -11,6 +11,7 @@ import { call } from '../../platform/request.ts';
 import { useAlarmLiveRefresh } from './alarm.api.ts';
 import { alarmKeys } from './alarm.keys.ts';
 import { alarmResource } from './monitor.resource.tsx';
+import { RepairFromAlarm } from '../maintenance/RepairFromAlarm.tsx';
 
 interface ShieldValues {
   range: [Dayjs, Dayjs];
@@ -90,8 +91,9 @@ export function AlarmMonitorPage() {
     <>
       <ResourceTable
         def={alarmResource}
-        rowActions={(row) =>
-          row.shield
+        rowActions={(row) => [
+          <RepairFromAlarm key="repair" alarm={row} />,
+          ...(row.shield
             ? [
                 <Popconfirm
                   key="unshield"
@@ -116,8 +118,8 @@ export function AlarmMonitorPage() {
                     {t('屏蔽')}
                   </Button>,
                 ]
-              : []
-        }
+              : []),
+        ]}
       />
       {shielding && <ShieldModal alarm={shielding} onClose={() => setShielding(null)} />}
     </>

@@ -52,6 +52,6 @@ export const alarmResource = defineResource<AlarmRecord>({
   ],
   detail: true,
   exportName: '告警记录',
-  actionsWidth: 220,
+  actionsWidth: 330,
   pageSize: 20,
 });
