@@ -184,7 +184,7 @@ function AcceptModal({ order, onClose }: { order: RepairDetail; onClose: () => v
   const canReset = useCan(monitorEndpoints.faultRecover);
   const sourceOptions = SOURCE_ACTION_OPTIONS.filter((o) => o.value === 'none' || (o.value === 'shield' ? canShield : canReset && order.deviceId !== null));
   return (
-    <ActionModal<{ pass: boolean; reason?: string; sourceAction?: SourceAction; note?: string }>
+    <ActionModal<{ pass: boolean; reason?: string; sourceAction?: SourceAction; password?: string; note?: string }>
       title={t('验收维修工单 $1', order.no)}
       okText={t('确定')}
       onClose={onClose}
@@ -193,6 +193,8 @@ function AcceptModal({ order, onClose }: { order: RepairDetail; onClose: () => v
       submit={async (v) => {
         const reason = v.reason?.trim() ? v.reason : v.note?.trim() ? v.note : null;
         const sourceAction = order.alarmId !== null && v.pass ? (v.sourceAction ?? 'none') : undefined;
+        // A reset is a critical command: the secondary password is checked before anything is accepted.
+        if (sourceAction === 'reset' && order.deviceId !== null && v.password) await call(monitorEndpoints.checkPassword, { deviceId: order.deviceId, password: v.password });
         await call(maintenanceEndpoints.repairAcceptance, { id: order.id, pass: v.pass, reason, ...(sourceAction ? { sourceAction } : {}) });
         if (sourceAction === 'shield' && order.alarmId !== null) {
           await call(alarmEndpoints.createShield, { alarmId: order.alarmId, end: Date.now() + 24 * 3_600_000, remark: order.no });
@@ -215,7 +217,10 @@ function AcceptModal({ order, onClose }: { order: RepairDetail; onClose: () => v
           ]}
         />
       </Form.Item>
-      <Form.Item noStyle shouldUpdate={(a: { pass?: boolean }, b: { pass?: boolean }) => a.pass !== b.pass}>
+      <Form.Item
+        noStyle
+        shouldUpdate={(a: { pass?: boolean; sourceAction?: SourceAction }, b: { pass?: boolean; sourceAction?: SourceAction }) => a.pass !== b.pass || a.sourceAction !== b.sourceAction}
+      >
         {({ getFieldValue }) =>
           getFieldValue('pass') === false ? (
             <Form.Item
@@ -227,9 +232,16 @@ function AcceptModal({ order, onClose }: { order: RepairDetail; onClose: () => v
               <Input.TextArea maxLength={200} showCount autoSize={{ minRows: 2, maxRows: 4 }} />
             </Form.Item>
           ) : order.alarmId !== null ? (
-            <Form.Item name="sourceAction" label={t('告警源处理')} extra={t('维修完成后，可屏蔽或复位产生告警的设备故障')}>
-              <Radio.Group options={sourceOptions.map((o) => ({ value: o.value as string, label: t(o.label) }))} />
-            </Form.Item>
+            <>
+              <Form.Item name="sourceAction" label={t('告警源处理')} extra={t('维修完成后，可屏蔽或复位产生告警的设备故障')}>
+                <Radio.Group options={sourceOptions.map((o) => ({ value: o.value as string, label: t(o.label) }))} />
+              </Form.Item>
+              {getFieldValue('sourceAction') === 'reset' && (
+                <Form.Item name="password" label={t('二级密码')} extra={t('请输入您的登录密码')} rules={[{ required: true, message: t('二级密码不能为空') }]}>
+                  <Input.Password autoComplete="current-password" data-testid="secondary-password" />
+                </Form.Item>
+              )}
+            </>
           ) : null
         }
       </Form.Item>
