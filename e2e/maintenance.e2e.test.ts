@@ -4,7 +4,6 @@ import type { Browser, Page } from 'playwright-core';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApp } from '../apps/server/src/app.ts';
 import { createAutomaticRepairs } from '../apps/server/src/modules/maintenance/repair.service.ts';
 import { ingestOf } from '../apps/server/src/modules/telemetry/index.ts';
 import { MaintenanceScreens } from './pages/MaintenanceScreens.ts';
