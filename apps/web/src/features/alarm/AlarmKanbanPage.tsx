@@ -13,7 +13,7 @@ import { formatDuration } from './alarm.options.ts';
 import { levelColour } from '../../components/options/levels.ts';
 import { StationPicker } from '../../components/StationPicker.tsx';
 import { LevelTag } from '../../components/LevelTag.tsx';
-import { RepairFromAlarm } from '../maintenance/RepairFromAlarm.tsx';
+import { RepairFromAlarm } from '../../components/RepairFromAlarm.tsx';
 import { maintenanceEndpoints } from '@ess/contract/maintenance';
 import { useCan } from '../../platform/permissions.ts';
 

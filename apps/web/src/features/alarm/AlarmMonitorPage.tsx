@@ -11,7 +11,7 @@ import { call } from '../../platform/request.ts';
 import { useAlarmLiveRefresh } from './alarm.api.ts';
 import { alarmKeys } from './alarm.keys.ts';
 import { alarmResource } from './monitor.resource.tsx';
-import { RepairFromAlarm } from '../maintenance/RepairFromAlarm.tsx';
+import { RepairFromAlarm } from '../../components/RepairFromAlarm.tsx';
 
 interface ShieldValues {
   range: [Dayjs, Dayjs];

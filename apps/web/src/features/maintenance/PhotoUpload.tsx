@@ -6,11 +6,12 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call, callFile } from '../../platform/request.ts';
 import { checkPhotos, PHOTO_ACCEPT, PHOTO_MAX_FILES, PHOTO_MAX_MB } from './photos.ts';
+import { maintKeys } from './maintenance.keys.ts';
 
 /** A stored photo read with the caller's token (downloads need it) and shown from memory. */
 function useStoredPhoto(suffix: string) {
   const q = useQuery({
-    queryKey: ['maintenance', 'photo', suffix],
+    queryKey: maintKeys.photo(suffix),
     queryFn: async () => (await callFile(filesEndpoints.download, { suffix }, { save: false, loading: false, noMessage: true, fileName: suffix })).blob,
     staleTime: Infinity,
     retry: false,

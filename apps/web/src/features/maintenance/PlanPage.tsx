@@ -8,6 +8,7 @@ import { useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
 import { call } from '../../platform/request.ts';
 import { planResource } from './plan.resource.tsx';
+import { maintKeys } from './maintenance.keys.ts';
 
 /** Which of start and stop a plan offers: start only when stopped and not expired, stop only when executing or pending. */
 export function planToggle(p: Pick<PlanRecord, 'status' | 'expired'>): 'start' | 'stop' | null {
@@ -28,7 +29,7 @@ export function PlanPage() {
   const canToggle = useCan(maintenanceEndpoints.planStartOrStop);
   const toggle = useMutation({
     mutationFn: (id: number) => call(maintenanceEndpoints.planStartOrStop, { id }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['maintenance'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: maintKeys.all }),
   });
   return (
     <ResourceTable

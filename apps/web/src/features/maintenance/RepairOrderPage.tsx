@@ -13,6 +13,7 @@ import { call } from '../../platform/request.ts';
 import { AssignModal } from './actions.tsx';
 import { useMaintRefresh } from './maintenance.api.ts';
 import { repairLink, repairResource } from './repair.resource.tsx';
+import { maintKeys } from './maintenance.keys.ts';
 
 /**
  * /repair/order: repair orders (by hand, from defects, from alarms) with their source alarm's
@@ -24,7 +25,7 @@ export function RepairOrderPage() {
   const navigate = useNavigate();
   const refresh = useMaintRefresh();
   const client = useQueryClient();
-  useLiveEvent('RefreshAlarmKanban', () => void client.invalidateQueries({ queryKey: ['maintenance', 'repair'] }));
+  useLiveEvent('RefreshAlarmKanban', () => void client.invalidateQueries({ queryKey: maintKeys.repairs() }));
   const canAllocate = useCan(maintenanceEndpoints.repairAllocation);
   const [dispatching, setDispatching] = useState<RepairRecord | null>(null);
   return (

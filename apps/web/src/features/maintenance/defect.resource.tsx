@@ -27,7 +27,7 @@ const stationDevices = (v: Partial<DefectForm>): OptionSource | null => {
   if (!v.siteId) return null;
   const siteId = v.siteId;
   return {
-    queryKey: [...maintKeys.devices(siteId), 'defects'],
+    queryKey: maintKeys.deviceDefects(siteId),
     load: async () =>
       (await call(maintenanceEndpoints.defectDeviceList, { siteId }, { loading: false })).map((d) => ({ value: d.deviceId, label: `${d.deviceName} (${d.deviceCode})` })),
   };

@@ -10,4 +10,7 @@ export const maintKeys = {
   users: () => ['maintenance', 'options', 'users'] as const,
   items: () => ['maintenance', 'options', 'items'] as const,
   devices: (siteId: number | null) => ['maintenance', 'options', 'devices', siteId] as const,
+  deviceDefects: (siteId: number | null) => ['maintenance', 'options', 'devices', siteId, 'defects'] as const,
+  repairs: () => ['maintenance', 'repair'] as const,
+  photo: (suffix: string) => ['maintenance', 'photo', suffix] as const,
 };

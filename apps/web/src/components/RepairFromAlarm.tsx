@@ -3,9 +3,9 @@ import type { AlarmRecord } from '@ess/contract/alarm';
 import { maintenanceEndpoints } from '@ess/contract/maintenance';
 import { App, Button, Popconfirm } from 'antd';
 import { useNavigate } from 'react-router';
-import { useT } from '../../platform/i18n/useT.ts';
-import { useCan } from '../../platform/permissions.ts';
-import { call, RequestError } from '../../platform/request.ts';
+import { useT } from '../platform/i18n/useT.ts';
+import { useCan } from '../platform/permissions.ts';
+import { call, RequestError } from '../platform/request.ts';
 
 /**
  * "Create repair order" on an alarm (monitor and kanban rows): one action that carries the device,
