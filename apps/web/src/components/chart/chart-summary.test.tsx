@@ -1,5 +1,5 @@
 import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useI18nStore } from '../../platform/i18n/translate.ts';
 import { chartSummary, summariseSeries } from './chart-summary.ts';
 import { EChart } from './EChart.tsx';
@@ -11,6 +11,12 @@ const LINE = {
     { type: 'bar', name: '电量', data: [{ value: 3 }, { value: '7' }, 2] },
   ],
 };
+
+// The chart loads ECharts on first draw; loaded here first, so no import is still on its way when the
+// file ends (on a busy machine one arrived after the environment was torn down: an error of the run).
+beforeAll(async () => {
+  await import('./echarts-setup.ts');
+});
 
 afterEach(() => {
   cleanup();
