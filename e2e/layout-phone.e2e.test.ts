@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { animationsSettled } from './support/animations.ts';
-import { seriousViolations } from './support/axe.ts';
+import { seriousViolations, type Violation } from './support/axe.ts';
 import { cutLabels } from './support/layout.ts';
 import { demoWalk, KNOWN, ROUTES, SHOTS, sidewaysWalk } from './support/route-walk.ts';
 
 /**
  * Every built screen with the demo stations on a phone's 390 px, in English and German: no page
  * scrolls sideways (tables and rows of filters scroll or wrap inside their cards), the header's
- * title is whole, and the menu opens as a drawer. The 1024 and 1440 px walks and the
- * accessibility walk are in layout.e2e.test.ts (two files, so they can run beside each other).
+ * title is whole, and the menu opens as a drawer; and axe-core finds no serious or critical
+ * violation on any screen with the demo's data in it (at 1440 px). The 1024 and 1440 px layout
+ * walks are in layout.e2e.test.ts (two files of about equal length, so they can run beside each other).
  */
 describe('every built screen with the demo stations on a phone (390 px)', { timeout: 600_000 }, () => {
   const walk = demoWalk('layout-phone-e2e');
@@ -52,5 +53,19 @@ describe('every built screen with the demo stations on a phone (390 px)', { time
     await page.waitForURL((u) => u.pathname === '/overview/apparatus');
     await page.locator('.ess-menu-drawer-root.ant-drawer-open').waitFor({ state: 'detached' });
     await expect(button.getAttribute('aria-expanded')).resolves.toBe('false');
+  });
+
+  it('no built screen has a serious or critical accessibility violation with the demo data (1440 px)', async () => {
+    const { page } = walk;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await walk.useLocale('zh-CN', ROUTES[0]!);
+    const found: Record<string, Violation[]> = {};
+    for (const path of ROUTES) {
+      await walk.fewTabs();
+      await walk.visit(path);
+      const v = (await seriousViolations(page)).filter((x) => !KNOWN(x));
+      if (v.length) found[path] = v;
+    }
+    expect(found).toEqual({});
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { animationsSettled } from './support/animations.ts';
-import { seriousViolations, type Violation } from './support/axe.ts';
 import { cutLabels } from './support/layout.ts';
-import { demoWalk, KNOWN, ROUTES, SHOTS, sidewaysWalk } from './support/route-walk.ts';
+import { demoWalk, SHOTS, sidewaysWalk } from './support/route-walk.ts';
 
 /**
  * Every built screen as `npm start` shows it (the three demo stations, days of their history and
@@ -11,7 +10,7 @@ import { demoWalk, KNOWN, ROUTES, SHOTS, sidewaysWalk } from './support/route-wa
  * whole; axe-core finds no serious or critical violation on any screen with the demo's data in it.
  * The phone (390 px) walks and the drawer are in layout-phone.e2e.test.ts.
  */
-describe('every built screen with the demo stations: layout at 1024 and 1440 px, accessibility', { timeout: 600_000 }, () => {
+describe('every built screen with the demo stations: layout at 1024 and 1440 px', { timeout: 600_000 }, () => {
   const walk = demoWalk('layout-e2e');
 
   for (const locale of ['en-US', 'de-DE']) {
@@ -50,19 +49,5 @@ describe('every built screen with the demo stations: layout at 1024 and 1440 px,
     await walk.settled();
     await page.mouse.move(0, 767);
     await page.screenshot({ path: `${SHOTS}/device-list-1024.png`, animations: 'disabled', caret: 'hide' });
-  });
-
-  it('no built screen has a serious or critical accessibility violation with the demo data (1440 px)', async () => {
-    const { page } = walk;
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await walk.useLocale('zh-CN', ROUTES[0]!);
-    const found: Record<string, Violation[]> = {};
-    for (const path of ROUTES) {
-      await walk.fewTabs();
-      await walk.visit(path);
-      const v = (await seriousViolations(page)).filter((x) => !KNOWN(x));
-      if (v.length) found[path] = v;
-    }
-    expect(found).toEqual({});
   });
 });
