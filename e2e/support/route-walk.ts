@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { animationsSettled } from './animations.ts';
-import type { Violation } from './axe.ts';
+import { seriousViolations, type Violation } from './axe.ts';
 import { launchBrowser } from './browser.ts';
 import { signInAdmin, startDemoConsole, type DemoConsole } from './demo-console.ts';
 import { pageOverflow } from './layout.ts';
@@ -102,21 +102,54 @@ export function demoWalk(name: string): DemoWalk {
   return walk;
 }
 
+/** What a walk found at one width: the routes whose page scrolls sideways (with what sticks out), and the routes whose header title is cut. */
+export interface WidthFindings {
+  overflowing: string[];
+  titleCut: string[];
+}
+export interface WalkFindings {
+  byWidth: Record<number, WidthFindings>;
+  /** axe-core's serious and critical violations per route, at the width `axeAt` (known ones left out). */
+  violations: Record<string, Violation[]>;
+}
+
+/** Two animation frames: a resize's re-render (breakpoints, the menu becoming a drawer) has begun before anything is measured. */
+const frames = (page: Page) => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+
 /**
- * Walks every built route at a width in a language: the routes whose page scrolls sideways (with
- * what sticks out), and whether the header's title is cut (it was cut to one letter on a phone).
+ * Walks every built route once in a language and looks at each at several widths by resizing the
+ * window (as a user turning a tablet or narrowing a window does; a page that only fits when loaded
+ * at a width is a fault): whether the page scrolls sideways, whether the header's title is cut (it
+ * was cut to one letter on a phone), and, at the width `axeAt`, axe-core's serious and critical
+ * violations with the demo's data in the page. The widths go up on one route and down on the next,
+ * so no resize is wasted; one visit per route instead of one per width (decision 0019).
  */
-export async function sidewaysWalk(walk: DemoWalk, width: number, locale: string): Promise<{ overflowing: string[]; title: { text: string | null; cut: boolean } }> {
+export async function layoutWalk(walk: DemoWalk, locale: string, widths: number[], axeAt?: number): Promise<WalkFindings> {
   const { page } = walk;
-  await page.setViewportSize({ width, height: 900 });
+  const byWidth: Record<number, WidthFindings> = Object.fromEntries(widths.map((w) => [w, { overflowing: [], titleCut: [] }]));
+  const violations: Record<string, Violation[]> = {};
+  let order = [...widths];
+  await page.setViewportSize({ width: order[0]!, height: 900 });
   await walk.useLocale(locale, ROUTES[0]!);
-  const overflowing: string[] = [];
   for (const path of ROUTES) {
     await walk.fewTabs();
     await walk.visit(path);
-    const o = await pageOverflow(page);
-    if (o.scrollWidth > o.viewport) overflowing.push(`${path}: ${o.scrollWidth} px wide in ${o.viewport} px: ${o.culprits.join(' | ')}`);
+    for (const [i, width] of order.entries()) {
+      if (i > 0) {
+        await page.setViewportSize({ width, height: 900 });
+        await frames(page);
+        await walk.settled();
+      }
+      const o = await pageOverflow(page);
+      if (o.scrollWidth > o.viewport) byWidth[width]!.overflowing.push(`${path}: ${o.scrollWidth} px wide in ${o.viewport} px: ${o.culprits.join(' | ')}`);
+      const title = await page.locator('h1.ess-title').evaluate((h) => ({ text: h.textContent, cut: h.scrollWidth > h.clientWidth || h.scrollHeight > h.clientHeight }));
+      if (title.cut) byWidth[width]!.titleCut.push(`${path}: ${title.text}`);
+      if (width === axeAt) {
+        const v = (await seriousViolations(page)).filter((x) => !KNOWN(x));
+        if (v.length) violations[path] = v;
+      }
+    }
+    order = order.reverse();
   }
-  const title = await page.locator('h1.ess-title').evaluate((h) => ({ text: h.textContent, cut: h.scrollWidth > h.clientWidth || h.scrollHeight > h.clientHeight }));
-  return { overflowing, title };
+  return { byWidth, violations };
 }
