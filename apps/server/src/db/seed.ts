@@ -1,19 +1,28 @@
 import { randomBytes } from 'node:crypto';
-import { count, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { count, eq, inArray, sql } from 'drizzle-orm';
 import { MENUS, menuCovers } from '@ess/contract';
 import type { Database, DbOrTx } from '../platform/db/database.ts';
 import type { AnyRoute } from '../platform/http/route.ts';
 import { hashPassword } from '../platform/password.ts';
 import { apiInterface, appUser, company, menu, menuInterface, role, roleMenu, userRole } from './schema/system.ts';
 
-/** Writes the registered routes into the interface table; returns path → id. */
+/**
+ * Writes the registered routes into the interface table in one statement (a route whose row is
+ * already as registered is not rewritten) and drops the rows of routes no longer registered;
+ * returns path → id.
+ */
 export async function syncInterfaces(db: DbOrTx, routes: AnyRoute[]): Promise<Map<string, number>> {
-  for (const r of routes) {
-    const values = { method: r.method, path: r.path, area: r.area ?? areaOf(r.path), kind: r.kind ?? '', access: r.access, name: r.name };
-    await db.insert(apiInterface).values(values).onConflictDoUpdate({ target: apiInterface.path, set: values });
+  const values = [...new Map(routes.map((r) => [r.path, { method: r.method, path: r.path, area: r.area ?? areaOf(r.path), kind: r.kind ?? '', access: r.access, name: r.name }])).values()];
+  if (values.length) {
+    await db.insert(apiInterface).values(values).onConflictDoUpdate({
+      target: apiInterface.path,
+      set: { method: sql`excluded.method`, area: sql`excluded.area`, kind: sql`excluded.kind`, access: sql`excluded.access`, name: sql`excluded.name` },
+      setWhere: sql`(${apiInterface.method}, ${apiInterface.area}, ${apiInterface.kind}, ${apiInterface.access}, ${apiInterface.name})
+        is distinct from (excluded.method, excluded.area, excluded.kind, excluded.access, excluded.name)`,
+    });
   }
   const rows = await db.select({ id: apiInterface.id, path: apiInterface.path }).from(apiInterface);
-  const registered = new Set(routes.map((r) => r.path));
+  const registered = new Set(values.map((r) => r.path));
   const stale = rows.filter((r) => !registered.has(r.path)).map((r) => r.id);
   if (stale.length) await db.delete(apiInterface).where(inArray(apiInterface.id, stale));
   return new Map(rows.filter((r) => registered.has(r.path)).map((r) => [r.path, r.id]));
@@ -27,42 +36,50 @@ function areaOf(path: string): string {
 /**
  * Brings the menu table in line with the contract's route/menu table: adds new entries,
  * updates the ones an administrator has not edited, and maps each menu to the interfaces its
- * patterns cover. Used at start and by POST /system/menu/refresh.
+ * patterns cover. Used at start and by POST /system/menu/refresh. Reads the tables once and
+ * writes only what differs (a start on an unchanged installation writes nothing).
  */
 export async function syncMenus(db: DbOrTx): Promise<void> {
   const interfaces = await db.select({ id: apiInterface.id, path: apiInterface.path, access: apiInterface.access }).from(apiInterface);
   const menuInterfaces = interfaces.filter((i) => i.access === 'menu');
-  let sort = 0;
-  for (const m of MENUS) {
-    sort += 10;
-    const [existing] = await db.select().from(menu).where(eq(menu.path, m.path));
-    let id: number;
-    if (!existing) {
-      const [row] = await db
-        .insert(menu)
-        .values({ path: m.path, parentPath: m.parentPath ?? null, name: m.name, icon: m.icon ?? null, sort, hidden: m.hidden ?? false })
-        .returning({ id: menu.id });
-      id = row!.id;
-      // A page new to an installation whose roles exist: the holders of the page it follows get it.
-      if (m.grantedWith) {
-        await db.execute(sql`insert into role_menu (role_id, menu_id)
-          select rm.role_id, ${id} from role_menu rm join menu f on f.id = rm.menu_id where f.path = ${m.grantedWith}
-          on conflict do nothing`);
-      }
-    } else {
-      id = existing.id;
-      if (existing.edited) continue;
-      await db
-        .update(menu)
-        .set({ parentPath: m.parentPath ?? null, name: m.name, icon: m.icon ?? null, sort, hidden: m.hidden ?? false })
-        .where(eq(menu.id, id));
+  const existing = new Map((await db.select().from(menu)).map((m) => [m.path, m]));
+  const links = await db.select().from(menuInterface);
+  const linked = new Map<number, Set<number>>();
+  for (const l of links) linked.set(l.menuId, (linked.get(l.menuId) ?? new Set()).add(l.interfaceId));
+  const wanted = MENUS.map((m, i) => ({ m, values: { path: m.path, parentPath: m.parentPath ?? null, name: m.name, icon: m.icon ?? null, sort: (i + 1) * 10, hidden: m.hidden ?? false } }));
+
+  const added = wanted.filter((w) => !existing.has(w.m.path));
+  const ids = new Map([...existing].map(([path, row]) => [path, row.id]));
+  if (added.length) {
+    for (const row of await db.insert(menu).values(added.map((w) => w.values)).returning({ id: menu.id, path: menu.path })) ids.set(row.path, row.id);
+    // A page new to an installation whose roles exist: the holders of the page it follows get it.
+    for (const { m } of added.filter((w) => w.m.grantedWith)) {
+      await db.execute(sql`insert into role_menu (role_id, menu_id)
+        select rm.role_id, ${ids.get(m.path)!} from role_menu rm join menu f on f.id = rm.menu_id where f.path = ${m.grantedWith}
+        on conflict do nothing`);
     }
-    const covered = menuInterfaces.filter((i) => menuCovers(m.interfaces, i.path)).map((i) => i.id);
-    await db.delete(menuInterface).where(eq(menuInterface.menuId, id));
-    if (covered.length) await db.insert(menuInterface).values(covered.map((interfaceId) => ({ menuId: id, interfaceId })));
   }
-  const known = MENUS.map((m) => m.path);
-  await db.delete(menu).where(notInArray(menu.path, known));
+  const unlink: { menuId: number; interfaceId: number }[] = [];
+  const link: { menuId: number; interfaceId: number }[] = [];
+  for (const { m, values } of wanted) {
+    const old = existing.get(m.path);
+    if (old?.edited) continue;
+    if (old && (Object.keys(values) as (keyof typeof values)[]).some((k) => old[k] !== values[k])) {
+      await db.update(menu).set(values).where(eq(menu.id, old.id));
+    }
+    const menuId = ids.get(m.path)!;
+    const covered = new Set(menuInterfaces.filter((i) => menuCovers(m.interfaces, i.path)).map((i) => i.id));
+    const have = linked.get(menuId) ?? new Set<number>();
+    for (const interfaceId of have) if (!covered.has(interfaceId)) unlink.push({ menuId, interfaceId });
+    for (const interfaceId of covered) if (!have.has(interfaceId)) link.push({ menuId, interfaceId });
+  }
+  if (unlink.length) {
+    await db.delete(menuInterface).where(sql`(${menuInterface.menuId}, ${menuInterface.interfaceId}) in (${sql.join(unlink.map((l) => sql`(${l.menuId}::int, ${l.interfaceId}::int)`), sql`, `)})`);
+  }
+  if (link.length) await db.insert(menuInterface).values(link);
+  const known = new Set(MENUS.map((m) => m.path));
+  const gone = [...existing.values()].filter((m) => !known.has(m.path)).map((m) => m.id);
+  if (gone.length) await db.delete(menu).where(inArray(menu.id, gone));
 }
 
 const ROLE_MENUS: Record<string, (path: string) => boolean> = {

@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { menu } from '../../db/schema/system.ts';
+import { menu, menuInterface, roleMenu } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { interfaceIdOf, newUser, seededCompanies } from '../../../test/factory.ts';
 
@@ -90,6 +90,39 @@ describe.each(DB_TARGETS)('menus and interfaces on %s', (target) => {
     expect(refreshed.body.errorCode).toBe('00000');
     expect((await menuByPath('/system/company')).name).toBe('公司管理(改)');
     expect((await menuByPath('/system/role')).name).toBe('角色管理');
+  });
+
+  it('a refresh writes only what differs: nothing on an unchanged table, a lost or stray link mended, a lost page back with the roles of the page it follows', async () => {
+    const links = async () => (await t.ctx.db.select().from(menuInterface)).map((l) => `${l.menuId}:${l.interfaceId}`).sort();
+    // A row's xmin is the transaction that wrote its current version: unchanged when nothing rewrote it.
+    const stamps = async () => (await t.ctx.database.sql.query<{ v: string }>(
+      "select 'menu ' || path || '@' || xmin::text as v from menu union all select 'api ' || path || '@' || xmin::text from api_interface",
+    )).rows.map((r) => r.v).sort();
+    await t.api.post('/system/menu/refresh', t.adminToken, {});
+    const [before, beforeStamps] = [await links(), await stamps()];
+    expect((await t.api.post('/system/menu/refresh', t.adminToken, {})).body.errorCode).toBe('00000');
+    expect(await links()).toEqual(before);
+    expect(await stamps()).toEqual(beforeStamps);
+
+    // A link lost and a stray one added (an unedited page): the refresh puts the contract's back.
+    const device = await menuByPath('/monitor/device');
+    const [lost] = await t.ctx.db.select().from(menuInterface).where(eq(menuInterface.menuId, device.id));
+    await t.ctx.db.delete(menuInterface).where(and(eq(menuInterface.menuId, device.id), eq(menuInterface.interfaceId, lost!.interfaceId)));
+    const stray = await interfaceIdOf(t, '/system/company/query/tree');
+    await t.ctx.db.insert(menuInterface).values({ menuId: device.id, interfaceId: stray });
+    await t.api.post('/system/menu/refresh', t.adminToken, {});
+    expect(await links()).toEqual(before);
+
+    // The device detail page gone (an older installation): it comes back, held by whoever holds the device list.
+    const detail = await menuByPath('/monitor/deviceDetail');
+    await t.ctx.db.delete(menu).where(eq(menu.id, detail.id));
+    const holders = (await t.ctx.db.select({ roleId: roleMenu.roleId }).from(roleMenu).where(eq(roleMenu.menuId, device.id))).map((r) => r.roleId).sort();
+    expect(holders.length).toBeGreaterThan(0);
+    await t.api.post('/system/menu/refresh', t.adminToken, {});
+    const back = await menuByPath('/monitor/deviceDetail');
+    expect(back.id).not.toBe(detail.id);
+    expect((await t.ctx.db.select({ roleId: roleMenu.roleId }).from(roleMenu).where(eq(roleMenu.menuId, back.id))).map((r) => r.roleId).sort()).toEqual(holders);
+    expect((await t.ctx.db.select().from(menuInterface).where(eq(menuInterface.menuId, back.id))).length).toBeGreaterThan(0);
   });
 
   it('refuses unknown interfaces, interfaces that need no grant, and bad input', async () => {
