@@ -95,8 +95,10 @@ function monthsBetween(from: string, to: string): { start: string; end: string }
 }
 
 /**
- * The monthly period readings of every subsystem meter: each whole past month from the month of
- * the meter's first zero reading that has no reading yet, once its end is settled.
+ * The monthly period readings of every subsystem meter, from the month of its first zero reading:
+ * each whole past month once, and the running month to date (up to yesterday, once its end is
+ * settled), whose row is replaced as the month goes on; a first month that started with the
+ * meter's first reading reads from that day.
  */
 export async function sweepPeriodReadings(ctx: AppContext, now = Date.now()): Promise<number> {
   const meters = await metersWhere(ctx.db, inArray(device.meterPurpose, ['storage', 'pv', 'pile']));
@@ -105,16 +107,43 @@ export async function sweepPeriodReadings(ctx: AppContext, now = Date.now()): Pr
     const [first] = await ctx.db.select({ d: sql<string | null>`min(${meterZeroReading.readingDate})` }).from(meterZeroReading).where(eq(meterZeroReading.deviceId, m.id));
     if (!first?.d) continue;
     const today = localTime(now, m.timeZone).dateKey;
-    const have = new Set((await ctx.db.select({ s: meterPeriodReading.periodStart, e: meterPeriodReading.periodEnd }).from(meterPeriodReading)
-      .where(eq(meterPeriodReading.deviceId, m.id))).map((r) => `${r.s}/${r.e}`));
+    const yesterday = addDays(today, -1);
+    const rows = await ctx.db.select({ id: meterPeriodReading.id, s: meterPeriodReading.periodStart, e: meterPeriodReading.periodEnd }).from(meterPeriodReading)
+      .where(eq(meterPeriodReading.deviceId, m.id));
+    const have = new Set(rows.map((r) => `${r.s}/${r.e}`));
     for (const p of monthsBetween(first.d, today)) {
-      const endAt = localDayStart(m.timeZone, addDays(p.end, 1));
-      if (now < endAt + READING_TOLERANCE_MS + SETTLE_MS || have.has(`${p.start}/${p.end}`)) continue;
-      await writePeriodReading(ctx, m.meterPurpose as ReadingSubsystem, m, p.start, p.end, now);
+      const start = p.start < first.d ? first.d : p.start;
+      const end = p.end > yesterday ? yesterday : p.end;
+      if (start > end || have.has(`${start}/${end}`)) continue;
+      const endAt = localDayStart(m.timeZone, addDays(end, 1));
+      if (now < endAt + READING_TOLERANCE_MS + SETTLE_MS) continue;
+      await writePeriodReading(ctx, m.meterPurpose as ReadingSubsystem, m, start, end, now);
       written += 1;
+      // The running month's earlier to-date rows give way to this one.
+      const older = rows.filter((r) => r.s === start && r.e < end).map((r) => r.id);
+      if (older.length) await ctx.db.delete(meterPeriodReading).where(inArray(meterPeriodReading.id, older));
     }
   }
   return written;
+}
+
+/**
+ * Recomputes the period readings a refilled zero reading touches (a reading of date D bounds the
+ * days D − 1 and D). Answers how many it rewrote.
+ */
+export async function refreshPeriodReadings(ctx: AppContext, refilled: Map<number, string[]>, now = Date.now()): Promise<number> {
+  let n = 0;
+  for (const [deviceId, dates] of refilled) {
+    const [m] = await metersWhere(ctx.db, eq(device.id, deviceId));
+    if (!m) continue;
+    const periods = await ctx.db.select({ subsystem: meterPeriodReading.subsystem, s: meterPeriodReading.periodStart, e: meterPeriodReading.periodEnd })
+      .from(meterPeriodReading).where(eq(meterPeriodReading.deviceId, deviceId));
+    for (const p of periods.filter((x) => dates.some((d) => x.s <= d && x.e >= addDays(d, -1)))) {
+      await writePeriodReading(ctx, p.subsystem as ReadingSubsystem, m, p.s, p.e, now);
+      n += 1;
+    }
+  }
+  return n;
 }
 
 // ── Lists ─────────────────────────────────────────────────────────────────────────────

@@ -174,8 +174,9 @@ describe.each(DB_TARGETS)('meter readings on %s', (target) => {
 
   it('the storage page, detail and export show the same month', async () => {
     const page = await okData(post<Page<PeriodReadingRecord>>('/operation/energy/meter/query/page', { siteId }));
-    expect(page.total).toBe(1);
-    const rec = periodReadingRecord.parse(page.records[0]);
+    // October, and November to date (Nov 1: the new meter's register stands still, the reading of Nov 2 is missing).
+    expect(page.records.map((r) => [r.periodStart, r.periodEnd])).toEqual([['2026-11-01', '2026-11-01'], ['2026-10-01', '2026-10-31']]);
+    const rec = periodReadingRecord.parse(page.records[1]);
     expect([rec.periodStart, rec.periodEnd, rec.quality]).toEqual(['2026-10-01', '2026-10-31', 'missing']);
     expect(rec.difference.forwardActiveEnergy).toBe(5880);
     expect(rec.difference.reverseActiveEnergyPeak).toBe(2790);
@@ -187,7 +188,7 @@ describe.each(DB_TARGETS)('meter readings on %s', (target) => {
     expect(one.days).toHaveLength(31);
     // The PV screen does not show storage meters.
     expect((await okData(post<Page<PeriodReadingRecord>>('/operation/pv/meter/query/page', { siteId }))).total).toBe(0);
-    const file = await t.api.post('/operation/energy/meter/export', viewer.token, { siteId });
+    const file = await t.api.post('/operation/energy/meter/export', viewer.token, { siteId, startDate: '2026-10-01', endDate: '2026-10-31' });
     expect(file.status).toBe(200);
     const sheet = await readXlsxSheet(file.raw);
     const col = sheet!.headers.find((h) => h.startsWith('正向有功电能（总）（差值）'))!;
@@ -233,15 +234,34 @@ describe.each(DB_TARGETS)('meter readings on %s', (target) => {
     expect(busy.body.tipMsg).toBe(REMETER_OCCUPIED);
     const task = reMeterTask.parse(ok.body.data);
     expect([task.state, task.progress, task.message]).toEqual(['queued', 0, REMETER_ACCEPTED]);
-    const before = await t.ctx.db.select().from(meterPeriodReading).where(eq(meterPeriodReading.deviceId, meterId));
+    const before = await t.ctx.db.select().from(meterPeriodReading).where(and(eq(meterPeriodReading.deviceId, meterId), eq(meterPeriodReading.periodStart, '2026-10-01')));
     await runReMeterTask(t.ctx, task.id);
-    const page = await okData(post<Page<PeriodReadingRecord>>('/operation/energy/meter/query/page', { siteId }));
+    const page = await okData(post<Page<PeriodReadingRecord>>('/operation/energy/meter/query/page', { siteId, startDate: '2026-10-01', endDate: '2026-10-31' }));
     const done = page.records[0]!.task!;
     expect([done.state, done.progress, done.changed]).toEqual(['done', 100, false]);
-    const after = await t.ctx.db.select().from(meterPeriodReading).where(and(eq(meterPeriodReading.deviceId, meterId)));
+    const after = await t.ctx.db.select().from(meterPeriodReading).where(and(eq(meterPeriodReading.deviceId, meterId), eq(meterPeriodReading.periodStart, '2026-10-01')));
     expect(after.map((r) => [r.differences, r.startRegisters, r.endRegisters, r.flags])).toEqual(before.map((r) => [r.differences, r.startRegisters, r.endRegisters, r.flags]));
     // Free again once done.
     const again = await post<ReMeterTask>('/operation/energy/meter/reMeter', body);
     expect(again.status).toBe(200);
+  });
+
+  it('the running month to date gives way to the longer one as days pass', async () => {
+    expect((await sweepReadings(t.ctx, NOW + 86_400_000)).periods).toBe(1);
+    const page = await okData(post<Page<PeriodReadingRecord>>('/operation/energy/meter/query/page', { siteId }));
+    expect(page.records.map((r) => [r.periodStart, r.periodEnd])).toEqual([['2026-11-01', '2026-11-02'], ['2026-10-01', '2026-10-31']]);
+  });
+
+  it('a late report fills a missing midnight, and the period readings it touches are read again', async () => {
+    await writeReports(meterId, [{ ts: local('2026-10-25T23:58:00'), f: 50.5 + 100 * 10 + 5000, r: 45.2 + 90 * 10 }]);
+    const made = await sweepReadings(t.ctx, NOW + 86_400_000);
+    expect(made.refilled).toBe(1);
+    const [oct26] = await t.ctx.db.select().from(meterZeroReading).where(and(eq(meterZeroReading.deviceId, meterId), eq(meterZeroReading.readingDate, '2026-10-26')));
+    expect(oct26!.quality).toBe('measured');
+    const page = await okData(post<Page<PeriodReadingRecord>>('/operation/energy/meter/query/page', { siteId, startDate: '2026-10-01', endDate: '2026-10-31' }));
+    const rec = page.records[0]!;
+    expect(rec.difference.forwardActiveEnergy).toBe(5880);
+    expect(rec.flags.forwardActiveEnergy).toEqual(['spike_clamped', 'meter_replaced']);
+    expect(rec.quality).toBe('meter_replaced');
   });
 });

@@ -95,6 +95,7 @@ const settled = (r: ReadValues, t: number, now: number) =>
  * written now (settled, and not before the meter's first report). Answers how many it wrote.
  */
 export async function fillZeroReadings(ctx: AppContext, m: MeterInfo, from: string, to: string, now = Date.now()): Promise<number> {
+  if (from > to) return 0;
   const first = await firstReadableDate(ctx, m);
   if (first === null) return 0;
   const start = from < first ? first : from;
@@ -147,12 +148,35 @@ export async function fillChangeReadings(ctx: AppContext, m: MeterInfo, now = Da
 }
 
 /**
- * The daily job's sweep: for every meter, the zero readings from the day after its last stored
- * one (or ZERO_CATCH_UP_DAYS back, or its first report) to today, and its replacements' readings.
+ * Missing readings the meter's later reports may fill (late data: a gateway's buffer, an ingest
+ * backlog, history written while the sweep ran): each missing reading within the catch-up window
+ * is read again, and taken when it is no longer missing. Answers the dates that changed.
  */
-export async function sweepZeroReadings(ctx: AppContext, now = Date.now(), where?: SQL): Promise<number> {
+export async function refillMissing(ctx: AppContext, m: MeterInfo, floor: string): Promise<string[]> {
+  const rows = await ctx.db.select({ id: meterZeroReading.id, date: meterZeroReading.readingDate, readAt: meterZeroReading.readAt }).from(meterZeroReading)
+    .where(and(eq(meterZeroReading.deviceId, m.id), eq(meterZeroReading.quality, 'missing'), gte(meterZeroReading.readingDate, floor)));
+  if (!rows.length) return [];
+  const read = await readAtInstants(ctx, m, rows.map((r) => r.readAt.getTime()));
+  const changed: string[] = [];
+  for (const r of rows) {
+    const v = read.get(r.readAt.getTime());
+    if (!v || v.quality === 'missing') continue;
+    const done = await ctx.db.update(meterZeroReading).set({ registers: toStored(v.values), quality: v.quality, sourceTs: v.sourceTs })
+      .where(and(eq(meterZeroReading.id, r.id), eq(meterZeroReading.quality, 'missing'))).returning({ id: meterZeroReading.id });
+    if (done.length) changed.push(r.date);
+  }
+  return changed;
+}
+
+/**
+ * The daily job's sweep: for every meter, the zero readings from the day after its last stored
+ * one (or ZERO_CATCH_UP_DAYS back, or its first report) to today, its replacements' readings, and
+ * the missing readings later reports now fill (`refilled`: dates by meter).
+ */
+export async function sweepZeroReadings(ctx: AppContext, now = Date.now(), where?: SQL): Promise<{ written: number; refilled: Map<number, string[]> }> {
+  const refilled = new Map<number, string[]>();
   const meters = await metersWhere(ctx.db, where);
-  if (!meters.length) return 0;
+  if (!meters.length) return { written: 0, refilled };
   const last = new Map(
     (await ctx.db.select({ id: meterZeroReading.deviceId, d: sql<string>`max(${meterZeroReading.readingDate})` }).from(meterZeroReading)
       .where(inArray(meterZeroReading.deviceId, meters.map((m) => m.id))).groupBy(meterZeroReading.deviceId)).map((r) => [r.id, r.d]),
@@ -165,8 +189,10 @@ export async function sweepZeroReadings(ctx: AppContext, now = Date.now(), where
     const from = after ? addDays(after, 1) : floor;
     written += await fillChangeReadings(ctx, m, now);
     written += await fillZeroReadings(ctx, m, from < floor ? floor : from, today, now);
+    const dates = await refillMissing(ctx, m, floor);
+    if (dates.length) refilled.set(m.id, dates);
   }
-  return written;
+  return { written, refilled };
 }
 
 // ── Lists ─────────────────────────────────────────────────────────────────────────────
