@@ -8,6 +8,7 @@ import type { Page } from '@ess/contract';
 import { device } from '../../db/schema/device.ts';
 import { deviceChange } from '../../db/schema/device-registry.ts';
 import { meterPeriodReading, meterZeroReading } from '../../db/schema/meter-reading.ts';
+import { priceCycle, priceTemplate, sitePriceCycle } from '../../db/schema/pricing.ts';
 import { site } from '../../db/schema/site.ts';
 import { readXlsxSheet } from '../../platform/xlsx/xlsx.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -263,5 +264,32 @@ describe.each(DB_TARGETS)('meter readings on %s', (target) => {
     expect(rec.difference.forwardActiveEnergy).toBe(5880);
     expect(rec.flags.forwardActiveEnergy).toEqual(['spike_clamped', 'meter_replaced']);
     expect(rec.quality).toBe('meter_replaced');
+  });
+
+  it('the detail prices each day at the tariff in force: a new template from Oct 15, to the cent', async () => {
+    const { east } = await seededCompanies(t);
+    const template = async (valley: string, peak: string) => {
+      const [tp] = await t.ctx.db.insert(priceTemplate).values({ companyId: east.id, name: `T${valley}-${Date.now()}`, type: 'generalCommercial', billingSystem: 'singlePart', voltageLevel: '10kV', currency: 'CNY' }).returning({ id: priceTemplate.id });
+      await t.ctx.db.insert(priceCycle).values({
+        templateId: tp!.id, name: 'autumn', months: [10, 11],
+        periods: [{ start: '00:00', end: '08:00', period: 'valley' }, { start: '08:00', end: '18:00', period: 'flat' }, { start: '18:00', end: '24:00', period: 'peak' }],
+        valleyPrice: valley, flatPrice: '0.7', peakPrice: peak,
+      });
+      return tp!.id;
+    };
+    await t.ctx.db.insert(sitePriceCycle).values([
+      { siteId, templateId: await template('0.3123', '1.1057'), startDate: '2026-10-01', endDate: '2026-10-14' },
+      { siteId, templateId: await template('0.35', '1.2'), startDate: '2026-10-15' },
+    ]);
+    const page = await okData(post<Page<PeriodReadingRecord>>('/operation/energy/meter/query/page', { siteId, startDate: '2026-10-01', endDate: '2026-10-31' }));
+    const one = periodReadingDetail.parse(await okData(post<PeriodReadingDetail>('/operation/energy/meter/query/one', { id: page.records[0]!.id })));
+    const line = (r: string) => one.lines.find((l) => l.register === r)!;
+    // Charge in the valley: 1400 kWh × 0.3123 = 437.22, 4480 kWh × 0.35 = 1568.00 → 2005.22 (average 2005.22 / 5880 = 0.3410238…, to 6 decimals 0.341024).
+    expect([line('forwardActiveEnergyValley').amount, line('forwardActiveEnergyValley').price, line('forwardActiveEnergyValley').priceChanged]).toEqual(['2005.22', '0.341024', true]);
+    // Discharge at the peak: 1260 × 1.1057 = 1393.182, 1530 × 1.2 = 1836.000 → 3229.182 → 3229.18.
+    expect(line('reverseActiveEnergyPeak').amount).toBe('3229.18');
+    expect([line('forwardActiveEnergy').price, line('forwardActiveEnergy').amount]).toEqual([null, null]);
+    // Storage: discharge − charge, summed exactly and rounded once: 3229.182 − 2005.22 = 1223.962 → 1223.96.
+    expect([one.amount, one.currency]).toEqual(['1223.96', 'CNY']);
   });
 });
