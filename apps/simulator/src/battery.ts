@@ -58,11 +58,50 @@ export function clusterCurrent(def: StationDef, dyn: StationDynamics, seed: numb
   return (share / v) * (1 + hashRange(-0.015, 0.015, seed, def.code, 'cluster-imbalance', clusterNo));
 }
 
+/**
+ * A cell's fixed, seeded offsets (its SOC spread, resistance factor, voltage offset and temperature
+ * offset): pure functions of the seed and the cell's name, hashed once per station and seed rather
+ * than at every reading (a station has thousands of cells; the demo's history reads them every
+ * 5 minutes for weeks).
+ */
+interface CellConstants {
+  soc: number;
+  r: number;
+  v: number;
+  t: number;
+}
+const constants = new WeakMap<StationDef, Map<number, Map<number, CellConstants[][]>>>();
+
+function cellConstants(def: StationDef, seed: number, clusterNo: number, packNo: number): CellConstants[] {
+  let bySeed = constants.get(def);
+  if (!bySeed) constants.set(def, (bySeed = new Map<number, Map<number, CellConstants[][]>>()));
+  let byCluster = bySeed.get(seed);
+  if (!byCluster) bySeed.set(seed, (byCluster = new Map<number, CellConstants[][]>()));
+  let packs = byCluster.get(clusterNo);
+  if (!packs) byCluster.set(clusterNo, (packs = []));
+  let cells = packs[packNo];
+  if (!cells) {
+    cells = [];
+    for (let n = 1; n <= def.storage.cellsPerPack; n++) {
+      cells.push({
+        soc: hashNormal(seed, def.code, 'cell-soc', clusterNo, packNo, n) * 0.6,
+        r: CELL_R * (1 + hashRange(0, 0.3, seed, def.code, 'cell-r', clusterNo, packNo, n)),
+        v: hashRange(-0.002, 0.002, seed, def.code, 'cell-v', clusterNo, packNo, n),
+        t: hashNormal(seed, def.code, 'cell-t', clusterNo, packNo, n) * 0.35,
+      });
+    }
+    packs[packNo] = cells;
+  }
+  return cells;
+}
+
+function voltageOf(k: CellConstants, packSocValue: number, current: number): number {
+  return clamp(ocv(packSocValue + k.soc) - current * k.r + k.v, CELL_MIN_V, CELL_MAX_V);
+}
+
 export function cellVoltage(def: StationDef, dyn: StationDynamics, seed: number, clusterNo: number, packNo: number, cellNo: number): number {
-  const soc = packSoc(def, dyn, seed, clusterNo, packNo) + hashNormal(seed, def.code, 'cell-soc', clusterNo, packNo, cellNo) * 0.6;
-  const r = CELL_R * (1 + hashRange(0, 0.3, seed, def.code, 'cell-r', clusterNo, packNo, cellNo));
-  const v = ocv(soc) - clusterCurrent(def, dyn, seed, clusterNo) * r + hashRange(-0.002, 0.002, seed, def.code, 'cell-v', clusterNo, packNo, cellNo);
-  return clamp(v, CELL_MIN_V, CELL_MAX_V);
+  const k = cellConstants(def, seed, clusterNo, packNo)[cellNo - 1]!;
+  return voltageOf(k, packSoc(def, dyn, seed, clusterNo, packNo), clusterCurrent(def, dyn, seed, clusterNo));
 }
 
 /** Extra cell temperature from current (I²R heating against the pack's thermal paths), K. */
@@ -72,15 +111,27 @@ function currentHeating(def: StationDef, dyn: StationDynamics, seed: number, clu
   return 5 * x * x;
 }
 
+const rackPosition = (def: StationDef, packNo: number) => 1.2 * Math.sin((Math.PI * packNo) / (def.storage.packsPerCluster + 1));
+
 export function cellTemperature(
   def: StationDef, dyn: StationDynamics, seed: number, cabinetTemperature: number, clusterNo: number, packNo: number, cellNo: number,
 ): number {
-  const n = def.storage.packsPerCluster;
-  const rackPosition = 1.2 * Math.sin((Math.PI * packNo) / (n + 1));
-  return (
-    cabinetTemperature + 1 + currentHeating(def, dyn, seed, clusterNo) + rackPosition +
-    hashNormal(seed, def.code, 'cell-t', clusterNo, packNo, cellNo) * 0.35
-  );
+  const k = cellConstants(def, seed, clusterNo, packNo)[cellNo - 1]!;
+  return cabinetTemperature + 1 + currentHeating(def, dyn, seed, clusterNo) + rackPosition(def, packNo) + k.t;
+}
+
+/**
+ * Every cell of a pack at once: the same values as cellVoltage and cellTemperature cell by cell,
+ * with the pack's SOC and the cluster's current worked out once.
+ */
+export function packCells(
+  def: StationDef, dyn: StationDynamics, seed: number, cabinetTemperature: number, clusterNo: number, packNo: number,
+): { voltage: number[]; temperature: number[] } {
+  const soc = packSoc(def, dyn, seed, clusterNo, packNo);
+  const current = clusterCurrent(def, dyn, seed, clusterNo);
+  const warm = cabinetTemperature + 1 + currentHeating(def, dyn, seed, clusterNo) + rackPosition(def, packNo);
+  const ks = cellConstants(def, seed, clusterNo, packNo);
+  return { voltage: ks.map((k) => voltageOf(k, soc, current)), temperature: ks.map((k) => warm + k.t) };
 }
 
 /** An upper bound of any cell's temperature in a cluster (for the over-temperature threshold). */

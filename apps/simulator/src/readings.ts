@@ -1,6 +1,6 @@
 import type { TelemetryValue } from '@ess/contract';
 import { PRICE_PERIODS, meterRegisterIdentifier } from '@ess/contract';
-import { cellTemperature, cellVoltage, clamp, clusterCurrent, clusterSoc, packSoc } from './battery.ts';
+import { clamp, clusterCurrent, clusterSoc, packCells, packSoc } from './battery.ts';
 import type { DeviceDef, StationDef } from './fleet.ts';
 import { hash01 } from './random.ts';
 import type { SimState, StationDynamics, StationState } from './state.ts';
@@ -73,20 +73,16 @@ function cells(seed: number, def: StationDef, dyn: StationDynamics): CellMatrix 
     const vs: number[][] = [];
     const ts: number[][] = [];
     for (let p = 1; p <= def.storage.packsPerCluster; p++) {
-      const v: number[] = [];
-      const t: number[] = [];
       // A failed temperature sensor (a drifted NTC) reads one cell far too warm until it is reset:
       // the pack's and the cluster's readings cross their temperature warnings with it.
       const pack = `${def.code}-BP-${String(c).padStart(2, '0')}-${String(p).padStart(2, '0')}`;
       const broken = (dyn.randomFaults[pack] ?? []).includes('PACK_TEMPERATURE_SENSOR_FAULT')
         ? 1 + Math.floor(hash01(seed, pack, 'sensor') * def.storage.cellsPerPack)
         : 0;
-      for (let n = 1; n <= def.storage.cellsPerPack; n++) {
-        v.push(cellVoltage(def, dyn, seed, c, p, n));
-        t.push(cellTemperature(def, dyn, seed, cabT, c, p, n) + (n === broken ? SENSOR_DRIFT : 0));
-      }
-      vs.push(v);
-      ts.push(t);
+      const { voltage, temperature } = packCells(def, dyn, seed, cabT, c, p);
+      if (broken) temperature[broken - 1]! += SENSOR_DRIFT;
+      vs.push(voltage);
+      ts.push(temperature);
     }
     m.voltage.push(vs);
     m.temperature.push(ts);
