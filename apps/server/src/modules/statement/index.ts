@@ -17,3 +17,6 @@ export const statementModule = defineModule({
 });
 
 export { generateDue as generateDueStatements } from './statement.jobs.ts';
+
+/** The statements demo (settings, four months in every state), written once after the demo's history. */
+export { seedStatementDemo } from './statement.demo.ts';
