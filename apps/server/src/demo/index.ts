@@ -5,6 +5,7 @@ import { defineModule } from '../platform/module.ts';
 import { refreshRevenue } from '../modules/dashboard/index.ts';
 import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
 import { seedStatementDemo } from '../modules/statement/index.ts';
+import { sweepReadings } from '../modules/meter/index.ts';
 import { demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
 import { startSimulatorProcess, wantsSimulator, type SimulatorProcess } from './simulator-process.ts';
@@ -38,6 +39,8 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
       process.stdout.write(`  Writing ${config.demoHistoryDays} days of demo history…\n`);
       await seedDemoHistory(running.ctx, fleet, config.demoHistoryDays, stateFile);
       await refreshRevenue(running.ctx);
+      // The meters' readings of the history (zero, month-end and the whole past months' periods), before anything settles on them.
+      await sweepReadings(running.ctx);
     }
   }
   // After the history: the repair orders refer to its alarms. Once (it skips when plans exist).
