@@ -4,6 +4,7 @@ import type { RunningApp } from '../app.ts';
 import { defineModule } from '../platform/module.ts';
 import { refreshRevenue } from '../modules/dashboard/index.ts';
 import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
+import { seedStatementDemo } from '../modules/statement/index.ts';
 import { sweepReadings } from '../modules/meter/index.ts';
 import { demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
@@ -28,6 +29,7 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   const { config, log, mqtt } = running.ctx;
   if (!wantsSimulator(config, mqtt)) {
     await seedMaintenanceDemo(running.ctx);
+    await seedStatementDemo(running.ctx);
     return null;
   }
   if (config.demoHistoryDays > 0) {
@@ -43,5 +45,7 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   }
   // After the history: the repair orders refer to its alarms. Once (it skips when plans exist).
   await seedMaintenanceDemo(running.ctx);
+  // After the history and its readings: statements of the last ended months, in every state. Once.
+  await seedStatementDemo(running.ctx);
   return startSimulatorProcess(config, mqtt, log);
 }

@@ -1,0 +1,42 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  SETTLEMENT_CATEGORY_LABELS, STATEMENT_ACTION_LABELS, STATEMENT_QUALITY_LABELS, STATEMENT_STATE_LABELS,
+} from '@ess/contract/statement';
+import { STARTED_PRICE_DELETE } from '../pricing/index.ts';
+import { T } from './statement.download.ts';
+import { STATEMENT_NOTICE_NOTE, STATEMENT_NOTICE_TEXT, STATEMENT_NOTICE_TITLE } from './statement.notify.ts';
+
+const PACKS = join(import.meta.dirname, '../i18n/packs');
+const literals = (src: string, re: RegExp) => [...src.matchAll(re)].map((m) => m[1]!).filter((s) => !s.includes('${'));
+
+function pack(locale: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const dir = join(PACKS, locale);
+  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) Object.assign(out, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>);
+  return out;
+}
+
+/** What statements can show as it is: labels, the documents' texts, notices, refusals without a value in them. */
+function statementTexts(): string[] {
+  const out = new Set<string>([
+    ...Object.values(SETTLEMENT_CATEGORY_LABELS), ...Object.values(STATEMENT_ACTION_LABELS), ...Object.values(STATEMENT_QUALITY_LABELS),
+    ...Object.values(STATEMENT_STATE_LABELS), ...Object.values(T), STATEMENT_NOTICE_TITLE, STATEMENT_NOTICE_TEXT, STATEMENT_NOTICE_NOTE, STARTED_PRICE_DELETE,
+  ]);
+  const contract = readFileSync(join(import.meta.dirname, '../../../../../packages/contract/src/statement.ts'), 'utf8');
+  for (const s of literals(contract, /export const [A-Z_]+ = '([^'a-z]+)'/g)) out.add(s);
+  const service = readFileSync(join(import.meta.dirname, 'statement.service.ts'), 'utf8');
+  for (const s of literals(service, /AppError\('\w+', '([^'`]+)'\)/g)) out.add(s);
+  for (const s of literals(service, /found\([^,]+, '([^']+)'\)/g)) out.add(s);
+  return [...out];
+}
+
+describe('en-US pack for statements', () => {
+  it('translates the labels, documents, notices and refusals', () => {
+    const texts = statementTexts();
+    expect(texts.length).toBeGreaterThan(60);
+    const p = pack('en-US');
+    expect(texts.filter((s) => !p[s])).toEqual([]);
+  });
+});
