@@ -21,11 +21,12 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { transition, type StatefulEntity } from '../../platform/state.ts';
+import type { StatefulEntity } from '../../platform/state.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { siteInScope } from '../site/index.ts';
 import { deviceHistory } from '../telemetry/index.ts';
 import './maintenance.events.ts';
+import { actOn, rolesOf } from './maintenance.journal.ts';
 import { actorName, assertOrderFilter, assigneeFor, deviceOfSite, journalOf, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
 
 /**
@@ -165,8 +166,6 @@ export async function repairInScope(db: DbOrTx, user: AuthUser, id: number): Pro
   const [row] = await repairs.rows(db, and(eq(repairOrder.id, id), inSiteScope(repairOrder.siteId, db, user)));
   return found(row, '维修工单不存在');
 }
-
-const rolesOf = (user: AuthUser, assigneeId: number | null) => (assigneeId !== null && assigneeId === user.id ? [ASSIGNEE_ROLE] : []);
 
 /** The detail: the order (with its alarm's state now), the telemetry snapshot, the timeline and the caller's roles. */
 export async function repairOne(ctx: AppContext, user: AuthUser, id: number): Promise<RepairDetail> {
@@ -399,20 +398,8 @@ function repairEntity(
   return entity;
 }
 
-async function act(ctx: AppContext, user: AuthUser, id: number, action: RepairAction, note: string | null, apply: (tx: DbOrTx, row: RepairRow) => Promise<RepairChanges>) {
-  let roles: string[] = [];
-  const entity = repairEntity(user, id, action, apply, (row) => {
-    roles = rolesOf(user, row.assigneeId);
-  });
-  // The roles are known once the row is locked; the helper reads them after that, when it checks.
-  const input = {
-    action, user, note,
-    get roles() {
-      return roles;
-    },
-  };
-  return transition(ctx, repairMachine, entity, input);
-}
+const act = (ctx: AppContext, user: AuthUser, id: number, action: RepairAction, note: string | null, apply: (tx: DbOrTx, row: RepairRow) => Promise<RepairChanges>) =>
+  actOn(ctx, repairMachine, { user, action, note }, (locked) => repairEntity(user, id, action, apply, locked));
 
 /** Dispatch (only from to be dispatched) to a user who can see the station. */
 export async function allocateRepair(ctx: AppContext, user: AuthUser, b: RepairAllocation): Promise<void> {

@@ -19,11 +19,12 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { transition, type StatefulEntity } from '../../platform/state.ts';
+import type { StatefulEntity } from '../../platform/state.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { siteInScope } from '../site/index.ts';
 import { recordDefect } from './defect.service.ts';
 import './maintenance.events.ts';
+import { actOn, rolesOf } from './maintenance.journal.ts';
 import { assertOrderFilter, assigneeFor, deviceOfSite, logRecord, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
 
 /**
@@ -151,7 +152,6 @@ async function orderItems(db: DbOrTx, orderId: number): Promise<WorkOrderItemRec
 }
 
 /** The caller's roles toward an order (for the machine's `who`). */
-const rolesOf = (user: AuthUser, assigneeId: number | null) => (assigneeId !== null && assigneeId === user.id ? [ASSIGNEE_ROLE] : []);
 
 /** The detail: the order, its items with their results, the caller's roles. Reading it marks the order opened (the plan's pause rule). */
 export async function workOrderOne(ctx: AppContext, user: AuthUser, id: number): Promise<WorkOrderDetail> {
@@ -306,28 +306,20 @@ function assertRole(action: WorkOrderAction, row: OrderRow, user: AuthUser) {
   }
 }
 
-async function act(
+const act = (
   ctx: AppContext,
   user: AuthUser,
   id: number,
   action: WorkOrderAction,
   note: string | null,
   apply: (tx: DbOrTx, row: OrderRow, to: WorkOrderState) => Promise<Partial<typeof inspectionWorkOrder.$inferInsert>>,
-) {
-  let roles: string[] = [];
-  const entity = workOrderEntity(user, id, apply, (row) => {
-    assertRole(action, row, user);
-    roles = rolesOf(user, row.assigneeId);
-  });
-  // The roles are known once the row is locked; the helper reads them after that, when it checks.
-  const input = {
-    action, user, note,
-    get roles() {
-      return roles;
-    },
-  };
-  return transition(ctx, workOrderMachine, entity, input);
-}
+) =>
+  actOn(ctx, workOrderMachine, { user, action, note }, (locked) =>
+    workOrderEntity(user, id, apply, (row) => {
+      assertRole(action, row, user);
+      locked(row);
+    }),
+  );
 
 /** Allocation (only from to be assigned): the assignee must be able to see the station. */
 export async function allocateWorkOrder(ctx: AppContext, user: AuthUser, b: WorkOrderAllocation): Promise<void> {
