@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import {
@@ -27,7 +27,10 @@ import { siteInScope } from '../site/index.ts';
 import { deviceHistory } from '../telemetry/index.ts';
 import './maintenance.events.ts';
 import { actOn, rolesOf } from './maintenance.journal.ts';
-import { actorName, assertOrderFilter, assigneeFor, deviceOfSite, journalOf, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
+import {
+  actorName, assertOrderFilter, assigneeFor, deviceOfSite, journalOf, nextId, orderNo, overdueCondition, photosOut, sharedOrderFilters, sitesUnderCompany, storedPhotos,
+  writeJournal,
+} from './order-common.ts';
 
 /**
  * Repair orders (repairMachine): by hand, from a defect (device and photos carried over) or from an
@@ -102,22 +105,19 @@ const repairs = defineListQuery({
   ],
   scope: (db, user) => inSiteScope(repairOrder.siteId, db, user),
   filter: (f: RepairFilter & { userId?: number }) => [
-    f.companyId ? sitesUnderCompany(repairOrder.siteId as never, f.companyId) : undefined,
-    f.siteId ? eq(repairOrder.siteId, f.siteId) : undefined,
-    f.deviceId ? eq(repairOrder.deviceId, f.deviceId) : undefined,
-    f.status ? eq(repairOrder.status, f.status) : undefined,
-    f.level ? eq(repairOrder.level, f.level) : undefined,
+    ...sharedOrderFilters(
+      {
+        siteId: repairOrder.siteId, deviceId: repairOrder.deviceId, status: repairOrder.status, level: repairOrder.level, at: repairOrder.createdAt,
+        keyword: [repairOrder.no, repairOrder.title, repairOrder.description, device.name],
+      },
+      f,
+    ),
     f.source ? eq(repairOrder.source, f.source) : undefined,
     f.assigneeId ? eq(repairOrder.assigneeId, f.assigneeId) : undefined,
     f.mine && f.userId ? eq(repairOrder.assigneeId, f.userId) : undefined,
-    f.overdue ? and(inArray(repairOrder.status, [...openStates]), lt(repairOrder.dueAt, sql`now()`)) : undefined,
+    f.overdue ? overdueCondition(repairOrder.status, repairOrder.dueAt, openStates) : undefined,
     f.alarmId ? eq(repairOrder.alarmId, f.alarmId) : undefined,
     f.defectId ? eq(repairOrder.defectId, f.defectId) : undefined,
-    f.start ? gte(repairOrder.createdAt, f.start) : undefined,
-    f.end ? lt(repairOrder.createdAt, f.end) : undefined,
-    f.keyword
-      ? or(likeEscaped(repairOrder.no, f.keyword), likeEscaped(repairOrder.title, f.keyword), likeEscaped(repairOrder.description, f.keyword), likeEscaped(device.name, f.keyword))
-      : undefined,
   ],
   orderBy: [desc(repairOrder.createdAt), desc(repairOrder.id)],
   sortable: { no: repairOrder.no, level: repairOrder.level, status: repairOrder.status, dueAt: repairOrder.dueAt, createdAt: repairOrder.createdAt },

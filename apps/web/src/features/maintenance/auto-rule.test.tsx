@@ -9,15 +9,13 @@ import { useUserStore } from '../../platform/user-store.ts';
 import { envelope, json, mockFetch, type Call } from '../../test/http.ts';
 import { AutoRuleButton, autoRuleBody } from './AutoRuleModal.tsx';
 
-const path = (c: Call) => new URL(c.url, 'http://console').pathname.slice('/api/manager'.length);
-const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
-
 vi.setConfig({ testTimeout: 60_000 });
+beforeEach(() => useI18nStore.setState({ locale: 'zh-CN', pack: new Map() }));
 afterEach(cleanup);
-beforeEach(() => {
-  localStorage.clear();
-  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
-});
+
+/** The calls the panel made to one endpoint, and the JSON body of each. */
+const sentTo = (calls: Call[], endpoint: { path: string }) =>
+  calls.filter((c) => c.url.split('?')[0]!.endsWith(endpoint.path)).map((c) => JSON.parse(c.init.body as string) as Record<string, unknown>);
 
 const mount = () =>
   render(
@@ -42,9 +40,8 @@ describe('automatic repair orders: the rule panel on /repair/order', () => {
     signedIn([maintenanceEndpoints.repairAutoRuleOne.path, maintenanceEndpoints.repairAutoRuleEdit.path]);
     const rule: RepairAutoRuleRecord = { companyId: 7, enabled: true, maxLevel: 2, openMinutes: 10, custom: false, updatedByName: null, updatedAt: null };
     const srv = mockFetch((c) => {
-      const p = path(c);
-      if (p === maintenanceEndpoints.repairAutoRuleOne.path) return json(envelope(rule));
-      if (p === companyEndpoints.tree.path) return json(envelope([{ id: 7, name: '华东公司', parentId: 1, children: [] }]));
+      if (c.url.endsWith(maintenanceEndpoints.repairAutoRuleOne.path)) return json(envelope(rule));
+      if (c.url.endsWith(companyEndpoints.tree.path)) return json(envelope([{ id: 7, name: '华东公司', parentId: 1, children: [] }]));
       return json(envelope(true));
     });
     mount();
@@ -53,15 +50,13 @@ describe('automatic repair orders: the rule panel on /repair/order', () => {
     expect(screen.getByTestId('auto-rule-origin').textContent).toBe('未设置，使用默认规则');
     expect(within(form).getByTestId('auto-rule-level')).toHaveProperty('value', '2');
     expect(within(form).getByTestId('auto-rule-minutes')).toHaveProperty('value', '10');
-    expect(body(srv.calls.find((c) => path(c) === maintenanceEndpoints.repairAutoRuleOne.path)!)).toEqual({ companyId: 7 });
+    expect(sentTo(srv.calls, maintenanceEndpoints.repairAutoRuleOne)).toEqual([{ companyId: 7 }]);
 
     fireEvent.change(within(form).getByTestId('auto-rule-level'), { target: { value: '3' } });
     fireEvent.change(within(form).getByTestId('auto-rule-minutes'), { target: { value: '5' } });
     fireEvent.click(within(form).getByTestId('auto-rule-enabled'));
     fireEvent.click(screen.getByTestId('auto-rule-ok'));
-    await waitFor(() => expect(srv.calls.some((c) => path(c) === maintenanceEndpoints.repairAutoRuleEdit.path)).toBe(true));
-    const sent = srv.calls.find((c) => path(c) === maintenanceEndpoints.repairAutoRuleEdit.path)!;
-    expect(body(sent)).toEqual({ companyId: 7, enabled: false, maxLevel: 3, openMinutes: 5 });
+    await waitFor(() => expect(sentTo(srv.calls, maintenanceEndpoints.repairAutoRuleEdit)).toEqual([{ companyId: 7, enabled: false, maxLevel: 3, openMinutes: 5 }]));
   });
 
   it('checks the values with the contract before sending: level 1-4, 1-1440 minutes', () => {
