@@ -1065,13 +1065,32 @@ export const repairDeviceRecord = z.object({
  * Automatic repair orders from alarms (rule 6), per company: alarms of level ≤ maxLevel that stay
  * open more than openMinutes get one order each (never two).
  */
+export const REPAIR_AUTO_MAX_LEVEL = 4;
+export const REPAIR_AUTO_MAX_MINUTES = 1440;
+export const AUTO_LEVEL_RANGE = '等级上限应为1-4';
+export const AUTO_MINUTES_RANGE = '持续分钟数应为1-1440';
 export const repairAutoRule = z.object({
   enabled: z.boolean(),
-  maxLevel: level,
-  openMinutes: z.number().int().min(1).max(10_080),
+  maxLevel: z.number().int(AUTO_LEVEL_RANGE).min(1, AUTO_LEVEL_RANGE).max(REPAIR_AUTO_MAX_LEVEL, AUTO_LEVEL_RANGE),
+  openMinutes: z.number().int(AUTO_MINUTES_RANGE).min(1, AUTO_MINUTES_RANGE).max(REPAIR_AUTO_MAX_MINUTES, AUTO_MINUTES_RANGE),
 });
 export type RepairAutoRule = z.infer<typeof repairAutoRule>;
 export const REPAIR_AUTO_DEFAULT: RepairAutoRule = { enabled: true, maxLevel: 2, openMinutes: 10 };
+
+/**
+ * The rule's calls (extension, decision 0034): read and set one company's rule. A company without
+ * a row of its own runs on the default (`custom` false).
+ */
+export const repairAutoRuleQuery = z.object({ companyId: ref });
+export const repairAutoRuleEdit = repairAutoRule.extend({ companyId: ref });
+export type RepairAutoRuleEdit = z.infer<typeof repairAutoRuleEdit>;
+export const repairAutoRuleRecord = repairAutoRule.extend({
+  companyId: z.number(),
+  custom: z.boolean(),
+  updatedByName: z.string().nullable(),
+  updatedAt: isoTime.nullable(),
+});
+export type RepairAutoRuleRecord = z.infer<typeof repairAutoRuleRecord>;
 
 // ── Overview ──────────────────────────────────────────────────────────────────────────
 
@@ -1275,4 +1294,7 @@ export const maintenanceEndpoints = {
   repairHandle: endpoint({ method: 'POST', path: '/inspection/repair/order/handle', body: repairHandle, response: done }),
   repairAcceptance: endpoint({ method: 'POST', path: '/inspection/repair/order/acceptance/inspection', body: repairAcceptance, response: done }),
   repairDevicePage: endpoint({ method: 'POST', path: '/inspection/repair/order/device/rel/query/page', body: repairDevicePage, response: pageOf(repairDeviceRecord) }),
+  // Extension (decision 0034): the automatic-order rule of a company.
+  repairAutoRuleOne: endpoint({ method: 'POST', path: '/inspection/repair/auto/rule/query/one', body: repairAutoRuleQuery, response: repairAutoRuleRecord }),
+  repairAutoRuleEdit: endpoint({ method: 'POST', path: '/inspection/repair/auto/rule/edit', body: repairAutoRuleEdit, response: done }),
 };

@@ -112,6 +112,8 @@ export const appUser = pgTable(
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
     /** Sees every station of their companies, those created later too (the user form's "all stations"). */
     allSites: boolean('all_sites').notNull().default(false),
+    /** The language the user last signed in with (the console's Client-Language): what the server writes to them in (notices). */
+    language: varchar('language', { length: 8 }),
     /** Set when the user was deleted but journals name them: the row stays, anonymised and disabled (decision 0033). */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import {
@@ -18,7 +18,7 @@ import { inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { siteInScope } from '../site/index.ts';
 import './maintenance.events.ts';
-import { actorName, assertOrderFilter, deviceOfSite, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos } from './order-common.ts';
+import { actorName, assertOrderFilter, deviceOfSite, nextId, orderNo, photosOut, sharedOrderFilters, storedPhotos } from './order-common.ts';
 
 /** Defects found on site (by hand, or recorded by a failed inspection result), with photos. */
 
@@ -64,15 +64,14 @@ const defects = defineListQuery({
   ],
   scope: (db, user) => inSiteScope(inspectionDefect.siteId, db, user),
   filter: (f: DefectFilter) => [
-    f.companyId ? sitesUnderCompany(inspectionDefect.siteId as never, f.companyId) : undefined,
-    f.siteId ? eq(inspectionDefect.siteId, f.siteId) : undefined,
-    f.deviceId ? eq(inspectionDefect.deviceId, f.deviceId) : undefined,
+    ...sharedOrderFilters(
+      {
+        siteId: inspectionDefect.siteId, deviceId: inspectionDefect.deviceId, status: inspectionDefect.status, level: inspectionDefect.level,
+        at: inspectionDefect.foundAt, keyword: [inspectionDefect.no, inspectionDefect.description, device.name],
+      },
+      f,
+    ),
     f.workOrderId ? eq(inspectionDefect.workOrderId, f.workOrderId) : undefined,
-    f.status ? eq(inspectionDefect.status, f.status) : undefined,
-    f.level ? eq(inspectionDefect.level, f.level) : undefined,
-    f.start ? gte(inspectionDefect.foundAt, f.start) : undefined,
-    f.end ? lt(inspectionDefect.foundAt, f.end) : undefined,
-    f.keyword ? or(likeEscaped(inspectionDefect.no, f.keyword), likeEscaped(inspectionDefect.description, f.keyword), likeEscaped(device.name, f.keyword)) : undefined,
   ],
   orderBy: [desc(inspectionDefect.foundAt), desc(inspectionDefect.id)],
   sortable: { no: inspectionDefect.no, level: inspectionDefect.level, status: inspectionDefect.status, foundAt: inspectionDefect.foundAt },

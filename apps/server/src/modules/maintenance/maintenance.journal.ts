@@ -1,8 +1,9 @@
-import { SYSTEM_ACTOR, type MaintLogEntity, type MaintLogRecord } from '@ess/contract';
+import { ASSIGNEE_ROLE, SYSTEM_ACTOR, type MaintLogEntity, type MaintLogRecord, type StateMachine } from '@ess/contract';
 import { maintenanceLog } from '../../db/schema/maintenance.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
-import type { TransitionEntry } from '../../platform/state.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { transition, type StatefulEntity, type TransitionEntry } from '../../platform/state.ts';
 
 /**
  * The one state journal of plans, work orders and repair orders (maintenance_log): the
@@ -41,4 +42,30 @@ export function journalOf(entity: MaintLogEntity) {
       .returning();
     return logRecord(row!);
   };
+}
+
+/** The caller's roles toward an order: its assignee, or none. */
+export const rolesOf = (user: AuthUser, assigneeId: number | null): string[] => (assigneeId !== null && assigneeId === user.id ? [ASSIGNEE_ROLE] : []);
+
+/**
+ * Takes an action on a work order or repair order through the transition helper. The entity is
+ * made with a callback that learns the locked row: the caller's roles toward it are known only
+ * then, and the helper reads them after that, when it checks the machine's table.
+ */
+export function actOn<S extends string, A extends string, R extends { id: number; state: S; assigneeId: number | null }>(
+  ctx: AppContext,
+  machine: StateMachine<S, A>,
+  input: { user: AuthUser; action: A; note: string | null },
+  entityOf: (locked: (row: R) => void) => StatefulEntity<S, R, MaintLogRecord>,
+) {
+  let roles: string[] = [];
+  const entity = entityOf((row) => {
+    roles = rolesOf(input.user, row.assigneeId);
+  });
+  return transition(ctx, machine, entity, {
+    ...input,
+    get roles() {
+      return roles;
+    },
+  });
 }

@@ -2,8 +2,12 @@ import {
   REPAIR_ACTION_LABELS, REPAIR_EVENTS, REPAIR_STATE_LABELS, WORK_ORDER_ACTION_LABELS, WORK_ORDER_EVENTS, WORK_ORDER_STATE_LABELS,
   type RepairAction, type RepairState, type WorkOrderAction, type WorkOrderState,
 } from '@ess/contract';
-import { fillText } from '@ess/contract/pack-text';
+import { eq } from 'drizzle-orm';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@ess/contract';
+import { appUser } from '../../db/schema/system.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
 import { subscriber, type DomainEventType } from '../../platform/events/outbox.ts';
+import { translatorOf } from '../i18n/index.ts';
 import { deliver, notifyUsers, type Delivery } from '../system/index.ts';
 import './maintenance.events.ts';
 
@@ -21,9 +25,20 @@ const actionOfEvent = new Map<string, { kind: 'workOrder'; action: WorkOrderActi
 const EVENTS = [...actionOfEvent.keys()] as DomainEventType[];
 
 /**
+ * The language a notice to this user is written in: the one they last signed in with, else the
+ * default. A notification row keeps its text as written (no key and arguments to render on read),
+ * so the text is made in the reader's language when it is stored.
+ */
+export async function noticeLanguageOf(db: DbOrTx, userId: number): Promise<Locale> {
+  const [u] = await db.select({ language: appUser.language }).from(appUser).where(eq(appUser.id, userId));
+  return (LOCALES as readonly string[]).includes(u?.language ?? '') ? (u!.language as Locale) : DEFAULT_LOCALE;
+}
+
+/**
  * Every state change of a work order or repair order tells its assignee (when someone else took
- * the action): a notification in their message list, with the popup and the new unread count. The
- * rows are written in the delivery's transaction, so each event notifies once.
+ * the action): a notification in their message list, with the popup and the new unread count, in
+ * the assignee's language. The rows are written in the delivery's transaction, so each event
+ * notifies once.
  */
 export const maintenanceNotifySubscriber = subscriber({
   name: 'maintenance.notify',
@@ -38,8 +53,9 @@ export const maintenanceNotifySubscriber = subscriber({
         what.kind === 'workOrder'
           ? [WORK_ORDER_NOTICE_TITLE, WORK_ORDER_ACTION_LABELS[what.action], WORK_ORDER_STATE_LABELS[p.to as WorkOrderState] ?? p.to]
           : [REPAIR_NOTICE_TITLE, REPAIR_ACTION_LABELS[what.action], REPAIR_STATE_LABELS[p.to as RepairState] ?? p.to];
-      const content = fillText(ORDER_NOTICE_TEXT, [p.no, actionLabel, stateLabel], 'zh-CN') + (p.note ? fillText(ORDER_NOTICE_NOTE, [p.note], 'zh-CN') : '');
-      deliveries.push(...(await notifyUsers(tx, [p.assigneeId], title, content)));
+      const { t } = await translatorOf(await noticeLanguageOf(tx, p.assigneeId));
+      const content = t(ORDER_NOTICE_TEXT, p.no, t(actionLabel), t(stateLabel)) + (p.note ? t(ORDER_NOTICE_NOTE, p.note) : '');
+      deliveries.push(...(await notifyUsers(tx, [p.assigneeId], t(title), content)));
     }
     await deliver(ctx, deliveries, tx);
   },

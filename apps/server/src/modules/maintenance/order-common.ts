@@ -1,4 +1,5 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import { SYSTEM_ACTOR, type MaintLogEntity, type MaintLogRecord, type Photo, type StoredPhoto } from '@ess/contract';
 import { maintenanceLog } from '../../db/schema/maintenance.ts';
 import { device } from '../../db/schema/device.ts';
@@ -7,7 +8,7 @@ import { appUser } from '../../db/schema/system.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
-import { assertCompany, assertSites, inSiteScope } from '../../platform/http/scope.ts';
+import { assertCompany, assertSites, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { checkedImages, downloadUrl } from '../files/index.ts';
 import { logRecord } from './maintenance.journal.ts';
 
@@ -109,3 +110,38 @@ export async function assertOrderFilter(db: DbOrTx, user: AuthUser, f: { company
   if (f.siteId) await assertSites(db, user, [f.siteId]);
   if (f.deviceId) found((await db.select({ id: device.id }).from(device).where(and(eq(device.id, f.deviceId), inSiteScope(device.siteId, db, user))))[0], '设备不存在');
 }
+
+/** The filter fields the order lists share (defects, work orders, repair orders). */
+export interface SharedOrderFilter {
+  companyId?: number | undefined;
+  siteId?: number | undefined;
+  deviceId?: number | undefined;
+  status?: string | undefined;
+  level?: number | undefined;
+  start?: Date | undefined;
+  end?: Date | undefined;
+  keyword?: string | undefined;
+}
+
+/**
+ * The conditions of the shared filter fields on one table: company (and those under it), station,
+ * device, status, level, a time range on `at` and a keyword over `keyword` columns.
+ */
+export function sharedOrderFilters(
+  c: { siteId: AnyPgColumn; deviceId?: AnyPgColumn; status: AnyPgColumn; level?: AnyPgColumn; at: AnyPgColumn; keyword: AnyPgColumn[] },
+  f: SharedOrderFilter,
+): (SQL | undefined)[] {
+  return [
+    f.companyId ? sitesUnderCompany(c.siteId as never, f.companyId) : undefined,
+    f.siteId ? eq(c.siteId, f.siteId) : undefined,
+    c.deviceId && f.deviceId ? eq(c.deviceId, f.deviceId) : undefined,
+    f.status ? eq(c.status, f.status) : undefined,
+    c.level && f.level ? eq(c.level, f.level) : undefined,
+    f.start ? gte(c.at, f.start) : undefined,
+    f.end ? lt(c.at, f.end) : undefined,
+    f.keyword ? or(...c.keyword.map((k) => likeEscaped(k, f.keyword!))) : undefined,
+  ];
+}
+
+/** Open and past its due time. */
+export const overdueCondition = (status: AnyPgColumn, dueAt: AnyPgColumn, openStates: readonly string[]) => and(inArray(status, [...openStates]), lt(dueAt, sql`now()`));

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { inspectionItem } from '../../db/schema/maintenance.ts';
 import { storedFile } from '../../db/schema/files.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
 import type { TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 
@@ -84,4 +86,36 @@ export async function rowCounts(t: TestApp): Promise<Record<string, number>> {
             (select count(*)::int from inspection_work_order_item where result is not null) as results`,
   );
   return rows[0]!;
+}
+
+/**
+ * The context as a job sees it, with a database that fails once in the middle of a transaction:
+ * the `nth` insert into `table` made inside a transaction throws as a dropped connection does,
+ * after that transaction's earlier writes. Everything else reaches the real database (the seam of
+ * the outage tests: no product code knows of it).
+ */
+export function failingOnce(ctx: AppContext, table: unknown, nth = 1): AppContext {
+  let seen = 0;
+  const forward = <T extends object>(target: T, own: (prop: PropertyKey) => unknown): T =>
+    new Proxy(target, {
+      get: (o, prop) => {
+        const mine = own(prop);
+        if (mine !== undefined) return mine;
+        const v: unknown = Reflect.get(o, prop, o);
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(o) : v;
+      },
+    });
+  const txOf = (tx: DbOrTx) =>
+    forward(tx, (prop) =>
+      prop === 'insert'
+        ? (t: Parameters<DbOrTx['insert']>[0]) => {
+            if (t === table && ++seen === nth) throw Object.assign(new Error('Connection terminated unexpectedly (simulated)'), { code: '57P01' });
+            return tx.insert(t);
+          }
+        : undefined,
+    );
+  const db = forward(ctx.db, (prop) =>
+    prop === 'transaction' ? (fn: (tx: DbOrTx) => Promise<unknown>, config?: unknown) => ctx.db.transaction((tx) => fn(txOf(tx)), config as never) : undefined,
+  );
+  return Object.create(ctx, { db: { value: db } }) as AppContext;
 }

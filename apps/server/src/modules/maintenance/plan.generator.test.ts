@@ -1,11 +1,14 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planSchedule, type PlanScheduleInput } from '@ess/contract';
-import { inspectionItem, inspectionPlan, inspectionPlanItem, inspectionPlanSite, inspectionWorkOrder, inspectionWorkOrderItem, maintenanceLog } from '../../db/schema/maintenance.ts';
+import { inspectionItem, inspectionPlan, inspectionPlanItem, inspectionPlanSite, inspectionWorkOrder, inspectionWorkOrderItem, maintenanceLog, repairOrder } from '../../db/schema/maintenance.ts';
+import { domainEvent } from '../../db/schema/events.ts';
 import { site } from '../../db/schema/site.ts';
 import { notification } from '../../db/schema/system.ts';
 import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
+import { newAlarm, newDevice, newSite, newUser, seededCompanies } from '../../../test/factory.ts';
+import { failingOnce } from './orders.fixtures.ts';
+import { createAutomaticRepairs } from './repair.service.ts';
 import { generateDue, generatePlan } from './plan.generator.ts';
 
 /**
@@ -147,6 +150,67 @@ describe.each(DB_TARGETS)('plan generator on %s', (target) => {
     expect((await ordersOf(t, ending)).map((o) => o.scheduledDate)).toEqual(['2026-07-05']);
     const [p] = await t.ctx.db.select().from(inspectionPlan).where(eq(inspectionPlan.id, ending));
     expect([p!.status, p!.stopReason]).toEqual(['stopped', 'expired']);
+  });
+
+  it('a database failure in the middle of a pass leaves no partial order, and the next pass makes each order exactly once', async () => {
+    const id = await makePlan(t, companyId, [shanghai, losAngeles], { kind: 'daily', startDate: '2026-06-01', time: '08:00' }, { lastDueDate: '2026-06-10' });
+    const now = at('2026-06-20T20:00:00Z');
+    const sitesOf = async () =>
+      (await t.ctx.db.select().from(inspectionPlanSite).where(eq(inspectionPlanSite.planId, id)).orderBy(asc(inspectionPlanSite.siteId))).map((r) => [r.siteId, r.lastDueDate]);
+    const createdEvents = async () => (await t.ctx.db.select().from(domainEvent).where(eq(domainEvent.type, 'workorder.created'))).length;
+    const events = await createdEvents();
+    // The second station's transaction loses its connection after writing the order and the station's last date, at the items.
+    await expect(generatePlan(failingOnce(t.ctx, inspectionWorkOrderItem, 2), id, now)).rejects.toThrow('Connection terminated');
+    let orders = await ordersOf(t, id);
+    expect(orders).toHaveLength(1);
+    const [first] = orders;
+    const failedSite = first!.siteId === shanghai ? losAngeles : shanghai;
+    expect((await sitesOf()).find(([siteId]) => siteId === failedSite)).toEqual([failedSite, '2026-06-10']);
+    expect(await t.ctx.db.select().from(inspectionWorkOrderItem).where(eq(inspectionWorkOrderItem.orderId, first!.id))).toHaveLength(1);
+    expect(await createdEvents()).toBe(events + 1);
+
+    // The next pass (the database back) makes the missing one, once; another pass makes nothing.
+    expect(await generatePlan(t.ctx, id, now)).toBe(1);
+    expect(await generatePlan(t.ctx, id, now)).toBe(0);
+    orders = await ordersOf(t, id);
+    // 20:00 UTC on the 20th: the 21st has begun in Shanghai (04:00, before 08:00: the 20th is the latest), 13:00 of the 20th in Los Angeles.
+    expect(orders.map((o) => [o.siteId, o.scheduledDate])).toEqual([[shanghai, '2026-06-20'], [losAngeles, '2026-06-20']]);
+    for (const o of orders) expect(await t.ctx.db.select().from(inspectionWorkOrderItem).where(eq(inspectionWorkOrderItem.orderId, o.id))).toHaveLength(1);
+    expect(await sitesOf()).toEqual([[shanghai, '2026-06-20'], [losAngeles, '2026-06-20']].sort((x, y) => Number(x[0]) - Number(y[0])));
+    expect(await createdEvents()).toBe(events + 2);
+  });
+
+  it('a database failure in the middle of the automatic-repair run leaves no partial order, and the next run makes each alarm its one order', async () => {
+    const MIN = 60_000;
+    // The default rule (level ≤ 2, open 10 minutes) applies: no rule row in this database.
+    const older = await newAlarm(t, (await newDevice(t, shanghai, { type: 'pcs' })).id, { level: 1, startedAt: new Date(Date.now() - 40 * MIN) });
+    const newer = await newAlarm(t, (await newDevice(t, shanghai, { type: 'pcs' })).id, { level: 2, startedAt: new Date(Date.now() - 30 * MIN) });
+    const ordersOfAlarm = (alarmId: number) => t.ctx.db.select().from(repairOrder).where(eq(repairOrder.alarmId, alarmId));
+    const journalOf = async (alarmId: number) => {
+      const [o] = await ordersOfAlarm(alarmId);
+      return o ? t.ctx.db.select().from(maintenanceLog).where(and(eq(maintenanceLog.entity, 'repair'), eq(maintenanceLog.entityId, o.id))) : [];
+    };
+    // The older alarm's order commits; the newer one's transaction fails at its journal row, after the order row.
+    await expect(createAutomaticRepairs(failingOnce(t.ctx, maintenanceLog, 2))).rejects.toThrow('Connection terminated');
+    expect(await ordersOfAlarm(older.id)).toHaveLength(1);
+    expect(await ordersOfAlarm(newer.id)).toHaveLength(0);
+    expect(await journalOf(older.id)).toHaveLength(1);
+    const orphans = await t.ctx.database.sql.query<{ n: number }>(
+      "select count(*)::int as n from maintenance_log l where l.entity = 'repair' and not exists (select 1 from repair_order r where r.id = l.entity_id)",
+    );
+    expect(orphans.rows[0]!.n).toBe(0);
+
+    expect(await createAutomaticRepairs(t.ctx)).toBe(1);
+    expect(await createAutomaticRepairs(t.ctx)).toBe(0);
+    for (const a of [older, newer]) {
+      const rows = await ordersOfAlarm(a.id);
+      expect(rows.map((r) => [r.source, r.status, r.level])).toEqual([['autoAlarm', 'toBeDispatched', a.id === older.id ? 1 : 2]]);
+      expect(await journalOf(a.id)).toHaveLength(1);
+    }
+    const created = (await t.ctx.db.select().from(domainEvent).where(eq(domainEvent.type, 'repair.created'))).filter((e) =>
+      [older.id, newer.id].includes((e.payload as { alarmId: number }).alarmId),
+    );
+    expect(created).toHaveLength(2);
   });
 });
 

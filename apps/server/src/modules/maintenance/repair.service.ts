@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { FastifyReply } from 'fastify';
 import {
@@ -21,12 +21,16 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { transition, type StatefulEntity } from '../../platform/state.ts';
+import type { StatefulEntity } from '../../platform/state.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { siteInScope } from '../site/index.ts';
 import { deviceHistory } from '../telemetry/index.ts';
 import './maintenance.events.ts';
-import { actorName, assertOrderFilter, assigneeFor, deviceOfSite, journalOf, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
+import { actOn, rolesOf } from './maintenance.journal.ts';
+import {
+  actorName, assertOrderFilter, assigneeFor, deviceOfSite, journalOf, nextId, orderNo, overdueCondition, photosOut, sharedOrderFilters, sitesUnderCompany, storedPhotos,
+  writeJournal,
+} from './order-common.ts';
 
 /**
  * Repair orders (repairMachine): by hand, from a defect (device and photos carried over) or from an
@@ -101,22 +105,19 @@ const repairs = defineListQuery({
   ],
   scope: (db, user) => inSiteScope(repairOrder.siteId, db, user),
   filter: (f: RepairFilter & { userId?: number }) => [
-    f.companyId ? sitesUnderCompany(repairOrder.siteId as never, f.companyId) : undefined,
-    f.siteId ? eq(repairOrder.siteId, f.siteId) : undefined,
-    f.deviceId ? eq(repairOrder.deviceId, f.deviceId) : undefined,
-    f.status ? eq(repairOrder.status, f.status) : undefined,
-    f.level ? eq(repairOrder.level, f.level) : undefined,
+    ...sharedOrderFilters(
+      {
+        siteId: repairOrder.siteId, deviceId: repairOrder.deviceId, status: repairOrder.status, level: repairOrder.level, at: repairOrder.createdAt,
+        keyword: [repairOrder.no, repairOrder.title, repairOrder.description, device.name],
+      },
+      f,
+    ),
     f.source ? eq(repairOrder.source, f.source) : undefined,
     f.assigneeId ? eq(repairOrder.assigneeId, f.assigneeId) : undefined,
     f.mine && f.userId ? eq(repairOrder.assigneeId, f.userId) : undefined,
-    f.overdue ? and(inArray(repairOrder.status, [...openStates]), lt(repairOrder.dueAt, sql`now()`)) : undefined,
+    f.overdue ? overdueCondition(repairOrder.status, repairOrder.dueAt, openStates) : undefined,
     f.alarmId ? eq(repairOrder.alarmId, f.alarmId) : undefined,
     f.defectId ? eq(repairOrder.defectId, f.defectId) : undefined,
-    f.start ? gte(repairOrder.createdAt, f.start) : undefined,
-    f.end ? lt(repairOrder.createdAt, f.end) : undefined,
-    f.keyword
-      ? or(likeEscaped(repairOrder.no, f.keyword), likeEscaped(repairOrder.title, f.keyword), likeEscaped(repairOrder.description, f.keyword), likeEscaped(device.name, f.keyword))
-      : undefined,
   ],
   orderBy: [desc(repairOrder.createdAt), desc(repairOrder.id)],
   sortable: { no: repairOrder.no, level: repairOrder.level, status: repairOrder.status, dueAt: repairOrder.dueAt, createdAt: repairOrder.createdAt },
@@ -165,8 +166,6 @@ export async function repairInScope(db: DbOrTx, user: AuthUser, id: number): Pro
   const [row] = await repairs.rows(db, and(eq(repairOrder.id, id), inSiteScope(repairOrder.siteId, db, user)));
   return found(row, '维修工单不存在');
 }
-
-const rolesOf = (user: AuthUser, assigneeId: number | null) => (assigneeId !== null && assigneeId === user.id ? [ASSIGNEE_ROLE] : []);
 
 /** The detail: the order (with its alarm's state now), the telemetry snapshot, the timeline and the caller's roles. */
 export async function repairOne(ctx: AppContext, user: AuthUser, id: number): Promise<RepairDetail> {
@@ -399,20 +398,8 @@ function repairEntity(
   return entity;
 }
 
-async function act(ctx: AppContext, user: AuthUser, id: number, action: RepairAction, note: string | null, apply: (tx: DbOrTx, row: RepairRow) => Promise<RepairChanges>) {
-  let roles: string[] = [];
-  const entity = repairEntity(user, id, action, apply, (row) => {
-    roles = rolesOf(user, row.assigneeId);
-  });
-  // The roles are known once the row is locked; the helper reads them after that, when it checks.
-  const input = {
-    action, user, note,
-    get roles() {
-      return roles;
-    },
-  };
-  return transition(ctx, repairMachine, entity, input);
-}
+const act = (ctx: AppContext, user: AuthUser, id: number, action: RepairAction, note: string | null, apply: (tx: DbOrTx, row: RepairRow) => Promise<RepairChanges>) =>
+  actOn(ctx, repairMachine, { user, action, note }, (locked) => repairEntity(user, id, action, apply, locked));
 
 /** Dispatch (only from to be dispatched) to a user who can see the station. */
 export async function allocateRepair(ctx: AppContext, user: AuthUser, b: RepairAllocation): Promise<void> {

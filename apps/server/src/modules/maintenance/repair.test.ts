@@ -5,9 +5,9 @@ import { alarm } from '../../db/schema/alarm.ts';
 import { repairAutoRule } from '../../db/schema/maintenance.ts';
 import { telemetry } from '../../db/schema/telemetry.ts';
 import { domainEvent } from '../../db/schema/events.ts';
-import { notification } from '../../db/schema/system.ts';
+import { appUser, notification } from '../../db/schema/system.ts';
 import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
-import { newAlarm, newDevice, newSite, okData, seededCompanies } from '../../../test/factory.ts';
+import { FACTORY_PASSWORD, newAlarm, newDevice, newSite, okData, seededCompanies } from '../../../test/factory.ts';
 import { orderWorld, PNG, rowCounts, upload, type OrderWorld } from './orders.fixtures.ts';
 import { createAutomaticRepairs } from './repair.service.ts';
 
@@ -224,6 +224,22 @@ describe.each(DB_TARGETS)('repair orders on %s', (target) => {
     // The repairer's own check-in and handling tell nobody; dispatch and the rejection tell them.
     expect(notes.map((n) => n.content)).toEqual([`工单 ${no}：派单，当前状态：待处理`, `工单 ${no}：验收驳回，当前状态：处理中（备注：未清理现场）`]);
     expect(notes.every((n) => n.title === '维修工单通知')).toBe(true);
+  });
+
+  it("writes the notice in the assignee's language: the one they signed in with", async () => {
+    // worker2 signs in from a console set to English; the server keeps the language on the account.
+    const signIn = await t.api.call<{ token: string }>('POST', '/basic/user/login', {
+      body: { username: w.worker2.username, password: FACTORY_PASSWORD }, headers: { 'client-language': 'en-US' },
+    });
+    expect(signIn.body.errorCode).toBe('00000');
+    expect((await t.ctx.db.select({ language: appUser.language }).from(appUser).where(eq(appUser.id, w.worker2.id)))[0]!.language).toBe('en-US');
+    const id = await add();
+    const { no } = await one(id);
+    expect((await post('/inspection/repair/order/allocation', { id, assigneeId: w.worker2.id, note: '带上备用风扇' })).status).toBe(200);
+    await t.ctx.outbox.drain();
+    const [note] = (await t.ctx.db.select().from(notification).where(eq(notification.userId, w.worker2.id))).filter((n) => n.content.includes(no));
+    expect([note!.title, note!.content]).toEqual(['Repair order notice', `Work order ${no}: Dispatch, status now: Pending (note: 带上备用风扇)`]);
+    // A user who signed in without a language (the default console) still reads Chinese: see the test above.
   });
 
   it('pages devices with their repairs and exports orders', async () => {

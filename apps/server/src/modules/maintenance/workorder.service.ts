@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { FastifyReply } from 'fastify';
 import {
   ASSIGNEE_ROLE, CHECK_TYPES, ITEM_RESULT_LABELS, ITEM_RESULTS, RESULT_REQUIRED, WORK_ORDER_EVENTS, WORK_ORDER_NO_PREFIX, WORK_ORDER_OPEN_STATES,
@@ -18,13 +18,16 @@ import { emit } from '../../platform/events/outbox.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
-import { inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { transition, type StatefulEntity } from '../../platform/state.ts';
+import { inCompanyScope, inSiteScope } from '../../platform/http/scope.ts';
+import type { StatefulEntity } from '../../platform/state.ts';
 import { streamXlsx, type ExportLanguage, type XlsxColumn } from '../../platform/xlsx/xlsx.ts';
 import { siteInScope } from '../site/index.ts';
 import { recordDefect } from './defect.service.ts';
 import './maintenance.events.ts';
-import { assertOrderFilter, assigneeFor, deviceOfSite, logRecord, nextId, orderNo, photosOut, sitesUnderCompany, storedPhotos, writeJournal } from './order-common.ts';
+import { actOn, rolesOf } from './maintenance.journal.ts';
+import {
+  assertOrderFilter, assigneeFor, deviceOfSite, logRecord, nextId, orderNo, overdueCondition, photosOut, sharedOrderFilters, storedPhotos, writeJournal,
+} from './order-common.ts';
 
 /**
  * Inspection work orders (workOrderMachine): the list, the detail (with each item's result), a
@@ -81,18 +84,17 @@ const orders = defineListQuery({
   ],
   scope: (db, user) => inSiteScope(inspectionWorkOrder.siteId, db, user),
   filter: (f: WorkOrderFilter & { userId?: number }) => [
-    f.companyId ? sitesUnderCompany(inspectionWorkOrder.siteId as never, f.companyId) : undefined,
-    f.siteId ? eq(inspectionWorkOrder.siteId, f.siteId) : undefined,
+    ...sharedOrderFilters(
+      {
+        siteId: inspectionWorkOrder.siteId, status: inspectionWorkOrder.status, at: inspectionWorkOrder.startAt,
+        keyword: [inspectionWorkOrder.no, inspectionWorkOrder.title, inspectionPlan.name],
+      },
+      f,
+    ),
     f.planId ? eq(inspectionWorkOrder.planId, f.planId) : undefined,
-    f.status ? eq(inspectionWorkOrder.status, f.status) : undefined,
     f.assigneeId ? eq(inspectionWorkOrder.assigneeId, f.assigneeId) : undefined,
     f.mine && f.userId ? eq(inspectionWorkOrder.assigneeId, f.userId) : undefined,
-    f.overdue ? and(inArray(inspectionWorkOrder.status, [...openStates]), lt(inspectionWorkOrder.dueAt, sql`now()`)) : undefined,
-    f.start ? gte(inspectionWorkOrder.startAt, f.start) : undefined,
-    f.end ? lt(inspectionWorkOrder.startAt, f.end) : undefined,
-    f.keyword
-      ? or(likeEscaped(inspectionWorkOrder.no, f.keyword), likeEscaped(inspectionWorkOrder.title, f.keyword), likeEscaped(inspectionPlan.name, f.keyword))
-      : undefined,
+    f.overdue ? overdueCondition(inspectionWorkOrder.status, inspectionWorkOrder.dueAt, openStates) : undefined,
   ],
   orderBy: [desc(inspectionWorkOrder.startAt), desc(inspectionWorkOrder.id)],
   sortable: {
@@ -151,7 +153,6 @@ async function orderItems(db: DbOrTx, orderId: number): Promise<WorkOrderItemRec
 }
 
 /** The caller's roles toward an order (for the machine's `who`). */
-const rolesOf = (user: AuthUser, assigneeId: number | null) => (assigneeId !== null && assigneeId === user.id ? [ASSIGNEE_ROLE] : []);
 
 /** The detail: the order, its items with their results, the caller's roles. Reading it marks the order opened (the plan's pause rule). */
 export async function workOrderOne(ctx: AppContext, user: AuthUser, id: number): Promise<WorkOrderDetail> {
@@ -306,28 +307,20 @@ function assertRole(action: WorkOrderAction, row: OrderRow, user: AuthUser) {
   }
 }
 
-async function act(
+const act = (
   ctx: AppContext,
   user: AuthUser,
   id: number,
   action: WorkOrderAction,
   note: string | null,
   apply: (tx: DbOrTx, row: OrderRow, to: WorkOrderState) => Promise<Partial<typeof inspectionWorkOrder.$inferInsert>>,
-) {
-  let roles: string[] = [];
-  const entity = workOrderEntity(user, id, apply, (row) => {
-    assertRole(action, row, user);
-    roles = rolesOf(user, row.assigneeId);
-  });
-  // The roles are known once the row is locked; the helper reads them after that, when it checks.
-  const input = {
-    action, user, note,
-    get roles() {
-      return roles;
-    },
-  };
-  return transition(ctx, workOrderMachine, entity, input);
-}
+) =>
+  actOn(ctx, workOrderMachine, { user, action, note }, (locked) =>
+    workOrderEntity(user, id, apply, (row) => {
+      assertRole(action, row, user);
+      locked(row);
+    }),
+  );
 
 /** Allocation (only from to be assigned): the assignee must be able to see the station. */
 export async function allocateWorkOrder(ctx: AppContext, user: AuthUser, b: WorkOrderAllocation): Promise<void> {

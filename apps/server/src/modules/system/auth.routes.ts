@@ -1,5 +1,6 @@
 import { authEndpoints as api } from '@ess/contract';
 import { route } from '../../platform/http/route.ts';
+import { localeOf } from '../i18n/index.ts';
 import { CAPTCHA_COOKIE, issueCaptcha, login, logout, recordRateLimited } from './auth.service.ts';
 import { changeInfo, changePassword, profileInfo } from './profile.service.ts';
 
@@ -55,6 +56,7 @@ export const authRoutes = [
         captchaCode: typeof code === 'string' ? code : undefined,
         ip: req.ip,
         userAgent: req.headers['user-agent'] ?? null,
+        language: localeOf(req),
       });
     },
   }),

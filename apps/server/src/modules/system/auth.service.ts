@@ -38,6 +38,8 @@ interface Attempt {
   username: string;
   ip: string;
   userAgent: string | null;
+  /** The console's language (Client-Language): kept on the account at sign-in, for what the server writes to the user. */
+  language?: string;
 }
 
 interface LoginInput extends Attempt {
@@ -100,7 +102,10 @@ function settle(ctx: AppContext, userId: number, passwordOk: boolean, a: Attempt
     if (u.status !== 1) return { reason: 'disabled' };
     const token = newToken();
     const expiresAt = new Date(now + config.sessionMaxMs);
-    await tx.update(appUser).set({ failedCount: 0, failedSince: null, lockedUntil: null, lastLoginAt: new Date(now) }).where(eq(appUser.id, u.id));
+    await tx
+      .update(appUser)
+      .set({ failedCount: 0, failedSince: null, lockedUntil: null, lastLoginAt: new Date(now), ...(a.language ? { language: a.language } : {}) })
+      .where(eq(appUser.id, u.id));
     await tx.insert(session).values({
       tokenHash: hashToken(token),
       userId: u.id,

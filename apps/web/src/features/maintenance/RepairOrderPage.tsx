@@ -11,6 +11,7 @@ import { useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
 import { call } from '../../platform/request.ts';
 import { AssignModal } from './actions.tsx';
+import { AutoRuleButton } from './AutoRuleModal.tsx';
 import { useMaintRefresh } from './maintenance.api.ts';
 import { repairLink, repairResource } from './repair.resource.tsx';
 import { maintKeys } from './maintenance.keys.ts';
@@ -32,6 +33,7 @@ export function RepairOrderPage() {
     <>
       <ResourceTable
         def={repairResource}
+        toolbar={() => [<AutoRuleButton key="auto-rule" />]}
         rowActions={(row) => [
           <Button key="open" type="link" size="small" icon={<EyeOutlined />} onClick={() => void navigate(repairLink(row.id))}>
             {t('详情')}

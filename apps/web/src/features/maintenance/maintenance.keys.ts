@@ -12,5 +12,6 @@ export const maintKeys = {
   devices: (siteId: number | null) => ['maintenance', 'options', 'devices', siteId] as const,
   deviceDefects: (siteId: number | null) => ['maintenance', 'options', 'devices', siteId, 'defects'] as const,
   repairs: () => ['maintenance', 'repair'] as const,
+  autoRule: (companyId: number) => ['maintenance', 'repair-auto-rule', companyId] as const,
   photo: (suffix: string) => ['maintenance', 'photo', suffix] as const,
 };

@@ -2,11 +2,12 @@ import { alarmEndpoints } from '@ess/contract/alarm';
 import { maintenanceEndpoints, type RepairDetail } from '@ess/contract/maintenance';
 import { monitorEndpoints } from '@ess/contract/monitor';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useI18nStore } from '../../platform/i18n/translate.ts';
+import { liveEvents } from '../../platform/live-events.ts';
 import { useUserStore } from '../../platform/user-store.ts';
 import { envelope, json, mockFetch, recordUi, type Call } from '../../test/http.ts';
 import { RepairOrderDetailPage } from './RepairOrderDetailPage.tsx';
@@ -75,5 +76,35 @@ describe('accepting a repair order of an alarm with a reset of its source', () =
     const [check, accept] = srv.calls.filter((c) => path(c) !== maintenanceEndpoints.repairOne.path);
     expect(body(check!)).toEqual({ deviceId: 9, password: 'Admin12345' });
     expect(body(accept!)).toEqual({ id: 5, pass: true, reason: null, sourceAction: 'reset' });
+  });
+});
+
+describe("the repair order detail follows its alarm's state live", () => {
+  it('reads the order again on RefreshAlarmKanban and shows the alarm ended, without a reload', async () => {
+    const server = { order: { ...order, status: 'processing' as const } as RepairDetail };
+    const srv = mockFetch((c) => (path(c) === maintenanceEndpoints.repairOne.path ? json(envelope(server.order)) : json(envelope(null))));
+    useUserStore.setState({ permissions: new Set([maintenanceEndpoints.repairOne.path]) });
+    render(
+      <App>
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <MemoryRouter initialEntries={['/repair/order-detail?id=5']}>
+            <RepairOrderDetailPage />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </App>,
+    );
+    const state = await screen.findByTestId('alarm-state', {}, { timeout: 25_000 });
+    expect(state.getAttribute('data-status')).toBe('active');
+    expect(within(state).getByText('告警进行中')).toBeTruthy();
+    const reads = () => srv.calls.filter((c) => path(c) === maintenanceEndpoints.repairOne.path).length;
+    const before = reads();
+
+    // The alarm ends on the server; the live event alone makes the page read the order again.
+    server.order = { ...server.order, alarmStatus: 'ended', alarmEndedAt: '2026-11-27T02:00:00Z' };
+    act(() => liveEvents.deliver({ event: 'RefreshAlarmKanban', data: '{"siteId":1}', id: '1' }));
+    await waitFor(() => expect(screen.getByTestId('alarm-state').getAttribute('data-status')).toBe('ended'));
+    expect(within(screen.getByTestId('alarm-state')).getByText('告警已结束')).toBeTruthy();
+    expect(reads()).toBe(before + 1);
+    expect(body(srv.calls.filter((c) => path(c) === maintenanceEndpoints.repairOne.path).at(-1)!)).toEqual({ id: 5 });
   });
 });
