@@ -31,6 +31,8 @@ const page = (parentPath: string, child: string, name: string, interfaces: strin
 });
 
 const SITE_PICKERS = ['/system/company/query/tree', '/configure/site/query/tree', '/configure/site/query/list'];
+/** The metering screens pick a station's meters from the device registry's list. */
+const METER_PICKER = '/configure/device/query/list';
 /**
  * Handling a station (acknowledge, maintenance) is an operations action, not part of viewing it:
  * the monitoring pages leave it out (an investor who reads them cannot handle), the operations
@@ -55,7 +57,7 @@ export const MENUS: MenuDef[] = [
   page('/operation', 'statementDetail', '结算单详情', ['/operation/statement/**'], true),
 
   dir('/meter', '电表数据', 'dashboard'),
-  page('/meter', 'data', '电表数据', ['/meter/electric/**', ...SITE_PICKERS]),
+  page('/meter', 'data', '电表数据', ['/meter/electric/**', METER_PICKER, ...SITE_PICKERS]),
   page('/meter', 'time', '零点数据', ['/meter/zero/**', ...SITE_PICKERS]),
   page('/meter', 'reading', '定时抄表', ['/meter/timing/**', ...SITE_PICKERS]),
 

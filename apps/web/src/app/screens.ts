@@ -55,6 +55,7 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/repair/order': lazy(() => import('../features/maintenance/RepairOrderPage.tsx').then((m) => ({ default: m.RepairOrderPage }))),
   '/repair/order-detail': lazy(() => import('../features/maintenance/RepairOrderDetailPage.tsx').then((m) => ({ default: m.RepairOrderDetailPage }))),
   '/overview/order': lazy(() => import('../features/maintenance/OrderOverviewPage.tsx').then((m) => ({ default: m.OrderOverviewPage }))),
+  '/meter/data': lazy(() => import('../features/metering/MeterDataPage.tsx').then((m) => ({ default: m.MeterDataPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);
