@@ -22,3 +22,4 @@ export * from './endpoint.ts';
 export * from './state-machine.ts';
 export * from './time.ts';
 export * from './maintenance.ts';
+export * from './meter-reading.ts';

@@ -12,3 +12,4 @@ export * from './alarm.ts';
 export * from './dashboard.ts';
 export * from './events.ts';
 export * from './maintenance.ts';
+export * from './meter-reading.ts';
