@@ -7,6 +7,7 @@ import { deviceChange } from '../src/db/schema/device-registry.ts';
 import { distributionDiagram } from '../src/db/schema/site.ts';
 import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../src/db/schema/pricing.ts';
 import { alarm, alarmShield } from '../src/db/schema/alarm.ts';
+import { meterPeriodReading } from '../src/db/schema/meter-reading.ts';
 import { inspectionDefect, inspectionItem, inspectionPlan, inspectionPlanSite, inspectionWorkOrder, maintenanceLog, repairOrder } from '../src/db/schema/maintenance.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
@@ -192,3 +193,21 @@ scopeFixtures.inspectionPlan = async (t, companyId) => {
   await t.ctx.db.insert(inspectionPlanSite).values({ planId: p!.id, siteId });
   return p!.id;
 };
+
+// Meter readings: a meter of each subsystem on a station of the given company, and a period reading of it.
+for (const subsystem of ['storage', 'pv', 'pile'] as const) {
+  scopeFixtures[`${subsystem}Meter`] = async (t, companyId) =>
+    (await newDevice(t, await scopeFixtures.site!(t, companyId), { type: 'meter', meterPurpose: subsystem })).id;
+  scopeFixtures[`${subsystem}PeriodReading`] = async (t, companyId) => {
+    const deviceId = await scopeFixtures[`${subsystem}Meter`]!(t, companyId);
+    const [d] = await t.ctx.db.select({ siteId: device.siteId }).from(device).where(eq(device.id, deviceId));
+    const [r] = await t.ctx.db
+      .insert(meterPeriodReading)
+      .values({
+        subsystem, deviceId, siteId: d!.siteId, periodStart: '2026-01-01', periodEnd: '2026-01-31', startAt: new Date('2025-12-31T16:00:00Z'),
+        endAt: new Date('2026-01-31T16:00:00Z'), startRegisters: [], endRegisters: [], differences: [], quality: 'missing',
+      })
+      .returning({ id: meterPeriodReading.id });
+    return r!.id;
+  };
+}

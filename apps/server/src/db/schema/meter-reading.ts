@@ -14,7 +14,7 @@ const tz = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' 
  * READING_REGISTERS order (forward total, tip, peak, flat, valley, deep valley, then reverse);
  * an element is NULL where the register was not read. Read back as text.
  */
-const registers = (name: string) => numeric(name, { precision: 18, scale: 3 }).array();
+const registers = (name: string) => numeric(name, { precision: 18, scale: 3 }).array().$type<(string | null)[]>();
 /** Flags met per register identifier. */
 const flags = (name: string) => jsonb(name).$type<Record<string, QualityFlag[]>>().notNull().default(sql`'{}'::jsonb`);
 
