@@ -1,20 +1,84 @@
-import { EyeOutlined } from '@ant-design/icons';
+import { EyeOutlined, SyncOutlined } from '@ant-design/icons';
 import {
-  registerLabel, REMETER_HINT, SUBSYSTEM_ENDPOINTS, type MeterSegment, type PeriodReadingDetail, type PeriodReadingRecord, type PeriodRegisterLine,
+  registerLabel, REMETER_HINT, reMeterBody, SUBSYSTEM_ENDPOINTS, type MeterSegment, type PeriodReadingDetail, type PeriodReadingRecord, type PeriodRegisterLine,
   type ReadingSubsystem,
 } from '@ess/contract/meter-reading';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Descriptions, Drawer, Grid, Space, Spin, Table, Typography, type TableColumnsType } from 'antd';
+import { Alert, Button, DatePicker, Descriptions, Drawer, Form, Grid, Modal, Select, Space, Spin, Table, Typography, type TableColumnsType } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
-import { formatDateTime, ResourceTable, type Translate } from '../../components/crud/index.ts';
+import { formatDateTime, ResourceTable, useOptionSource, type Translate } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
 import { call } from '../../platform/request.ts';
 import { meteringKeys } from './metering.keys.ts';
+import { meterSourceOf } from './metering.options.ts';
 import { QualityTag, QualityTags } from './quality.tsx';
 import { kwh } from './registers.tsx';
 import { ReMeterButton, TaskCell, useReMeter } from './remeter.tsx';
-import { periodText, SUBSYSTEM_RESOURCES } from './subsystem.resource.tsx';
+import { periodText, SUBSYSTEM_PURPOSE, SUBSYSTEM_RESOURCES } from './subsystem.resource.tsx';
+
+/** The re-meter request of a meter and a range of station-local dates, checked with the contract; or what is wrong. */
+export function reMeterRequest(deviceId: number | null, range: [Dayjs, Dayjs] | null): { ok: true; body: { deviceId: number; periodStart: string; periodEnd: string } } | { ok: false; issue: string } {
+  if (!deviceId) return { ok: false, issue: '请选择电表' };
+  if (!range) return { ok: false, issue: '请选择抄表周期' };
+  const body = { deviceId, periodStart: range[0].format('YYYY-MM-DD'), periodEnd: range[1].format('YYYY-MM-DD') };
+  const checked = reMeterBody.safeParse(body);
+  return checked.success ? { ok: true, body } : { ok: false, issue: checked.error.issues[0]!.message };
+}
+
+/** Re-meter any meter and period (also one without a reading yet): the meter, the dates, then the same rules as a row's button. */
+function ReMeterModal({ subsystem, reMeter, onClose }: { subsystem: ReadingSubsystem; reMeter: ReturnType<typeof useReMeter>; onClose: () => void }) {
+  const t = useT();
+  const meters = useOptionSource(meterSourceOf(null, SUBSYSTEM_PURPOSE[subsystem]));
+  const [deviceId, setDeviceId] = useState<number | null>(null);
+  const [range, setRange] = useState<[Dayjs, Dayjs] | null>(() => {
+    const last = dayjs().subtract(1, 'month');
+    return [last.startOf('month'), last.endOf('month')];
+  });
+  const out = reMeterRequest(deviceId, range);
+  const blocked = out.ok && reMeter.blocked({ ...out.body, task: null });
+  return (
+    <Modal
+      open
+      title={t('重新抄表')}
+      okText={t('确定')}
+      cancelText={t('取消')}
+      okButtonProps={{ disabled: !out.ok || blocked, ...({ 'data-testid': 'remeter-form-ok' } as Record<string, string>) }}
+      onOk={() => {
+        if (!out.ok) return;
+        void reMeter.request(out.body);
+        onClose();
+      }}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Alert type="info" showIcon message={t(REMETER_HINT)} style={{ marginBottom: 16 }} />
+      <Form layout="vertical">
+        <Form.Item label={t('电表')} required>
+          <Select
+            showSearch
+            optionFilterProp="label"
+            options={meters.data ?? []}
+            loading={meters.isLoading}
+            value={deviceId ?? undefined}
+            onChange={(v: number) => setDeviceId(v)}
+            placeholder={t('请选择电表')}
+            data-testid="remeter-meter"
+          />
+        </Form.Item>
+        <Form.Item label={t('抄表周期')} required validateStatus={deviceId && !out.ok ? 'error' : undefined} help={deviceId && !out.ok ? t(out.issue) : undefined}>
+          <DatePicker.RangePicker
+            value={range}
+            onChange={(v) => setRange(v && v[0] && v[1] ? [v[0], v[1]] : null)}
+            disabledDate={(d) => d.isAfter(dayjs().subtract(1, 'day').endOf('day'))}
+            style={{ width: '100%' }}
+          />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
 
 /** Money as the server gives it (decimal text, to the cent) with the currency; '-' without a price. */
 export const moneyText = (amount: string | null | undefined, currency?: string | null) => (amount === null || amount === undefined ? '-' : currency ? `${amount} ${currency}` : amount);
@@ -154,11 +218,20 @@ export function SubsystemReadingPage({ subsystem }: { subsystem: ReadingSubsyste
   const can = useCan(SUBSYSTEM_ENDPOINTS[subsystem].reMeter);
   const reMeter = useReMeter(subsystem);
   const [open, setOpen] = useState<PeriodReadingRecord | null>(null);
+  const [asking, setAsking] = useState(false);
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       {can && <Alert type="info" showIcon message={t(REMETER_HINT)} data-testid="remeter-hint" />}
       <ResourceTable
         def={def}
+        toolbar={() =>
+          can
+            ? [
+              <Button key="remeter" icon={<SyncOutlined />} onClick={() => setAsking(true)} data-testid="remeter-open">
+                {t('重新抄表')}
+              </Button>,
+            ]
+            : []}
         rowActions={(row) => {
           const body = { deviceId: row.deviceId, periodStart: row.periodStart, periodEnd: row.periodEnd };
           return [
@@ -169,6 +242,7 @@ export function SubsystemReadingPage({ subsystem }: { subsystem: ReadingSubsyste
           ];
         }}
       />
+      {asking && <ReMeterModal subsystem={subsystem} reMeter={reMeter} onClose={() => setAsking(false)} />}
       {open && <PeriodDrawer subsystem={subsystem} row={open} onClose={() => setOpen(null)} reMeter={{ ...reMeter, can }} />}
     </Space>
   );

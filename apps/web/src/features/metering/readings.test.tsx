@@ -1,5 +1,5 @@
 import {
-  meterReadingEndpoints, periodReadingPage, REMETER_ACCEPTED, REMETER_HINT, zeroReadingPage,
+  meterReadingEndpoints, PERIOD_ORDER, periodReadingPage, READING_RANGE_TOO_LONG, REMETER_ACCEPTED, REMETER_HINT, zeroReadingPage,
   type PeriodReadingDetail, type PeriodReadingRecord, type ReMeterTask,
 } from '@ess/contract/meter-reading';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ import { envelope, json, mockFetch, recordUi, type Call } from '../../test/http.
 import { zeroResource } from './readings.resource.tsx';
 import { reMeterKey, taskActive } from './remeter.tsx';
 import { SUBSYSTEM_RESOURCES } from './subsystem.resource.tsx';
-import { StorageMeterPage } from './SubsystemReadingPage.tsx';
+import { reMeterRequest, StorageMeterPage } from './SubsystemReadingPage.tsx';
 
 const path = (c: Call) => new URL(c.url, 'http://console').pathname.slice('/api/manager'.length);
 const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
@@ -49,6 +49,14 @@ describe('reading filters', () => {
     const period = filtersToBody(SUBSYSTEM_RESOURCES.pv.filters, { siteId: 4, quality: 'spike_clamped', range: [dayjs('2026-10-01'), dayjs('2026-10-15')] });
     expect(period).toEqual({ siteId: 4, quality: 'spike_clamped', startDate: '2026-10-01', endDate: '2026-10-15' });
     expect(periodReadingPage.safeParse({ current: 1, pageSize: 20, ...period }).success).toBe(true);
+  });
+
+  it('checks a re-meter of any meter and period before sending: a meter, an end not before the start, at most 366 days', () => {
+    expect(reMeterRequest(null, [dayjs('2026-10-01'), dayjs('2026-10-31')])).toEqual({ ok: false, issue: '请选择电表' });
+    expect(reMeterRequest(12, null)).toEqual({ ok: false, issue: '请选择抄表周期' });
+    expect(reMeterRequest(12, [dayjs('2026-10-31'), dayjs('2026-10-01')])).toEqual({ ok: false, issue: PERIOD_ORDER });
+    expect(reMeterRequest(12, [dayjs('2024-12-31'), dayjs('2026-01-01')])).toEqual({ ok: false, issue: READING_RANGE_TOO_LONG });
+    expect(reMeterRequest(12, [dayjs('2026-10-01'), dayjs('2026-10-31')])).toEqual({ ok: true, body: { deviceId: 12, periodStart: '2026-10-01', periodEnd: '2026-10-31' } });
   });
 
   it('knows a task at work and keys a request by meter and period', () => {
