@@ -18,6 +18,8 @@ export const reMeterKey = (b: Pick<ReMeterBody, 'deviceId' | 'periodStart' | 'pe
 
 /** How often a list with a running task is read again. */
 export const TASK_POLL_MS = 5_000;
+/** How long after a request the list is read again (the spec's 5–10 minutes, and some). */
+export const POLL_AFTER_REQUEST_MS = 15 * 60_000;
 
 /**
  * Re-metering on a subsystem screen. A request is sent once: from the click until the list shows
@@ -32,6 +34,17 @@ export function useReMeter(subsystem: ReadingSubsystem) {
   // key → the task id the server gave (0 while the answer is awaited).
   const [sent, setSent] = useState<ReadonlyMap<string, number>>(new Map());
   const inFlight = useRef(new Set<string>());
+  // After a request the list is read again every few seconds for a while: a period without a
+  // reading yet has no row (and no task shown) until its task has written one.
+  const [lastSent, setLastSent] = useState<number | null>(null);
+  useEffect(() => {
+    if (lastSent === null) return undefined;
+    const timer = setInterval(() => {
+      if (Date.now() - lastSent > POLL_AFTER_REQUEST_MS) clearInterval(timer);
+      else void client.invalidateQueries({ queryKey: meteringKeys.subsystem(subsystem) }, { cancelRefetch: false });
+    }, TASK_POLL_MS);
+    return () => clearInterval(timer);
+  }, [lastSent, client, subsystem]);
 
   const blocked = useCallback(
     (row: Pick<ReMeterBody, 'deviceId' | 'periodStart' | 'periodEnd'> & { task: ReMeterTask | null }) => {
@@ -53,6 +66,7 @@ export function useReMeter(subsystem: ReadingSubsystem) {
       try {
         const task = await call(SUBSYSTEM_ENDPOINTS[subsystem].reMeter, body);
         setSent((m) => new Map(m).set(key, task.id));
+        setLastSent(Date.now());
         toast('info', t(task.message));
       } catch {
         setSent((m) => {
