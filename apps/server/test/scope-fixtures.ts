@@ -10,6 +10,7 @@ import { alarm, alarmShield } from '../src/db/schema/alarm.ts';
 import { meterPeriodReading } from '../src/db/schema/meter-reading.ts';
 import { inspectionDefect, inspectionItem, inspectionPlan, inspectionPlanSite, inspectionWorkOrder, maintenanceLog, repairOrder } from '../src/db/schema/maintenance.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
+import { siteStatementSetting, statement } from '../src/db/schema/statement.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
 
@@ -211,3 +212,24 @@ for (const subsystem of ['storage', 'pv', 'pile'] as const) {
     return r!.id;
   };
 }
+// Statements: a station's settlement settings, and a draft statement of a station of the given company.
+scopeFixtures.siteStatementSetting = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [s] = await t.ctx.db
+    .insert(siteStatementSetting)
+    .values({ siteId, investorName: 'probe', investorUserId: 1, powerUserName: 'probe', powerUserUserId: 1, investorShareRatio: '50', billingDay: 1 })
+    .returning({ id: siteStatementSetting.id });
+  return s!.id;
+};
+scopeFixtures.statement = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const zero = { chargeEnergy: '0', dischargeEnergy: '0', pvSelfUseEnergy: '0', pvExportEnergy: '0', pileEnergy: '0', storageRevenue: '0', pvRevenue: '0', pileRevenue: '0', totalRevenue: '0', investorAmount: '0', powerUserAmount: '0' };
+  const [s] = await t.ctx.db
+    .insert(statement)
+    .values({
+      code: `JS-PROBE-${suffix()}`, siteId, month: '2026-01', periodStart: '2026-01-01', periodEnd: '2026-01-31', currency: 'CNY', investorName: 'probe', investorUserId: 1,
+      powerUserName: 'probe', powerUserUserId: 1, investorShareRatio: '50', ...zero,
+    })
+    .returning({ id: statement.id });
+  return s!.id;
+};

@@ -250,8 +250,9 @@ export type PriceSource = z.infer<typeof priceSource>;
 export const statementLine = z.object({
   category: z.enum(SETTLEMENT_CATEGORIES),
   period: z.enum(PRICE_PERIODS).nullable(),
-  meterId: z.number(),
-  meterName: z.string(),
+  /** The meter (storage, pile lines); null for PV lines, which combine the PV meters and the main meter's export. */
+  meterId: z.number().nullable(),
+  meterName: z.string().nullable(),
   /** Station-local dates, both inclusive. */
   fromDate: localDate,
   toDate: localDate,
@@ -331,7 +332,7 @@ export const statementOneQuery = z.object({ id: ref, whatIf: statementWhatIf.opt
 export const whatIfLine = z.object({
   category: z.enum(SETTLEMENT_CATEGORIES),
   period: z.enum(PRICE_PERIODS).nullable(),
-  meterId: z.number(),
+  meterId: z.number().nullable(),
   fromDate: localDate,
   toDate: localDate,
   energy: decimalText,

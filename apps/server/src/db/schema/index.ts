@@ -13,3 +13,4 @@ export * from './dashboard.ts';
 export * from './events.ts';
 export * from './maintenance.ts';
 export * from './meter-reading.ts';
+export * from './statement.ts';

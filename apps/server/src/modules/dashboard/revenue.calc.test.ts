@@ -6,7 +6,7 @@ const tariff = (over: Partial<DayTariff> = {}): DayTariff => ({
   date: '2026-03-10', startMs: 0, endMs: 86_400_000, hours: 24, configId: 1,
   template: { id: 1, name: 't', billingSystem: 'singlePart', currency: 'CNY' }, cycle: { id: 1, name: 'c' }, bands: [],
   prices: { tip: 1.5, peak: 1.2, flat: 0.7, valley: 0.3, deepValley: null },
-  demandPrice: null, capacityPrice: null, serviceFee: 0.8, feedIn: { price: 0.4, periods: { tip: 0.4, peak: 0.4, flat: 0.4, valley: 0.4, deepValley: 0.4 } },
+  demandPrice: null, capacityPrice: null, serviceFee: 0.8, feedIn: { id: 1, price: 0.4, periods: { tip: 0.4, peak: 0.4, flat: 0.4, valley: 0.4, deepValley: 0.4 } },
   ...over,
 });
 const p = (v: Partial<ReturnType<typeof zeroPeriods>>) => ({ ...zeroPeriods(), ...v });

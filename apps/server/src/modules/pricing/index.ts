@@ -6,3 +6,5 @@ export const pricingModule = defineModule({ name: 'pricing', routes: pricingRout
 
 // The module's public interface: what other modules (and the demo) may use.
 export { bandAt, tariffsForSite, type DayTariff, type PriceChange } from './pricing.service.ts';
+export { templateTariffs } from './what-if.ts';
+export { STARTED_PRICE_DELETE } from './price-history.ts';

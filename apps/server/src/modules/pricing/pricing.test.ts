@@ -10,6 +10,7 @@ import { site } from '../../db/schema/site.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 import { tariffsForSite, type PriceChange } from './pricing.service.ts';
+import { STARTED_PRICE_DELETE } from './price-history.ts';
 import { bandsOfSchedule } from '../../demo/demo-prices.ts';
 
 const band = (start: string, end: string, period: PriceBand['period']): PriceBand => ({ start, end, period });
@@ -418,13 +419,24 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
       expect(new Set(mine.body.data.map((r) => r.siteId))).toEqual(new Set([sh01]));
     });
 
-    it('deletes a configuration and tells the listeners', async () => {
+    it('refuses to delete a configuration that has started (its past days would lose their prices); deletes a future one and tells the listeners', async () => {
       const rows = (await t.api.post<SitePriceCycleRecord[]>('/configure/price/cycle/query/list', eastUser, { siteId: sh01 })).body.data;
       const latest = rows.find((r) => r.startDate === '2025-01-01')!;
       await markChanges();
-      expect((await t.api.get('/configure/price/cycle/delete', eastUser, { id: latest.id })).body.errorCode).toBe('00000');
-      expect(await changesSince()).toEqual([{ siteIds: [sh01], fromDate: '2025-01-01' }]);
-      const [day] = await tariffsForSite(t.ctx, sh01, '2025-01-01', '2025-01-01');
+      const started = await t.api.get('/configure/price/cycle/delete', eastUser, { id: latest.id });
+      expect(started.status).toBe(406);
+      expect(started.body.tipMsg).toBe(STARTED_PRICE_DELETE);
+      expect(await changesSince()).toEqual([]);
+      expect((await tariffsForSite(t.ctx, sh01, '2025-01-01', '2025-01-01'))[0]!.template?.id).toBe(latest.templateId);
+      // A new version: the current one ends, the next starts from a date; that one may go before it starts.
+      const end = await t.api.post('/configure/price/cycle/edit', eastUser, { id: latest.id, siteId: sh01, templateId: latest.templateId, startDate: latest.startDate, endDate: '2039-12-31', serviceFee: latest.serviceFee });
+      expect(end.body.errorCode, end.body.tipMsg).toBe('00000');
+      const next = await t.api.post<{ id: number }>('/configure/price/cycle/add', eastUser, config({ templateId: latest.templateId, startDate: '2040-01-01' }));
+      expect(next.body.errorCode, next.body.tipMsg).toBe('00000');
+      await markChanges();
+      expect((await t.api.get('/configure/price/cycle/delete', eastUser, { id: next.body.data.id })).body.errorCode).toBe('00000');
+      expect(await changesSince()).toEqual([{ siteIds: [sh01], fromDate: '2040-01-01' }]);
+      const [day] = await tariffsForSite(t.ctx, sh01, '2040-01-01', '2040-01-01');
       expect(day!.template).toBeNull();
     });
   });
@@ -461,7 +473,7 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
       const one = await t.api.post<SolarPriceCycleRecord>('/configure/solar/price/cycle/query/one', admin, { id: add.body.data.id });
       expect(one.body.data).toMatchObject({ price: 0.068, periodPrices: { peak: 0.11, tip: 0.13 }, remark: '2026 起' });
       const [day] = await tariffsForSite(t.ctx, be01, '2026-01-01', '2026-01-01');
-      expect(day!.feedIn).toEqual({ price: 0.068, periods: { tip: 0.13, peak: 0.11, flat: 0.068, valley: 0.068, deepValley: 0.068 } });
+      expect(day!.feedIn).toMatchObject({ price: 0.068, periods: { tip: 0.13, peak: 0.11, flat: 0.068, valley: 0.068, deepValley: 0.068 } });
       expect((await page(be01)).records.map((r) => r.startDate)).toEqual(['2026-01-01', '2024-03-01']);
     });
 
@@ -491,11 +503,18 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
       expect(mine.body.data.total).toBe(0);
     });
 
-    it('deletes a feed-in price', async () => {
+    it('refuses to delete a feed-in price that has started; deletes a future one', async () => {
       const [latest] = (await page(be01)).records;
-      expect((await t.api.get('/configure/solar/price/cycle/delete', admin, { id: latest!.id })).body.errorCode).toBe('00000');
-      expect((await page(be01)).records).toHaveLength(1);
-      const [day] = await tariffsForSite(t.ctx, be01, '2026-01-01', '2026-01-01');
+      const started = await t.api.get('/configure/solar/price/cycle/delete', admin, { id: latest!.id });
+      expect(started.status).toBe(406);
+      expect(started.body.tipMsg).toBe(STARTED_PRICE_DELETE);
+      const end = await t.api.post('/configure/solar/price/cycle/edit', admin, { id: latest!.id, siteId: be01, startDate: latest!.startDate, endDate: '2039-12-31', price: latest!.price, periodPrices: latest!.periodPrices });
+      expect(end.body.errorCode, end.body.tipMsg).toBe('00000');
+      const next = await t.api.post<{ id: number }>('/configure/solar/price/cycle/add', admin, solar({ startDate: '2040-01-01' }));
+      expect(next.body.errorCode, next.body.tipMsg).toBe('00000');
+      expect((await t.api.get('/configure/solar/price/cycle/delete', admin, { id: next.body.data.id })).body.errorCode).toBe('00000');
+      expect((await page(be01)).records).toHaveLength(2);
+      const [day] = await tariffsForSite(t.ctx, be01, '2040-01-01', '2040-01-01');
       expect(day!.feedIn).toBeNull();
     });
   });

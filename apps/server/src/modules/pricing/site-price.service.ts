@@ -15,6 +15,7 @@ import { assertCompany, assertSites, inSiteScope } from '../../platform/http/sco
 import { underCompany } from '../site/index.ts';
 import { money, moneyIn } from './pricing.records.ts';
 import { emitPriceChanges, type PriceChange } from './pricing.service.ts';
+import { assertNotStarted, assertOnlyEnded, assertPricesUnsettled, zoneOfSite } from './price-history.ts';
 import { templateInScope } from './template.service.ts';
 
 /** A station's price configuration over time: configure price cycles and solar (feed-in) price cycles. */
@@ -177,6 +178,8 @@ export async function editConfig(ctx: AppContext, user: AuthUser, body: SitePric
   await ctx.db.transaction(async (tx) => {
     const before = await configInScope(tx, user, body.id);
     const stations = await lockSites(tx, user, [before.siteId, body.siteId]);
+    const unchanged = body.siteId === before.siteId && body.templateId === before.templateId && body.startDate === before.startDate && (body.serviceFee ?? null) === before.serviceFee;
+    await assertOnlyEnded(tx, { kind: 'sitePrice', id: before.id }, unchanged, body.endDate);
     await assertTemplateFits(tx, user, body.templateId, stations.get(body.siteId)!);
     await assertNoConfigOverlap(tx, body, before.id);
     await tx.update(sitePriceCycle).set({ ...configValues(body), updatedAt: new Date() }).where(eq(sitePriceCycle.id, before.id));
@@ -190,6 +193,8 @@ export async function deleteConfig(ctx: AppContext, user: AuthUser, id: number):
   await ctx.db.transaction(async (tx) => {
     const before = await configInScope(tx, user, id);
     await lockSites(tx, user, [before.siteId]);
+    await assertPricesUnsettled(tx, [{ kind: 'sitePrice', id: before.id }]);
+    assertNotStarted(before.startDate, before.timeZone);
     await tx.delete(sitePriceCycle).where(eq(sitePriceCycle.id, before.id));
     await emitPriceChanges(tx, [{ siteIds: [before.siteId], fromDate: before.startDate }]);
     return before;
@@ -294,6 +299,9 @@ export async function editSolar(ctx: AppContext, user: AuthUser, body: SolarPric
   await ctx.db.transaction(async (tx) => {
     const before = await solarInScope(tx, user, body.id);
     await lockSites(tx, user, [before.siteId, body.siteId]);
+    const unchanged = body.siteId === before.siteId && body.startDate === before.startDate && body.price === before.price &&
+      JSON.stringify(body.periodPrices ?? null) === JSON.stringify(before.periodPrices ?? null);
+    await assertOnlyEnded(tx, { kind: 'solarPrice', id: before.id }, unchanged, body.endDate);
     await assertNoSolarOverlap(tx, body, before.id);
     await tx.update(solarPriceCycle).set({ ...solarValues(body), updatedAt: new Date() }).where(eq(solarPriceCycle.id, before.id));
     await emitPriceChanges(tx, changesOfEdit(before, body));
@@ -306,6 +314,8 @@ export async function deleteSolar(ctx: AppContext, user: AuthUser, id: number): 
   await ctx.db.transaction(async (tx) => {
     const before = await solarInScope(tx, user, id);
     await lockSites(tx, user, [before.siteId]);
+    await assertPricesUnsettled(tx, [{ kind: 'solarPrice', id: before.id }]);
+    assertNotStarted(before.startDate, await zoneOfSite(tx, before.siteId));
     await tx.delete(solarPriceCycle).where(eq(solarPriceCycle.id, before.id));
     await emitPriceChanges(tx, [{ siteIds: [before.siteId], fromDate: before.startDate }]);
     return before;

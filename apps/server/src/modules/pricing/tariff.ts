@@ -117,8 +117,8 @@ export interface DayTariff {
   capacityPrice: number | null;
   /** Charging service fee per kWh. */
   serviceFee: number | null;
-  /** PV feed-in: the base price and the price per period type. */
-  feedIn: { price: number; periods: Record<PricePeriod, number> } | null;
+  /** PV feed-in: the solar price cycle in force, its base price and the price per period type. */
+  feedIn: { id: number; price: number; periods: Record<PricePeriod, number> } | null;
 }
 
 const covers = (r: { startDate: string; endDate: string | null }, date: string) => r.startDate <= date && (r.endDate === null || date <= r.endDate);
@@ -134,7 +134,7 @@ export function resolveTariffs(input: TariffInput, from: string, to: string): Da
     const cycle = config?.template.cycles.find((c) => c.months.includes(month)) ?? null;
     const solar = input.solar.find((s) => covers(s, date)) ?? null;
     const feedIn = solar
-      ? { price: solar.price, periods: Object.fromEntries(PRICE_PERIODS.map((p) => [p, solar.periodPrices?.[p] ?? solar.price])) as Record<PricePeriod, number> }
+      ? { id: solar.id, price: solar.price, periods: Object.fromEntries(PRICE_PERIODS.map((p) => [p, solar.periodPrices?.[p] ?? solar.price])) as Record<PricePeriod, number> }
       : null;
     const prices = cycle ? (Object.fromEntries(PRICE_PERIODS.map((p) => [p, cycle[PRICE_FIELD[p]]])) as Record<PricePeriod, number | null>) : null;
     const bands = cycle

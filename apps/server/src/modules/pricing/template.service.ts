@@ -17,6 +17,7 @@ import { siteInScope } from '../site/index.ts';
 import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { byFirstMonth, moneyIn, toCycleRecord } from './pricing.records.ts';
 import { changesOfTemplate, emitPriceChanges } from './pricing.service.ts';
+import { assertPricesUnsettled } from './price-history.ts';
 
 /** Price templates and their operation price cycles (/operation/price/...). */
 
@@ -174,6 +175,7 @@ export async function editTemplate(ctx: AppContext, user: AuthUser, body: PriceT
   await ctx.db
     .transaction(async (tx) => {
       const cur = await templateInScope(tx, user, body.id, true);
+      await assertPricesUnsettled(tx, [{ kind: 'template', id: cur.id }]);
       if (body.companyId !== cur.companyId) await assertCompany(tx, user, body.companyId);
       await assertStillUsable(tx, user, cur, body);
       const { id: _id, ...fields } = body;
@@ -190,6 +192,7 @@ export async function deleteTemplate(ctx: AppContext, user: AuthUser, id: number
   try {
     await ctx.db.transaction(async (tx) => {
       const cur = await templateInScope(tx, user, id, true);
+      await assertPricesUnsettled(tx, [{ kind: 'template', id: cur.id }]);
       const users = await tx
         .selectDistinct({ id: site.id, name: site.name })
         .from(sitePriceCycle)
@@ -255,6 +258,7 @@ export const cycleOne = (ctx: AppContext, user: AuthUser, id: number) => cycleIn
 export async function addCycles(ctx: AppContext, user: AuthUser, body: PriceCycleAddBatch): Promise<{ ids: number[] }> {
   const ids = await ctx.db.transaction(async (tx) => {
     const t = await templateInScope(tx, user, body.templateId, true);
+    await assertPricesUnsettled(tx, [{ kind: 'template', id: t.id }]);
     const existing = await cyclesOf(tx, [t.id]);
     assertUniqueNames([...existing.map((c) => c.name), ...body.cycles.map((c) => c.name)]);
     assertCycles(body.cycles.map((c, i) => ({ name: c.name, issues: cycleIssues(c, t.billingSystem, [...existing, ...body.cycles.slice(0, i)]) })));
@@ -273,6 +277,7 @@ export async function editCycle(ctx: AppContext, user: AuthUser, body: PriceCycl
   await ctx.db.transaction(async (tx) => {
     const cur = await cycleInScope(tx, user, body.id);
     const t = await templateInScope(tx, user, cur.templateId, true);
+    await assertPricesUnsettled(tx, [{ kind: 'priceCycle', id: cur.id }]);
     const others = (await cyclesOf(tx, [t.id])).filter((c) => c.id !== cur.id);
     assertUniqueNames([...others.map((c) => c.name), body.name]);
     assertCycles([{ name: body.name, issues: cycleIssues(body, t.billingSystem, others) }]);
@@ -286,6 +291,7 @@ export async function deleteCycle(ctx: AppContext, user: AuthUser, id: number): 
   await ctx.db.transaction(async (tx) => {
     const cur = await cycleInScope(tx, user, id);
     await templateInScope(tx, user, cur.templateId, true);
+    await assertPricesUnsettled(tx, [{ kind: 'priceCycle', id: cur.id }]);
     await tx.delete(priceCycle).where(eq(priceCycle.id, cur.id));
     await emitPriceChanges(tx, await changesOfTemplate(tx, cur.templateId));
   });

@@ -1,0 +1,19 @@
+import { defineModule } from '../../platform/module.ts';
+import './statement.events.ts';
+import { registerStatementJobs, statementPriceSubscriber } from './statement.jobs.ts';
+import { statementNotifySubscriber } from './statement.notify.ts';
+import { statementRoutes } from './statement.routes.ts';
+
+/**
+ * Statements (api-catalogue "Statements"; issue 18 items 5–10): site settlement settings, monthly
+ * statements settled from the normalised readings and the prices of each day, their lifecycle
+ * and journal, downloads (xlsx, PDF), what-if, drafts after each billing day.
+ */
+export const statementModule = defineModule({
+  name: 'statement',
+  routes: statementRoutes,
+  jobs: registerStatementJobs,
+  subscribers: [statementNotifySubscriber, statementPriceSubscriber],
+});
+
+export { generateDue as generateDueStatements } from './statement.jobs.ts';

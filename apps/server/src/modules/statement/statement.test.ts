@@ -1,0 +1,219 @@
+import ExcelJS from 'exceljs';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from '@ess/contract';
+import type { SiteStatementRecord, StatementDetail, StatementRecord } from '@ess/contract/statement';
+import { notification } from '../../db/schema/system.ts';
+import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { eventually, newSite, newUser, okData, roleIdByName, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
+
+/**
+ * Statements over HTTP, October 2026 at one station, the figures of settle.test.ts worked by hand:
+ * template A (peak 1.0523, valley 0.3142) until the 14th, template B (peak 1.1234, valley 0.2987)
+ * from the 15th; the storage meter charges 100.125 kWh (valley) and discharges 90.010 kWh (peak)
+ * every day, the 20th's discharge clamped as a spike by the readings (meter replacement, spike and
+ * missing midnight are the metering module's cases: its period energy is stood in for here).
+ *
+ *   charge    1.–14.: 1401.750 kWh × 0.3142 =  440.43    15.–31.: 1702.125 × 0.2987 =  508.42
+ *   discharge 1.–14.: 1260.140 kWh × 1.0523 = 1326.05    15.–31.: 1530.170 × 1.1234 = 1718.99
+ *   revenue 2096.19; investor 70 % 1467.33; power user 628.86
+ *   what-if B all month: 418.70 and 1415.64 for the first half → revenue 2207.51 (+111.32)
+ */
+
+const OCT = Array.from({ length: 31 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
+
+vi.mock('../meter/index.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../meter/index.ts')>()),
+  periodEnergy: vi.fn((_ctx: unknown, q: { siteId: number; meterKind: string; from: string; to: string }) => {
+    if (q.meterKind !== 'storage') return Promise.resolve([]);
+    const days = OCT.filter((d) => d >= q.from && d <= q.to).map((date) => ({
+      date,
+      difference: { forwardActiveEnergyValley: 100.125, reverseActiveEnergyPeak: 90.01 },
+      flags: date === '2026-10-20' ? { reverseActiveEnergyPeak: ['spike_clamped'] } : {},
+      quality: date === '2026-10-20' ? 'spike_clamped' : 'measured',
+    }));
+    return Promise.resolve([{ deviceId: 7001, deviceName: '储能电表', deviceCode: 'M1', meterPurpose: 'storage', siteId: q.siteId, days }]);
+  }),
+}));
+
+const BANDS = [
+  { start: '00:00', end: '08:00', period: 'valley' },
+  { start: '08:00', end: '12:00', period: 'peak' },
+  { start: '12:00', end: '24:00', period: 'flat' },
+];
+const ALL_YEAR = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+
+describe.each(DB_TARGETS)('statements on %s', (target) => {
+  let t: TestApp;
+  let siteId: number;
+  let investor: FactoryUser;
+  let powerUser: FactoryUser;
+  let foreign: FactoryUser;
+  let tplA: number;
+  let tplB: number;
+  let cycleA: number;
+  let configA: number;
+  const post = <T>(path: string, body: unknown, token = t.adminToken) => t.api.post<T>(path, token, body);
+
+  beforeAll(async () => {
+    t = await startTestApp(target);
+    const { east, south, group } = await seededCompanies(t);
+    siteId = (await newSite(t, east.id, { code: 'JS01', name: '结算测试站' })).id;
+    const role = await roleIdByName(t, '投资人', group.id);
+    investor = await newUser(t, east.id, { roleId: role, siteIds: [siteId], name: '钱投资' });
+    powerUser = await newUser(t, east.id, { roleId: role, siteIds: [siteId], name: '孙用电' });
+    foreign = await newUser(t, south.id, { menus: 'all' });
+    const template = async (name: string, peak: number, valley: number, flat: number) => {
+      const id = (await okData(post<{ id: number }>('/operation/price/template/add', {
+        name, type: 'largeIndustrial', billingSystem: 'singlePart', voltageLevel: '10kV', companyId: east.id, currency: 'CNY',
+      }))).id;
+      const cycles = await okData(post<{ ids: number[] }>('/operation/price/cycle/add/batch', {
+        templateId: id, cycles: [{ name: '全年', months: ALL_YEAR, periods: BANDS, peakPrice: peak, valleyPrice: valley, flatPrice: flat }],
+      }));
+      return { id, cycle: cycles.ids[0]! };
+    };
+    const a = await template('十月前半', 1.0523, 0.3142, 0.6789);
+    const b = await template('十月后半', 1.1234, 0.2987, 0.7);
+    [tplA, tplB, cycleA] = [a.id, b.id, a.cycle];
+    configA = (await okData(post<{ id: number }>('/configure/price/cycle/add', { siteId, templateId: tplA, startDate: '2026-10-01', endDate: '2026-10-14', serviceFee: 0.5 }))).id;
+    await okData(post('/configure/price/cycle/add', { siteId, templateId: tplB, startDate: '2026-10-15', serviceFee: 0.6 }));
+  });
+  afterAll(async () => t?.stop());
+
+  const settings = (over: Record<string, unknown> = {}) => ({
+    siteId, investorName: '某新能源投资有限公司', investorUserId: investor.id, powerUserName: '某精密制造厂', powerUserUserId: powerUser.id,
+    investorShareRatio: 70, billingDay: 1, reconciliationContact: '李对账', reconciliationPhone: '13800000000', ...over,
+  });
+
+  it('site settings: refuses a share ratio of 101, a foreign station and a party editing its own terms; adds and reads them back', async () => {
+    const r101 = await post('/configure/site/statement/add', settings({ investorShareRatio: 101 }));
+    expect(r101.status).toBe(400);
+    expect(r101.body.tipMsg).toBe('investorShareRatio: 投资方分成比例应在0-100之间');
+    expect((await post('/configure/site/statement/add', settings(), foreign.token)).status).toBe(404);
+    const party = await post('/configure/site/statement/add', settings(), investor.token);
+    expect(party.status).toBe(406);
+    expect(party.body.tipMsg).toBe('结算双方的确认人不能修改本站点的结算设置');
+    expect(await okData(post('/configure/site/statement/query/unique', { siteId }))).toBeNull();
+    await okData(post('/configure/site/statement/add', settings()));
+    expect((await post('/configure/site/statement/add', settings())).status).toBe(406);
+    const s = await okData(post<SiteStatementRecord>('/configure/site/statement/query/unique', { siteId }));
+    expect(s).toMatchObject({ investorShareRatio: 70, billingDay: 1, investorUserName: '钱投资', powerUserUserName: '孙用电', includePv: false });
+    expect((await post('/configure/site/statement/query/unique', { siteId }, foreign.token)).status).toBe(404);
+  });
+
+  let id: number;
+  it('makes October’s draft: every line, total and share to the cent', async () => {
+    id = (await okData(post<{ id: number }>('/operation/statement/add', { siteId, month: '2026-10' }))).id;
+    const d = await okData(post<StatementDetail>('/operation/statement/query/one', { id }));
+    expect(d).toMatchObject({
+      code: 'JS-JS01-202610', state: 'draft', periodStart: '2026-10-01', periodEnd: '2026-10-31', currency: 'CNY',
+      investorName: '某新能源投资有限公司', powerUserName: '某精密制造厂', investorShareRatio: 70,
+      chargeEnergy: '3103.875', dischargeEnergy: '2790.310', storageRevenue: '2096.19', totalRevenue: '2096.19',
+      investorAmount: '1467.33', powerUserAmount: '628.86', flaggedLines: 1, roles: [],
+    });
+    expect(d.lines.map((l) => [l.category, l.period, l.fromDate, l.toDate, l.energy, l.price, l.amount, l.quality.join()])).toEqual([
+      ['storageCharge', 'valley', '2026-10-01', '2026-10-14', '1401.750', '0.3142', '440.43', 'measured'],
+      ['storageCharge', 'valley', '2026-10-15', '2026-10-31', '1702.125', '0.2987', '508.42', 'measured'],
+      ['storageDischarge', 'peak', '2026-10-01', '2026-10-14', '1260.140', '1.0523', '1326.05', 'measured'],
+      ['storageDischarge', 'peak', '2026-10-15', '2026-10-31', '1530.170', '1.1234', '1718.99', 'spike_clamped'],
+    ]);
+    expect(d.journal.map((j) => [j.action, j.toState, j.username])).toEqual([['generate', 'draft', '系统管理员']]);
+    const page = await okData(post<Page<StatementRecord>>('/operation/statement/query/page', { siteId, current: 1, pageSize: 10 }, investor.token));
+    expect(page.records.map((r) => [r.code, r.totalRevenue, r.roles])).toEqual([['JS-JS01-202610', '2096.19', ['investor']]]);
+    expect((await okData(post<Page<StatementRecord>>('/operation/statement/query/page', { current: 1, pageSize: 10 }, foreign.token))).total).toBe(0);
+    expect((await post('/operation/statement/query/one', { id }, foreign.token)).status).toBe(404);
+  });
+
+  it('refuses a second October, a month not yet over, a bad month', async () => {
+    const dup = await post('/operation/statement/add', { siteId, month: '2026-10' });
+    expect([dup.status, dup.body.tipMsg]).toEqual([406, '该站点该月已有结算单']);
+    const open = await post('/operation/statement/add', { siteId, month: '2026-12' });
+    expect([open.status, open.body.tipMsg]).toEqual([406, '结算周期尚未结束，不能生成结算单']);
+    expect((await post('/operation/statement/add', { siteId, month: '2026-13' })).status).toBe(400);
+  });
+
+  it('what-if: template B for the whole month, line by line, without saving', async () => {
+    const d = await okData(post<StatementDetail>('/operation/statement/query/one', { id, whatIf: { templateId: tplB } }));
+    expect(d.whatIf).toMatchObject({ templateId: tplB, totalRevenue: '2207.51', investorAmount: '1545.26', powerUserAmount: '662.25', difference: '111.32' });
+    expect(d.whatIf!.lines.map((l) => [l.fromDate, l.amount, l.whatIfPrice, l.whatIfAmount, l.difference])).toEqual([
+      ['2026-10-01', '440.43', '0.2987', '418.70', '21.73'],
+      ['2026-10-15', '508.42', '0.2987', '508.42', '0.00'],
+      ['2026-10-01', '1326.05', '1.1234', '1415.64', '89.59'],
+      ['2026-10-15', '1718.99', '1.1234', '1718.99', '0.00'],
+    ]);
+    expect(d.whatIf!.byRegister).toEqual([
+      { category: 'storageCharge', period: 'valley', difference: '21.73' },
+      { category: 'storageDischarge', period: 'peak', difference: '89.59' },
+    ]);
+    expect(d.totalRevenue).toBe('2096.19');
+  });
+
+  it('the xlsx and the PDF say what the API says', async () => {
+    const x = await t.api.call('GET', '/operation/statement/download', { token: t.adminToken, query: { id, format: 'xlsx' } });
+    expect(x.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(x.raw as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0]!;
+    const rows: unknown[][] = [];
+    ws.eachRow((r) => rows.push((r.values as unknown[]).slice(1)));
+    expect(rows.slice(1, 5).map((r) => [r[0], r[3], r[4], r[5], r[6], r[7]])).toEqual([
+      ['储能充电', '2026-10-01 ~ 2026-10-14', 1401.75, 0.3142, 440.43, '实测'],
+      ['储能充电', '2026-10-15 ~ 2026-10-31', 1702.125, 0.2987, 508.42, '实测'],
+      ['储能放电', '2026-10-01 ~ 2026-10-14', 1260.14, 1.0523, 1326.05, '实测'],
+      ['储能放电', '2026-10-15 ~ 2026-10-31', 1530.17, 1.1234, 1718.99, '突变已限幅'],
+    ]);
+    const amount = (label: string) => rows.find((r) => r[0] === label)?.[6];
+    expect([amount('总收益'), amount('投资方分成'), amount('电力用户分成')]).toEqual([2096.19, 1467.33, 628.86]);
+
+    const p = await t.api.call('GET', '/operation/statement/download', { token: t.adminToken, query: { id, format: 'pdf' } });
+    expect(p.status).toBe(200);
+    expect(p.headers.get('content-type')).toBe('application/pdf');
+    const { extractText, getDocumentProxy } = await import('unpdf');
+    const pdf = await getDocumentProxy(new Uint8Array(p.raw));
+    const { text } = await extractText(pdf, { mergePages: true });
+    for (const s of ['JS-JS01-202610', '某新能源投资有限公司', '某精密制造厂', '440.43', '508.42', '1326.05', '1718.99', '2096.19', '1467.33', '628.86', '突变已限幅', '投资方（签章）']) {
+      expect(text, s).toContain(s);
+    }
+    const en = await t.api.call('GET', '/operation/statement/download', { token: t.adminToken, query: { id, format: 'pdf' }, headers: { 'client-language': 'en-US' } });
+    const enText = (await extractText(await getDocumentProxy(new Uint8Array(en.raw)), { mergePages: true })).text;
+    expect(enText).toContain('2096.19');
+    expect((await t.api.get('/operation/statement/download', foreign.token, { id, format: 'pdf' })).status).toBe(404);
+  });
+
+  it('lifecycle: the wrong party is refused, investor then power user confirm, lock; a locked statement never changes', async () => {
+    const edit = (body: Record<string, unknown>, token: string) => post('/operation/statement/edit', { id, ...body }, token);
+    const wrong = await edit({ action: 'confirmInvestor' }, powerUser.token);
+    expect([wrong.status, wrong.body.tipMsg]).toEqual([406, '只有该站点的投资方确认人可以进行投资方确认']);
+    const early = await edit({ action: 'confirmPowerUser' }, powerUser.token);
+    expect([early.status, early.body.tipMsg]).toEqual([406, '当前状态为「草稿」，不能电力用户确认']);
+    await okData(edit({ action: 'confirmInvestor', note: '数据无误' }, investor.token));
+    const again = await t.api.get('/operation/statement/update', t.adminToken, { id });
+    expect([again.status, again.body.tipMsg]).toEqual([406, '当前状态为「投资方已确认」，只有草稿可以重新计算']);
+    // The prices it used are history now.
+    const delCycle = await t.api.get('/operation/price/cycle/delete', t.adminToken, { id: cycleA });
+    expect([delCycle.status, delCycle.body.tipMsg]).toEqual([406, '该电价已被已确认或已锁定的结算单使用，不能修改或删除：JS-JS01-202610']);
+    expect((await t.api.get('/configure/price/cycle/delete', t.adminToken, { id: configA })).status).toBe(406);
+    expect((await post('/operation/price/template/edit', { id: tplA, name: '改名', type: 'largeIndustrial', billingSystem: 'singlePart', voltageLevel: '10kV', companyId: (await seededCompanies(t)).east.id, currency: 'CNY' })).status).toBe(406);
+    const noReason = await edit({ action: 'dispute' }, powerUser.token);
+    expect([noReason.status, noReason.body.tipMsg]).toEqual([406, '退回结算单须填写原因']);
+    await okData(edit({ action: 'confirmPowerUser' }, powerUser.token));
+    await okData(edit({ action: 'lock' }, t.adminToken));
+    const locked = await edit({ note: '改一下' }, t.adminToken);
+    expect([locked.status, locked.body.tipMsg]).toEqual([406, '结算单已锁定，不能修改']);
+    expect((await edit({ action: 'dispute', note: 'x' }, investor.token)).status).toBe(406);
+    expect((await t.api.get('/operation/statement/update', t.adminToken, { id })).status).toBe(406);
+    const d = await okData(post<StatementDetail>('/operation/statement/query/one', { id }, investor.token));
+    expect(d.state).toBe('locked');
+    expect(d.journal.map((j) => [j.action, j.fromState, j.toState, j.username, j.note])).toEqual([
+      ['generate', '', 'draft', '系统管理员', null],
+      ['confirmInvestor', 'draft', 'investor_confirmed', '钱投资', '数据无误'],
+      ['confirmPowerUser', 'investor_confirmed', 'power_user_confirmed', '孙用电', null],
+      ['lock', 'power_user_confirmed', 'locked', '系统管理员', null],
+    ]);
+    // The parties were told (the power user of the investor's confirmation, among others).
+    await eventually(async () => {
+      const rows = await t.ctx.db.select().from(notification).where(and(eq(notification.userId, powerUser.id), eq(notification.title, '结算单通知')));
+      return rows.length >= 2 ? rows : undefined;
+    });
+  });
+});
