@@ -61,6 +61,8 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/operation/meter': lazy(() => import('../features/metering/SubsystemReadingPage.tsx').then((m) => ({ default: m.StorageMeterPage }))),
   '/operation/solar': lazy(() => import('../features/metering/SubsystemReadingPage.tsx').then((m) => ({ default: m.PvMeterPage }))),
   '/operation/pile': lazy(() => import('../features/metering/SubsystemReadingPage.tsx').then((m) => ({ default: m.PileMeterPage }))),
+  '/operation/statement': lazy(() => import('../features/metering/StatementPage.tsx').then((m) => ({ default: m.StatementPage }))),
+  '/operation/statementDetail': lazy(() => import('../features/metering/StatementDetailPage.tsx').then((m) => ({ default: m.StatementDetailPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);
