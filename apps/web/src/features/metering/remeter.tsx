@@ -9,6 +9,7 @@ import { toast } from '../../platform/feedback/toast.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
 import { meteringKeys } from './metering.keys.ts';
+import { QUALITY_COLOURS, solidTag } from './quality.tsx';
 
 /** Whether a re-meter task is still at work (queued or running). */
 export const taskActive = (task: Pick<ReMeterTask, 'state'> | null | undefined) => task?.state === 'queued' || task?.state === 'running';
@@ -141,12 +142,12 @@ export function TaskCell({ task, subsystem }: { task: ReMeterTask | null; subsys
   if (task.state === 'failed') {
     return (
       <Tooltip title={task.error ? t(task.error) : undefined}>
-        <Tag color="error">{t(REMETER_STATE_LABELS.failed)}</Tag>
+        <Tag {...solidTag(QUALITY_COLOURS.missing)}>{t(REMETER_STATE_LABELS.failed)}</Tag>
       </Tooltip>
     );
   }
   return (
-    <Tag color={task.changed ? 'warning' : 'success'} data-testid="remeter-done">
+    <Tag {...solidTag(task.changed ? QUALITY_COLOURS.spike_clamped : QUALITY_COLOURS.measured)} data-testid="remeter-done">
       {task.changed ? t('已重抄，结果有变化') : t('已重抄，结果无变化')}
     </Tag>
   );

@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { defineResource } from '../../components/crud/index.ts';
 import { siteSource } from '../../components/options/sites.ts';
 import { meteringKeys } from './metering.keys.ts';
+import { QUALITY_COLOURS, solidTag } from './quality.tsx';
 import { statementLink, STATEMENT_STATE_OPTIONS } from './statement.model.ts';
 
 const money = (v: string, r: Pick<StatementRecord, 'currency'>) => `${v} ${r.currency}`;
@@ -27,7 +28,7 @@ export const statementResource = defineResource<StatementRecord>({
     { key: 'investorShareRatio', title: '投资方分成比例', width: 120, render: (r) => `${r.investorShareRatio}%` },
     {
       key: 'flaggedLines', title: '数据质量', width: 130,
-      render: (r, t) => (r.flaggedLines > 0 ? <Tag color="orange">{t('$1行非实测', r.flaggedLines)}</Tag> : <Tag color="green">{t('实测')}</Tag>),
+      render: (r, t) => (r.flaggedLines > 0 ? <Tag {...solidTag(QUALITY_COLOURS.estimated)}>{t('$1行非实测', r.flaggedLines)}</Tag> : <Tag {...solidTag(QUALITY_COLOURS.measured)}>{t('实测')}</Tag>),
     },
     { key: 'updatedAt', title: '更新时间', type: 'datetime', width: 170 },
   ],
