@@ -31,6 +31,10 @@ const page = (parentPath: string, child: string, name: string, interfaces: strin
 });
 
 const SITE_PICKERS = ['/system/company/query/tree', '/configure/site/query/tree', '/configure/site/query/list'];
+/** The metering screens pick a station's meters from the device registry's list. */
+const METER_PICKER = '/configure/device/query/list';
+/** A statement's what-if prices it with another template, picked from the template list. */
+const WHAT_IF_TEMPLATES = '/operation/price/template/query/list';
 /**
  * Handling a station (acknowledge, maintenance) is an operations action, not part of viewing it:
  * the monitoring pages leave it out (an investor who reads them cannot handle), the operations
@@ -48,16 +52,16 @@ export const MENUS: MenuDef[] = [
   page('/synthesis', 'businessOverview', '经营概览', ['/overview/energy/arbitrage/**', ...SITE_PICKERS]),
 
   dir('/operation', '运营管理', 'account-book'),
-  page('/operation', 'meter', '储能抄表结算', ['/operation/energy/meter/**', ...SITE_PICKERS]),
-  page('/operation', 'solar', '光伏抄表结算', ['/operation/pv/meter/**', ...SITE_PICKERS]),
-  page('/operation', 'pile', '充电桩抄表结算', ['/operation/charging/pile/meter/**', ...SITE_PICKERS]),
-  page('/operation', 'statement', '储能结算单', ['/operation/statement/**', '/configure/site/statement/**', ...SITE_PICKERS]),
-  page('/operation', 'statementDetail', '结算单详情', ['/operation/statement/**'], true),
+  page('/operation', 'meter', '储能抄表结算', ['/operation/energy/meter/**', METER_PICKER, ...SITE_PICKERS]),
+  page('/operation', 'solar', '光伏抄表结算', ['/operation/pv/meter/**', METER_PICKER, ...SITE_PICKERS]),
+  page('/operation', 'pile', '充电桩抄表结算', ['/operation/charging/pile/meter/**', METER_PICKER, ...SITE_PICKERS]),
+  page('/operation', 'statement', '储能结算单', ['/operation/statement/**', '/configure/site/statement/**', '/system/user/query/list', WHAT_IF_TEMPLATES, ...SITE_PICKERS]),
+  page('/operation', 'statementDetail', '结算单详情', ['/operation/statement/**', WHAT_IF_TEMPLATES], true),
 
   dir('/meter', '电表数据', 'dashboard'),
-  page('/meter', 'data', '电表数据', ['/meter/electric/**', ...SITE_PICKERS]),
-  page('/meter', 'time', '零点数据', ['/meter/zero/**', ...SITE_PICKERS]),
-  page('/meter', 'reading', '定时抄表', ['/meter/timing/**', ...SITE_PICKERS]),
+  page('/meter', 'data', '电表数据', ['/meter/electric/**', METER_PICKER, ...SITE_PICKERS]),
+  page('/meter', 'time', '零点数据', ['/meter/zero/**', METER_PICKER, ...SITE_PICKERS]),
+  page('/meter', 'reading', '定时抄表', ['/meter/timing/**', METER_PICKER, ...SITE_PICKERS]),
 
   dir('/demand', '需量管理', 'line-chart'),
   page('/demand', 'analysis', '需量分析', ['/demand/analysis/**', ...SITE_PICKERS]),

@@ -55,6 +55,14 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/repair/order': lazy(() => import('../features/maintenance/RepairOrderPage.tsx').then((m) => ({ default: m.RepairOrderPage }))),
   '/repair/order-detail': lazy(() => import('../features/maintenance/RepairOrderDetailPage.tsx').then((m) => ({ default: m.RepairOrderDetailPage }))),
   '/overview/order': lazy(() => import('../features/maintenance/OrderOverviewPage.tsx').then((m) => ({ default: m.OrderOverviewPage }))),
+  '/meter/data': lazy(() => import('../features/metering/MeterDataPage.tsx').then((m) => ({ default: m.MeterDataPage }))),
+  '/meter/time': lazy(() => import('../features/metering/ReadingPages.tsx').then((m) => ({ default: m.ZeroDataPage }))),
+  '/meter/reading': lazy(() => import('../features/metering/ReadingPages.tsx').then((m) => ({ default: m.TimingReadingPage }))),
+  '/operation/meter': lazy(() => import('../features/metering/SubsystemReadingPage.tsx').then((m) => ({ default: m.StorageMeterPage }))),
+  '/operation/solar': lazy(() => import('../features/metering/SubsystemReadingPage.tsx').then((m) => ({ default: m.PvMeterPage }))),
+  '/operation/pile': lazy(() => import('../features/metering/SubsystemReadingPage.tsx').then((m) => ({ default: m.PileMeterPage }))),
+  '/operation/statement': lazy(() => import('../features/metering/StatementPage.tsx').then((m) => ({ default: m.StatementPage }))),
+  '/operation/statementDetail': lazy(() => import('../features/metering/StatementDetailPage.tsx').then((m) => ({ default: m.StatementDetailPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);

@@ -9,6 +9,7 @@ import type { FilterDef, Translate } from './crud.types.ts';
 
 // Lists without such a filter do not load the date picker or the number input.
 const DateTimeRangeFilter = lazy(() => import('./FilterInputs.tsx').then((m) => ({ default: m.DateTimeRangeFilter })));
+const DateRangeFilter = lazy(() => import('./FilterInputs.tsx').then((m) => ({ default: m.DateRangeFilter })));
 const NumberFilter = lazy(() => import('./FilterInputs.tsx').then((m) => ({ default: m.NumberFilter })));
 
 /** A search-form select over enum values or server options. */
@@ -52,6 +53,12 @@ function FilterControl({ filter, t, ...item }: { filter: FilterDef; t: Translate
           <DateTimeRangeFilter {...item} t={t} />
         </Suspense>
       );
+    case 'dateRange':
+      return (
+        <Suspense fallback={<Input id={item.id} disabled aria-label={t(filter.title)} />}>
+          <DateRangeFilter {...item} t={t} />
+        </Suspense>
+      );
     case 'enum':
     case 'select':
     case 'treeSelect':
@@ -89,7 +96,7 @@ export function ResourceSearch({ filters, onSearch, onReset }: ResourceSearchPro
     >
       <Row gutter={[24, 16]}>
         {filters.map((f) => {
-          const wide = f.type === 'datetimeRange';
+          const wide = f.type === 'datetimeRange' || f.type === 'dateRange';
           return (
             <Col key={f.key} xs={24} md={wide ? 24 : 12} xl={wide ? 12 : 6}>
               <Form.Item name={f.key} label={t(f.title)} style={{ marginBottom: 0 }}>

@@ -43,6 +43,15 @@ export function filtersToBody(filters: readonly FilterDef[] | undefined, values:
         if (end !== undefined) body.end = end;
         break;
       }
+      case 'dateRange': {
+        const [from, to] = Array.isArray(v) ? (v as unknown[]) : [];
+        const day = (x: unknown) => (blank(x) ? undefined : dayjs(x as string | number));
+        const a = day(from);
+        const b = day(to);
+        if (a?.isValid()) body.startDate = a.format('YYYY-MM-DD');
+        if (b?.isValid()) body.endDate = b.format('YYYY-MM-DD');
+        break;
+      }
       case 'select':
       case 'treeSelect':
         body[f.key] = v;

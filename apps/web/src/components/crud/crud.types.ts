@@ -59,7 +59,7 @@ export interface ColumnDef<R> {
   detailSpan?: number;
 }
 
-export type FilterType = 'text' | 'enum' | 'number' | 'datetimeRange' | 'select' | 'treeSelect';
+export type FilterType = 'text' | 'enum' | 'number' | 'datetimeRange' | 'dateRange' | 'select' | 'treeSelect';
 
 /** A field of the list's search form; its value goes into the page request body. */
 export interface FilterDef {
@@ -69,7 +69,8 @@ export interface FilterDef {
   type?: FilterType;
   options?: readonly EnumOption[];
   source?: OptionSource;
-  /** Body fields of a value; default `{ [key]: value }`, `datetimeRange` → `{ start, end }` in epoch ms. */
+  /** Body fields of a value; default `{ [key]: value }`, `datetimeRange` → `{ start, end }` in epoch ms,
+   * `dateRange` → `{ startDate, endDate }` as YYYY-MM-DD. */
   toBody?: (value: unknown) => Record<string, unknown>;
 }
 
