@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { eq, inArray } from 'drizzle-orm';
+import { addDays, localDayStart, todayIn } from '@ess/contract';
 import {
   DEFAULT_FAULT_RATE, commissionedState, faultLabel, localTime, reportedFaults, saveState, stationDeviceValues, step,
   type DeviceDef, type Fleet, type SimState,
@@ -27,12 +28,22 @@ import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } f
  *   raised and ended by the same engine, into the same table, as live ones;
  * - the simulator's state at the end is saved where the live simulator resumes from it, so
  *   registers continue without a jump and faults still open stay open.
+ * Days older than the last FINE_DAYS are played in 15-minute steps (the physics still integrates
+ * in the simulator's 1-minute sub-steps, so the energy and the registers are the same; only fewer
+ * readings are taken): the devices the energy figures read are sampled every 15 minutes and 5
+ * minutes before every station-local midnight (so each zero reading is "measured"), those only
+ * the alarm rules watch every hour. Their 5-minute rollups hold one bucket in three.
  * No raw reports are written (they would be purged anyway) and nothing is computed here: revenue
  * comes from the engine over these rollups.
  */
 
 const STEP_MS = 300_000;
 const DAY = 86_400_000;
+/** The step of the older days (a multiple of STEP_MS). */
+const COARSE_STEP_MS = 900_000;
+const HOUR = 3_600_000;
+/** The last days played in 5-minute steps. */
+export const FINE_DAYS = 14;
 /** The devices whose registers and power the dashboards and the revenue engine read. */
 const TYPES = new Set<DeviceDef['type']>(['meter', 'pcs', 'bms', 'ems', 'pvInverter', 'dcdc', 'chargingPile']);
 /** Devices the default alarm dictionary watches by threshold (besides those above). */
@@ -43,6 +54,22 @@ export function demoFaultRate(): number {
   const raw = process.env.SIM_FAULT_RATE;
   const v = raw === undefined || raw === '' ? DEFAULT_FAULT_RATE : Number(raw);
   return Number.isFinite(v) && v >= 0 ? v : DEFAULT_FAULT_RATE;
+}
+
+/**
+ * The default length of the demo's history: from the first day of the previous calendar month in
+ * every demo station's time zone (the earliest of those midnights) to now, in days (fractional:
+ * the history then starts at that midnight). A whole past month to settle, and this one so far.
+ */
+export function demoHistoryDefaultDays(fleet: Fleet, now = Date.now()): number {
+  let from = now;
+  for (const st of fleet.stations) {
+    const today = todayIn(st.timeZone, new Date(now));
+    const first = `${today.slice(0, 7)}-01`;
+    const prevFirst = `${addDays(first, -1).slice(0, 7)}-01`;
+    from = Math.min(from, localDayStart(st.timeZone, prevFirst));
+  }
+  return (now - from) / DAY;
 }
 
 /** True when none of the fleet's devices has a day rollup yet and there is no saved simulator state. */
@@ -67,10 +94,21 @@ export interface DemoHistory {
 }
 
 export async function seedDemoHistory(
-  ctx: AppContext, fleet: Fleet, days: number, stateFile: string, now = Date.now(), faultRate = demoFaultRate(),
+  ctx: AppContext, fleet: Fleet, days: number, stateFile: string, now = Date.now(), faultRate = demoFaultRate(), fineDays = FINE_DAYS,
 ): Promise<DemoHistory> {
   const codes = fleet.stations.map((s) => s.code);
   const start = Math.floor((now - days * DAY) / STEP_MS) * STEP_MS;
+  // Before `fineFrom` (a whole coarse step from the start), 15-minute steps.
+  const fineFrom = Math.max(start, start + Math.floor((now - fineDays * DAY - start) / COARSE_STEP_MS) * COARSE_STEP_MS);
+  // The local midnights of the coarse stretch (all demo zones are whole hours off UTC): a reading 5 minutes before each.
+  const midnights = new Set<number>();
+  for (const st of fleet.stations) {
+    for (let d = localTime(start, st.timeZone).dateKey; ; d = addDays(d, 1)) {
+      const m = localDayStart(st.timeZone, d);
+      if (m > fineFrom) break;
+      if (m > start) midnights.add(m);
+    }
+  }
   // Commissioned where the history starts: the registers read zero there.
   for (const st of fleet.stations) {
     await ctx.db.update(site).set({ commissioningDate: localTime(start, st.timeZone).dateKey }).where(eq(site.code, st.code));
@@ -112,7 +150,7 @@ export async function seedDemoHistory(
   /** Every device's readings at the state's time: into the rollups, and through the alarm rules. */
   const published = new Map<string, Set<string>>();
   const record = (state: SimState, t: number) => {
-    const sampleAll = (t - start) % (3 * STEP_MS) === 0;
+    const sampleAll = t < fineFrom ? (t - start) % HOUR === 0 : (t - start) % (3 * STEP_MS) === 0;
     for (const station of state.stations) {
       const st = siteOf.get(station.def.code);
       if (!st) continue;
@@ -137,7 +175,8 @@ export async function seedDemoHistory(
         }
         published.set(d.code, now);
         // A device out of touch reports nothing. Those only the alarm rules watch (a station's many
-        // battery packs, …) are judged every third step: playing the history costs their readings.
+        // battery packs, …) are judged every 15 minutes (every hour in the coarse stretch): playing
+        // the history costs their readings.
         if (!WATCHED.has(d.type) || station.dyn.offline[d.code] || !reg || !layout) continue;
         if (!TYPES.has(d.type) && !sampleAll) continue;
         const values = stationDeviceValues(state, station, d);
@@ -159,8 +198,12 @@ export async function seedDemoHistory(
   record(state, start);
   let steps = 0;
   let lastFlush = start;
+  let prev = start;
   for (let t = start + STEP_MS; t <= now; t += STEP_MS) {
-    state = step(state, STEP_MS, t);
+    // The coarse stretch: every 15 minutes, and 5 minutes before a local midnight.
+    if (t <= fineFrom && (t - start) % COARSE_STEP_MS !== 0 && !midnights.has(t + STEP_MS)) continue;
+    state = step(state, t - prev, t);
+    prev = t;
     steps++;
     record(state, t);
     // The server answers meanwhile (the first start's console): let go of the event loop now and then.
@@ -173,6 +216,6 @@ export async function seedDemoHistory(
   await flush(true);
   if (stateFile) await saveState(stateFile, state);
   await ctx.database.sql.exec('analyze telemetry_5m; analyze telemetry_1h; analyze telemetry_1d').catch(() => undefined);
-  ctx.log.info({ days, steps, rows: written, events: eventCount }, 'demo history written');
+  ctx.log.info({ days: Math.round(days * 10) / 10, fineDays, steps, rows: written, events: eventCount }, 'demo history written');
   return { steps, rows: written, events: eventCount, state };
 }

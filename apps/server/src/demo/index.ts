@@ -6,7 +6,7 @@ import { refreshRevenue } from '../modules/dashboard/index.ts';
 import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
 import { seedStatementDemo } from '../modules/statement/index.ts';
 import { sweepReadings } from '../modules/meter/index.ts';
-import { demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
+import { demoHistoryDefaultDays, demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
 import { startSimulatorProcess, wantsSimulator, type SimulatorProcess } from './simulator-process.ts';
 
@@ -32,12 +32,14 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
     await seedStatementDemo(running.ctx);
     return null;
   }
-  if (config.demoHistoryDays > 0) {
-    const fleet = demoFleet();
+  // By default from the first day of the previous month: a whole past month to read and settle.
+  const fleet = demoFleet();
+  const days = config.demoHistoryDays ?? demoHistoryDefaultDays(fleet);
+  if (days > 0) {
     const stateFile = process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json');
     if (await demoHistoryWanted(running.ctx, fleet, stateFile)) {
-      process.stdout.write(`  Writing ${config.demoHistoryDays} days of demo history…\n`);
-      await seedDemoHistory(running.ctx, fleet, config.demoHistoryDays, stateFile);
+      process.stdout.write(`  Writing ${Math.ceil(days)} days of demo history…\n`);
+      await seedDemoHistory(running.ctx, fleet, days, stateFile);
       await refreshRevenue(running.ctx);
       // The meters' readings of the history (zero, month-end and the whole past months' periods), before anything settles on them.
       await sweepReadings(running.ctx);

@@ -73,7 +73,7 @@ const envSchema = z.object({
   /** on: start the station simulator with the server (npm start); auto: only with the embedded broker and the demo seed. */
   SIMULATOR: z.enum(['on', 'off', 'auto']).default('auto'),
   /** npm start, first start of the demo: days of past readings played by the simulator into the rollups (0 = none). */
-  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(93).default(14),
+  DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(93).optional(),
   /** How long a control call waits for the device's reply before answering with a timeout. */
   COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
   /** A newly opened alarm of this level or more severe (1 most severe) pops up in the console. */
