@@ -28,11 +28,11 @@ import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } f
  *   raised and ended by the same engine, into the same table, as live ones;
  * - the simulator's state at the end is saved where the live simulator resumes from it, so
  *   registers continue without a jump and faults still open stay open.
- * Days older than the last FINE_DAYS are played in 15-minute steps (the physics still integrates
+ * Days older than the last FINE_DAYS are played in 30-minute steps (the physics still integrates
  * in the simulator's 1-minute sub-steps, so the energy and the registers are the same; only fewer
- * readings are taken): the devices the energy figures read are sampled every 15 minutes and 5
+ * readings are taken): the devices the energy figures read are sampled every 30 minutes and 5
  * minutes before every station-local midnight (so each zero reading is "measured"), those only
- * the alarm rules watch every hour. Their 5-minute rollups hold one bucket in three.
+ * the alarm rules watch every hour. Their 5-minute rollups hold one bucket in six.
  * No raw reports are written (they would be purged anyway) and nothing is computed here: revenue
  * comes from the engine over these rollups.
  */
@@ -40,7 +40,7 @@ import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } f
 const STEP_MS = 300_000;
 const DAY = 86_400_000;
 /** The step of the older days (a multiple of STEP_MS). */
-const COARSE_STEP_MS = 900_000;
+const COARSE_STEP_MS = 1_800_000;
 const HOUR = 3_600_000;
 /** The last days played in 5-minute steps. */
 export const FINE_DAYS = 14;
@@ -98,7 +98,7 @@ export async function seedDemoHistory(
 ): Promise<DemoHistory> {
   const codes = fleet.stations.map((s) => s.code);
   const start = Math.floor((now - days * DAY) / STEP_MS) * STEP_MS;
-  // Before `fineFrom` (a whole coarse step from the start), 15-minute steps.
+  // Before `fineFrom` (whole coarse steps from the start), 30-minute steps.
   const fineFrom = Math.max(start, start + Math.floor((now - fineDays * DAY - start) / COARSE_STEP_MS) * COARSE_STEP_MS);
   // The local midnights of the coarse stretch (all demo zones are whole hours off UTC): a reading 5 minutes before each.
   const midnights = new Set<number>();
@@ -200,7 +200,7 @@ export async function seedDemoHistory(
   let lastFlush = start;
   let prev = start;
   for (let t = start + STEP_MS; t <= now; t += STEP_MS) {
-    // The coarse stretch: every 15 minutes, and 5 minutes before a local midnight.
+    // The coarse stretch: every 30 minutes, and 5 minutes before a local midnight.
     if (t <= fineFrom && (t - start) % COARSE_STEP_MS !== 0 && !midnights.has(t + STEP_MS)) continue;
     state = step(state, t - prev, t);
     prev = t;
