@@ -43,7 +43,7 @@ const DAY = 86_400_000;
 const COARSE_STEP_MS = 1_800_000;
 const HOUR = 3_600_000;
 /** The last days played in 5-minute steps. */
-export const FINE_DAYS = 14;
+export const FINE_DAYS = 7;
 /** The devices whose registers and power the dashboards and the revenue engine read. */
 const TYPES = new Set<DeviceDef['type']>(['meter', 'pcs', 'bms', 'ems', 'pvInverter', 'dcdc', 'chargingPile']);
 /** Devices the default alarm dictionary watches by threshold (besides those above). */
