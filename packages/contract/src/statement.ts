@@ -3,6 +3,7 @@ import { id, idQuery, optionalPhone, optionalText, pageRequest, sortRequest, tri
 import { NOTE_MAX_LENGTH, PRICE_PERIODS } from './constants.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { defineStateMachine } from './state-machine.ts';
+import { QUALITY_FLAG_LABELS, QUALITY_FLAGS, type QualityFlag } from './meter-reading.ts';
 
 /**
  * Statements (api-catalogue "Statements"; product-spec §3 station, §5 share ratio; DOMAIN.md §3;
@@ -35,15 +36,10 @@ export const PRICE_DECIMALS = 4;
  * Quality of a reading (the metering contract's flags, issue 18 item 4), carried onto the lines
  * of a statement: the worst of the readings a line was computed from is shown beside it.
  */
-export const STATEMENT_QUALITY_FLAGS = ['measured', 'estimated', 'spike_clamped', 'meter_replaced', 'missing'] as const;
-export type StatementQualityFlag = (typeof STATEMENT_QUALITY_FLAGS)[number];
-export const STATEMENT_QUALITY_LABELS: Record<StatementQualityFlag, string> = {
-  measured: '实测',
-  estimated: '估算',
-  spike_clamped: '突变已限幅',
-  meter_replaced: '换表',
-  missing: '缺失',
-};
+export const STATEMENT_QUALITY_FLAGS = QUALITY_FLAGS;
+export type StatementQualityFlag = QualityFlag;
+/** The same words as on the reading screens (one label per flag across the product). */
+export const STATEMENT_QUALITY_LABELS: Record<StatementQualityFlag, string> = QUALITY_FLAG_LABELS;
 
 // ── Site statement settings (/configure/site/statement) ───────────────────────────────
 

@@ -1,11 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { literals, PACKS } from '../../../test/packs.ts';
 import { DEFAULT_LOCALE, LOCALES, PRICE_PERIOD_LABELS, PRICE_PERIODS } from '@ess/contract';
 
 const REPO = join(import.meta.dirname, '../../../../..');
-const PACKS = join(REPO, 'apps/server/src/modules/i18n/packs');
-const literals = (src: string, re: RegExp) => [...src.matchAll(re)].map((m) => m[1]!).filter((s) => !s.includes('${'));
 
 function pack(locale: string): Record<string, string> {
   const dir = join(PACKS, locale);

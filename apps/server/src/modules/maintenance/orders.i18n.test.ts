@@ -1,19 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { serverPack } from '../../../test/packs.ts';
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract';
 import { ORDER_NOTICE_NOTE, ORDER_NOTICE_TEXT, REPAIR_NOTICE_TITLE, WORK_ORDER_NOTICE_TITLE } from './maintenance.notify.ts';
 
-const PACKS = join(import.meta.dirname, '../i18n/packs');
 const FILES = ['workorder.service.ts', 'defect.service.ts', 'repair.service.ts', 'order-common.ts'];
 const literals = (src: string, re: RegExp) => [...src.matchAll(re)].map((m) => m[1]!).filter((s) => !s.includes('${') && !/^[\w.[\]]+: /.test(s));
 
-function pack(locale: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const dir = join(PACKS, locale);
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) Object.assign(out, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>);
-  return out;
-}
+const pack = serverPack;
 
 /** What the order calls can show as it is: refusals without a field or value in them, export headers and file names, the notices. */
 function orderTexts(): string[] {

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { literals, serverPack } from '../../../test/packs.ts';
 import {
   DEFAULT_LOCALE, LOCALES, QUALITY_FLAG_LABELS, READING_SUBSYSTEMS, READING_SUBSYSTEM_LABELS, REMETER_ACCEPTED, REMETER_HINT, REMETER_OCCUPIED,
   REMETER_STATE_LABELS, TIMING_KIND_LABELS,
@@ -9,16 +10,9 @@ import { SOURCE_LANGUAGE } from '../../platform/xlsx/xlsx.ts';
 import { periodColumns, timingColumns, zeroColumns } from './reading.routes.ts';
 import { DEFAULT_TIMING_NAME } from './timing-reading.service.ts';
 
-const PACKS = join(import.meta.dirname, '../i18n/packs');
 const FILES = ['zero-reading.service.ts', 'timing-reading.service.ts', 'period-reading.service.ts', 'period-energy.ts', 'reading.routes.ts'];
-const literals = (src: string, re: RegExp) => [...src.matchAll(re)].map((m) => m[1]!).filter((s) => !s.includes('${'));
 
-function pack(locale: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const dir = join(PACKS, locale);
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) Object.assign(out, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>);
-  return out;
-}
+const pack = serverPack;
 
 /** What the readings can show: refusals, export headers, sheet and file names, labels, the re-meter messages. */
 function readingTexts(): string[] {

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import {
-  READING_TOLERANCE_MS, localDayStart, localTime, type MeterPurpose, type QualityFlag, type TimingKind, type TimingReadingExport,
+  READING_TOLERANCE_MS, localDayStart, localTime, type TimingKind, type TimingReadingExport,
   type TimingReadingPage, type TimingReadingRecord,
 } from '@ess/contract';
 import { device } from '../../db/schema/device.ts';
@@ -13,7 +13,7 @@ import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertSites, inSiteScope } from '../../platform/http/scope.ts';
 import { readAtInstants } from './reading.read.ts';
 import {
-  SETTLE_MS, ZERO_CATCH_UP_DAYS, addDays, fromStored, metersWhere, registersRecord, toStored, type MeterInfo,
+  SETTLE_MS, ZERO_CATCH_UP_DAYS, addDays, metersWhere, readingFields, toStored, type MeterInfo,
 } from './zero-reading.service.ts';
 
 /**
@@ -125,16 +125,7 @@ const timingList = defineListQuery({
     readAt: meterTimingReading.readAt, siteName: site.name, deviceName: device.name, deviceCode: meterTimingReading.code,
     configName: meterTimingConfig.name, quality: meterTimingReading.quality,
   },
-  toRecord: (r): TimingReadingRecord => ({
-    ...r,
-    kind: r.kind as TimingKind,
-    meterPurpose: r.meterPurpose as MeterPurpose | null,
-    quality: r.quality as QualityFlag,
-    readAt: r.readAt.toISOString(),
-    sourceTime: r.sourceTime ? r.sourceTime.toISOString() : null,
-    createdAt: r.createdAt.toISOString(),
-    registers: registersRecord(fromStored(r.registers)),
-  }),
+  toRecord: (r): TimingReadingRecord => ({ ...r, kind: r.kind as TimingKind, ...readingFields(r) }),
 });
 
 export async function timingPage(ctx: AppContext, user: AuthUser, b: TimingReadingPage) {

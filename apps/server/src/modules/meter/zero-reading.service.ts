@@ -220,16 +220,22 @@ const zeroList = defineListQuery({
   sortable: {
     readingDate: meterZeroReading.readingDate, siteName: site.name, deviceName: device.name, deviceCode: meterZeroReading.code, quality: meterZeroReading.quality,
   },
-  toRecord: (r): ZeroReadingRecord => ({
-    ...r,
+  toRecord: (r): ZeroReadingRecord => ({ ...r, ...readingFields(r) }),
+});
+
+/** The fields a midnight and a timing reading share, as the contract gives them. */
+export function readingFields(r: {
+  meterPurpose: string | null; quality: string; readAt: Date; sourceTime: Date | null; createdAt: Date; registers: Parameters<typeof fromStored>[0];
+}) {
+  return {
     meterPurpose: r.meterPurpose as MeterPurpose | null,
     quality: r.quality as QualityFlag,
     readAt: r.readAt.toISOString(),
     sourceTime: r.sourceTime ? r.sourceTime.toISOString() : null,
     createdAt: r.createdAt.toISOString(),
     registers: registersRecord(fromStored(r.registers)),
-  }),
-});
+  };
+}
 
 /** Stored register array → identifier → value. */
 export function registersRecord(values: (number | null)[]): Record<string, number | null> {

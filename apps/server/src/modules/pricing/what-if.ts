@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import type { BillingSystem } from '@ess/contract';
 import { priceCycle } from '../../db/schema/pricing.ts';
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -31,7 +30,7 @@ export async function templateTariffs(
     {
       timeZone: station.timeZone,
       currency: station.currency,
-      configs: [{ id: 0, startDate: from, endDate: to, serviceFee: null, template: { id: t.id, name: t.name, billingSystem: t.billingSystem as BillingSystem, currency: t.currency, cycles } }],
+      configs: [{ id: 0, startDate: from, endDate: to, serviceFee: null, template: { id: t.id, name: t.name, billingSystem: t.billingSystem, currency: t.currency, cycles } }],
       solar: [],
     },
     from,

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { literals, serverPack } from '../../../test/packs.ts';
 import {
   SETTLEMENT_CATEGORY_LABELS, STATEMENT_ACTION_LABELS, STATEMENT_QUALITY_LABELS, STATEMENT_STATE_LABELS,
 } from '@ess/contract/statement';
@@ -8,15 +9,7 @@ import { STARTED_PRICE_DELETE } from '../pricing/index.ts';
 import { T } from './statement.download.ts';
 import { STATEMENT_NOTICE_NOTE, STATEMENT_NOTICE_TEXT, STATEMENT_NOTICE_TITLE } from './statement.notify.ts';
 
-const PACKS = join(import.meta.dirname, '../i18n/packs');
-const literals = (src: string, re: RegExp) => [...src.matchAll(re)].map((m) => m[1]!).filter((s) => !s.includes('${'));
-
-function pack(locale: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const dir = join(PACKS, locale);
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) Object.assign(out, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>);
-  return out;
-}
+const pack = serverPack;
 
 /** What statements can show as it is: labels, the documents' texts, notices, refusals without a value in them. */
 function statementTexts(): string[] {

@@ -160,7 +160,7 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
       ['储能充电', '2026-10-01 ~ 2026-10-14', 1401.75, 0.3142, 440.43, '实测'],
       ['储能充电', '2026-10-15 ~ 2026-10-31', 1702.125, 0.2987, 508.42, '实测'],
       ['储能放电', '2026-10-01 ~ 2026-10-14', 1260.14, 1.0523, 1326.05, '实测'],
-      ['储能放电', '2026-10-15 ~ 2026-10-31', 1530.17, 1.1234, 1718.99, '突变已限幅'],
+      ['储能放电', '2026-10-15 ~ 2026-10-31', 1530.17, 1.1234, 1718.99, '跳变已削峰'],
     ]);
     const amount = (label: string) => rows.find((r) => r[0] === label)?.[6];
     expect([amount('总收益'), amount('投资方分成'), amount('电力用户分成')]).toEqual([2096.19, 1467.33, 628.86]);
@@ -171,7 +171,7 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
     const { extractText, getDocumentProxy } = await import('unpdf');
     const pdf = await getDocumentProxy(new Uint8Array(p.raw));
     const { text } = await extractText(pdf, { mergePages: true });
-    for (const s of ['JS-JS01-202610', '某新能源投资有限公司', '某精密制造厂', '440.43', '508.42', '1326.05', '1718.99', '2096.19', '1467.33', '628.86', '突变已限幅', '投资方（签章）']) {
+    for (const s of ['JS-JS01-202610', '某新能源投资有限公司', '某精密制造厂', '440.43', '508.42', '1326.05', '1718.99', '2096.19', '1467.33', '628.86', '跳变已削峰', '投资方（签章）']) {
       expect(text, s).toContain(s);
     }
     const en = await t.api.call('GET', '/operation/statement/download', { token: t.adminToken, query: { id, format: 'pdf' }, headers: { 'client-language': 'en-US' } });

@@ -1,5 +1,5 @@
 import { Button, Col, Form, Input, Row, Select, TreeSelect } from 'antd';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { Deferred } from '../Deferred.tsx';
 import { optionLabel } from './crud.cells.tsx';
@@ -38,27 +38,17 @@ function FilterSelect({ filter, t, ...rest }: { filter: FilterDef; t: Translate;
 
 /** The control of one filter; Form.Item hands it `id`, `value` and `onChange`. */
 function FilterControl({ filter, t, ...item }: { filter: FilterDef; t: Translate; id?: string; value?: never; onChange?: (v: unknown) => void }) {
+  /** A control loaded on first use: a disabled box of its size and name holds its place until then. */
+  const lazily = (control: ReactNode) => <Suspense fallback={<Input id={item.id} disabled aria-label={t(filter.title)} />}>{control}</Suspense>;
   switch (filter.type ?? 'text') {
     case 'text':
       return <Input {...item} allowClear maxLength={128} placeholder={t('请输入')} />;
     case 'number':
-      return (
-        <Suspense fallback={<Input id={item.id} disabled aria-label={t(filter.title)} />}>
-          <NumberFilter {...item} t={t} />
-        </Suspense>
-      );
+      return lazily(<NumberFilter {...item} t={t} />);
     case 'datetimeRange':
-      return (
-        <Suspense fallback={<Input id={item.id} disabled aria-label={t(filter.title)} />}>
-          <DateTimeRangeFilter {...item} t={t} />
-        </Suspense>
-      );
+      return lazily(<DateTimeRangeFilter {...item} t={t} />);
     case 'dateRange':
-      return (
-        <Suspense fallback={<Input id={item.id} disabled aria-label={t(filter.title)} />}>
-          <DateRangeFilter {...item} t={t} />
-        </Suspense>
-      );
+      return lazily(<DateRangeFilter {...item} t={t} />);
     case 'enum':
     case 'select':
     case 'treeSelect':

@@ -2,15 +2,15 @@ import {
   maintenanceEndpoints, REPAIR_STATES, WORK_ORDER_STATES, workOrderPage, type RepairState, type WorkOrderItemRecord, type WorkOrderRecord, type WorkOrderState,
 } from '@ess/contract/maintenance';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import dayjs from 'dayjs';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filtersToBody } from '../../components/crud/index.ts';
-import { useI18nStore } from '../../platform/i18n/translate.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { envelope, json, mockFetch, type Call } from '../../test/http.ts';
+import { envelope, json, mockFetch } from '../../test/http.ts';
+import { callBody as body, callPath as path, pageTests } from '../../test/page-test.ts';
 import { canRaiseRepair } from './DefectPage.tsx';
 import { handleBody, outOfRange } from './handle.ts';
 import { itemBody } from './item.resource.tsx';
@@ -27,16 +27,9 @@ import { orderListActions, WorkOrderPage } from './WorkOrderPage.tsx';
 /** Source texts with their placeholders filled, as the pack does for zh-CN. */
 const t = (s: string, ...args: unknown[]) => s.replace(/\$(\d)/g, (_, n: string) => String(args[Number(n) - 1]));
 /** The catalogue path of a call. */
-const path = (c: Call) => new URL(c.url, 'http://console').pathname.slice('/api/manager'.length);
 
-vi.setConfig({ testTimeout: 60_000 });
-afterEach(cleanup);
-beforeEach(() => {
-  localStorage.clear();
-  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
-});
+pageTests();
 
-const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
 const ALL = { allocate: true, close: true };
 
 describe('work order actions by state and permission', () => {

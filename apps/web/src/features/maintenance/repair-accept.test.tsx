@@ -2,25 +2,17 @@ import { alarmEndpoints } from '@ess/contract/alarm';
 import { maintenanceEndpoints, type RepairDetail } from '@ess/contract/maintenance';
 import { monitorEndpoints } from '@ess/contract/monitor';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useI18nStore } from '../../platform/i18n/translate.ts';
+import { describe, expect, it } from 'vitest';
 import { liveEvents } from '../../platform/live-events.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { envelope, json, mockFetch, recordUi, type Call } from '../../test/http.ts';
+import { envelope, json, mockFetch, recordUi } from '../../test/http.ts';
+import { callBody as body, callPath as path, pageTests } from '../../test/page-test.ts';
 import { RepairOrderDetailPage } from './RepairOrderDetailPage.tsx';
 
-const path = (c: Call) => new URL(c.url, 'http://console').pathname.slice('/api/manager'.length);
-const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
-
-vi.setConfig({ testTimeout: 60_000 });
-afterEach(cleanup);
-beforeEach(() => {
-  localStorage.clear();
-  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
-});
+pageTests();
 
 /** An automatic repair order of an alarm, handled and waiting for acceptance. */
 const order: RepairDetail = {

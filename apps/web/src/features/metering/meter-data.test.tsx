@@ -1,24 +1,16 @@
 import { meterEndpoints, meterElectricDataBody } from '@ess/contract/monitor';
 import { deviceEndpoints } from '@ess/contract/device';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { useI18nStore } from '../../platform/i18n/translate.ts';
-import { envelope, json, mockFetch, type Call } from '../../test/http.ts';
+import { describe, expect, it } from 'vitest';
+import { envelope, json, mockFetch } from '../../test/http.ts';
+import { callBody as body, callPath as path, pageTests } from '../../test/page-test.ts';
 import { electricBody, electricWindow, REGISTER_COLUMNS } from './electric.ts';
 import { MeterDataPage } from './MeterDataPage.tsx';
 
-const path = (c: Call) => new URL(c.url, 'http://console').pathname.slice('/api/manager'.length);
-const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
-
-vi.setConfig({ testTimeout: 60_000 });
-afterEach(cleanup);
-beforeEach(() => {
-  localStorage.clear();
-  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
-});
+pageTests();
 
 describe('meter data window', () => {
   it('asks for the station-local day for 5-minute and hour buckets, the local month for day buckets', () => {

@@ -3,29 +3,21 @@ import {
   type PeriodReadingDetail, type PeriodReadingRecord, type ReMeterTask,
 } from '@ess/contract/meter-reading';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import dayjs from 'dayjs';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filtersToBody } from '../../components/crud/index.ts';
-import { useI18nStore } from '../../platform/i18n/translate.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { envelope, json, mockFetch, recordUi, type Call } from '../../test/http.ts';
+import { envelope, json, mockFetch, recordUi } from '../../test/http.ts';
+import { callBody as body, callPath as path, pageTests } from '../../test/page-test.ts';
 import { zeroResource } from './readings.resource.tsx';
 import { reMeterKey, taskActive } from './remeter.tsx';
 import { SUBSYSTEM_RESOURCES } from './subsystem.resource.tsx';
 import { reMeterRequest, StorageMeterPage } from './SubsystemReadingPage.tsx';
 
-const path = (c: Call) => new URL(c.url, 'http://console').pathname.slice('/api/manager'.length);
-const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
-
-vi.setConfig({ testTimeout: 60_000 });
-afterEach(cleanup);
-beforeEach(() => {
-  localStorage.clear();
-  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
-});
+pageTests();
 
 const task = (id: number, state: ReMeterTask['state'], progress: number): ReMeterTask => ({
   id, deviceId: 12, subsystem: 'storage', periodStart: '2026-10-01', periodEnd: '2026-10-31', state, progress, message: REMETER_ACCEPTED,

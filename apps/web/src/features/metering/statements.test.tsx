@@ -3,32 +3,25 @@ import {
   type StatementDetail, type StatementRecord, type StatementState, type WhatIfResult,
 } from '@ess/contract/statement';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import dayjs from 'dayjs';
 import { MemoryRouter, Route, Routes } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { filtersToBody } from '../../components/crud/index.ts';
-import { useI18nStore } from '../../platform/i18n/translate.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { envelope, json, mockFetch, type Call } from '../../test/http.ts';
+import { envelope, json, mockFetch } from '../../test/http.ts';
+import { callBody as body, callPath as path, pageTests } from '../../test/page-test.ts';
 import { lineName, signed, statementActions } from './statement.model.ts';
 import { statementResource } from './statement.resource.tsx';
 import { StatementDetailPage, WhatIfView } from './StatementDetailPage.tsx';
 import { StatementPage } from './StatementPage.tsx';
 import { settingsBody, settingsInitial } from './StatementSettings.tsx';
 
-const path = (c: Call) => new URL(c.url, 'http://console').pathname.slice('/api/manager'.length);
-const body = (c: Call) => JSON.parse(typeof c.init.body === 'string' ? c.init.body : '{}') as Record<string, unknown>;
 /** Source texts with their placeholders filled, as the pack does for zh-CN. */
 const t = (s: string, ...args: unknown[]) => s.replace(/\$(\d)/g, (_, n: string) => String(args[Number(n) - 1]));
 
-vi.setConfig({ testTimeout: 60_000 });
-afterEach(cleanup);
-beforeEach(() => {
-  localStorage.clear();
-  useI18nStore.setState({ locale: 'zh-CN', pack: new Map() });
-});
+pageTests();
 
 const ALL = { edit: true, update: true };
 
