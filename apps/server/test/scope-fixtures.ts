@@ -11,6 +11,7 @@ import { meterPeriodReading } from '../src/db/schema/meter-reading.ts';
 import { inspectionDefect, inspectionItem, inspectionPlan, inspectionPlanSite, inspectionWorkOrder, maintenanceLog, repairOrder } from '../src/db/schema/maintenance.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { siteStatementSetting, statement } from '../src/db/schema/statement.ts';
+import { strategy } from '../src/db/schema/strategy.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
 
@@ -214,6 +215,17 @@ scopeFixtures.statement = async (t, companyId) => {
       powerUserName: 'probe', powerUserUserId: 1, investorShareRatio: '50', ...zero,
     })
     .returning({ id: statement.id });
+  return s!.id;
+};
+
+// Strategy: a station's operation strategy (one idle schedule for every day).
+scopeFixtures.strategy = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const windows = [{ start: '00:00', end: '24:00', mode: 'idle' as const, powerKw: 0, targetSoc: null }];
+  const [s] = await t.ctx.db
+    .insert(strategy)
+    .values({ siteId, schedules: [{ name: 'probe', priority: 1, months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], weekdays: [1, 2, 3, 4, 5, 6, 7], windows }], socMin: 10, socMax: 100, antiBackflow: true })
+    .returning({ id: strategy.id });
   return s!.id;
 };
 

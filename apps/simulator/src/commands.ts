@@ -4,6 +4,8 @@ import type { DeviceDef } from './fleet.ts';
 import type { AirConditionerControls, SimState, StationState } from './state.ts';
 import { activeFaults } from './state.ts';
 import { resetIncidents } from './incidents.ts';
+import { allowedBatteryPower } from './step.ts';
+import { applyStrategy, demandGuard, strategyPropertyWritten } from './strategy.ts';
 
 /** What a device answers, and whether the agent must now play a reboot. */
 export interface CommandOutcome {
@@ -59,6 +61,7 @@ function writeProperty(station: StationState, device: DeviceDef, identifier: str
       else if (identifier === 'transformerProtectionPower') c.transformerProtectionPower = num;
       else if (identifier === 'antiBackflow') c.antiBackflow = value === true;
       else if (identifier === 'demandLimit') c.demandLimit = num;
+      strategyPropertyWritten(c, identifier, value);
       return;
     case 'pcs':
       if (identifier === 'powerLimit') c.pcsPowerLimit = num;
@@ -150,6 +153,10 @@ export function applyCommand(state: SimState, station: StationState, device: Dev
     case 'warnMask':
       if (cmd.params.mask !== undefined) c.warnMask[device.code] = cmd.params.mask;
       return { ok: true, result: { mask: c.warnMask[device.code] ?? 0 } };
+    case 'applyStrategy':
+      return applyStrategy(c, cmd.params);
+    case 'demandGuard':
+      return demandGuard(c, cmd.params, state.timeMs, Math.min(station.def.storage.installedPower, c.pcsPowerLimit), allowedBatteryPower(station.def, station.dyn).discharge);
   }
 }
 

@@ -184,6 +184,7 @@ function ems(ctx: Ctx): Values {
     todayLoadEnergy: r(dyn.today.load, 2),
     cpuTemperature: r(42 + jitter(ctx, 1.5, 'cpu'), 1),
     communicationOk: !activeFaults(dyn, ctx.device.code).includes('EMS_COMM_LOST'),
+    strategyHash: c.ems?.hash ?? '',
   };
 }
 

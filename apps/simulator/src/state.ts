@@ -3,6 +3,7 @@ import type { DeviceDef, Fleet, StationDef } from './fleet.ts';
 import { hashRange } from './random.ts';
 import { outdoorTemperature } from './environment.ts';
 import type { Incident } from './incidents.ts';
+import type { StrategyControls } from './strategy.ts';
 
 /**
  * The dynamic state of a simulated fleet. Plain JSON-able data: `step` clones it and returns
@@ -85,6 +86,8 @@ export interface StationControls {
   pilePowerLimit: Record<string, number>;
   gunMaxPower: Record<string, number>;
   warnMask: Record<string, number>;
+  /** The synchronised operation strategy and demand guard (strategy.ts); absent until the first command. */
+  ems?: StrategyControls;
 }
 
 /** Instantaneous flows of the last sub-step, kW. */

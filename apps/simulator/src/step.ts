@@ -7,6 +7,7 @@ import { hash01, hashRange, valueNoise } from './random.ts';
 import { estimatedSoc, trackSocEstimate } from './soc.ts';
 import type { Counters, GunState, SimOptions, SimState, StationDynamics, StationState } from './state.ts';
 import { capacityOf, commission, createState, devicesOf, hasFault, socOf } from './state.ts';
+import { guardFloor, strategyTarget as scheduledTarget } from './strategy.ts';
 
 /**
  * Efficiencies, one way. The battery's covers the cells' resistance and polarisation, the rack's
@@ -161,11 +162,18 @@ function subStep(station: StationState, seed: number, t0: number, t1: number, so
 
   const netAc = load + pileTotal - pvAcAvail;
   let target = 0;
-  if (emsActive) target = strategyTarget(c.runMode, c.manualPowerSetpoint, c.chargePowerSetpoint, c.dischargePowerSetpoint, period);
+  if (emsActive) {
+    // A synchronised strategy replaces the built-in time-of-use behaviour (manual mode still wins).
+    const scheduled = c.runMode === 1 ? null : scheduledTarget(c, local, cap > 0 ? (eEstimated / cap) * 100 : 0);
+    target = scheduled ?? strategyTarget(c.runMode, c.manualPowerSetpoint, c.chargePowerSetpoint, c.dischargePowerSetpoint, period);
+  }
   let desired = target + (dcCoupled ? toAc(dcdcAvail, ETA_PCS) : 0);
   if (emsActive) {
     const importLimit = Math.min(c.transformerProtectionPower, c.demandLimit > 0 ? c.demandLimit : Infinity);
     desired = Math.max(desired, netAc - importLimit);
+    // A demand guard: at least its discharge (the SOC and PCS limits below still apply).
+    const guard = guardFloor(c, t0);
+    if (guard > 0) desired = Math.max(desired, guard);
   }
   const hi = c.antiBackflow ? netAc : Infinity;
   desired = clamp(Math.min(desired, hi), -limP, limP);

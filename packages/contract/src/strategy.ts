@@ -399,3 +399,20 @@ export const strategyEndpoints = {
   /** Sends the saved strategy to the EMS and waits a few seconds for its answer; the state after it. Idempotent. */
   synchronization: endpoint({ method: 'GET', path: '/configure/operation/strategy/synchronization', query: idQuery, response: strategySync }),
 };
+
+/**
+ * What a strategy asks of the storage at a local time (AC kW, + discharge): the applying
+ * schedule's window; a charge window stops at its target SOC, a discharge window at its target.
+ * 0 when no schedule or window applies. `weekday` is JavaScript's (0 = Sunday).
+ */
+export function strategySetpoint(
+  schedules: readonly Pick<StrategySchedule, 'priority' | 'months' | 'weekdays' | 'windows'>[],
+  local: { month: number; weekday: number; minuteOfDay: number },
+  soc: number,
+): { kw: number; mode: StrategyMode } {
+  const schedule = scheduleFor(schedules, local.month, local.weekday === 0 ? 7 : local.weekday);
+  const w = schedule ? windowAt(schedule.windows, Math.floor(local.minuteOfDay)) : null;
+  if (!w || w.mode === 'idle') return { kw: 0, mode: 'idle' };
+  if (w.mode === 'charge') return { kw: w.targetSoc !== null && soc >= w.targetSoc ? 0 : -w.powerKw, mode: 'charge' };
+  return { kw: w.targetSoc !== null && soc <= w.targetSoc ? 0 : w.powerKw, mode: 'discharge' };
+}

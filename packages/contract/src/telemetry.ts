@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PRICE_PERIODS } from './constants.ts';
+import { applyStrategyParams, demandGuardParams } from './strategy.ts';
 
 /**
  * Device ↔ server messages over MQTT and the "thing model" (what each device type reports).
@@ -83,7 +84,7 @@ export const statusPayloadSchema = z.object({
 });
 export type StatusPayload = z.infer<typeof statusPayloadSchema>;
 
-export const COMMAND_NAMES = ['reboot', 'setProperty', 'switch', 'faultRecover', 'remoteSet', 'temperature', 'warnMask'] as const;
+export const COMMAND_NAMES = ['reboot', 'setProperty', 'switch', 'faultRecover', 'remoteSet', 'temperature', 'warnMask', 'applyStrategy', 'demandGuard'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const commandBase = {
@@ -130,6 +131,10 @@ export const commandPayloadSchema = z.discriminatedUnion('command', [
     command: z.literal('warnMask'),
     params: z.object({ mask: z.number().int().min(0).max(0xffff).optional() }),
   }),
+  /** EMS: run this operation strategy (strategy.ts); reply result { hash } of what it applied. */
+  z.object({ ...commandBase, command: z.literal('applyStrategy'), params: applyStrategyParams }),
+  /** EMS: discharge at least dischargeKw until `until` (epoch ms); reply result { dischargeKw } granted. */
+  z.object({ ...commandBase, command: z.literal('demandGuard'), params: demandGuardParams }),
 ]);
 export type CommandPayload = z.infer<typeof commandPayloadSchema>;
 
@@ -366,12 +371,16 @@ export const THING_MODEL: Record<DeviceType, ThingModel> = {
       f('todayLoadEnergy', '今日负荷用电量', 'kWh'),
       f('cpuTemperature', '控制器温度', '°C'),
       bool('communicationOk', '通信正常'),
+      /** Hash of the operation strategy it runs (strategy.ts `strategyHash`); "" = its built-in time-of-use behaviour. */
+      str('strategyHash', '运行策略哈希'),
     ],
     events: [
       { code: 'EMS_COMM_LOST', label: 'EMS与PCS通信中断', level: 2 },
       { code: 'EMS_STRATEGY_ERROR', label: '策略执行异常', level: 3 },
+      /** Raised by the server (modules/strategy), not the device: the EMS runs something else than the last synchronised strategy. */
+      { code: 'EMS_STRATEGY_DRIFT', label: '运行策略与已同步策略不一致', level: 2 },
     ],
-    commands: [...ALL, 'setProperty'],
+    commands: [...ALL, 'setProperty', 'applyStrategy', 'demandGuard'],
   },
   pcs: {
     type: 'pcs',

@@ -14,6 +14,8 @@ const COMMAND_LABELS: Record<CommandName, string> = {
   remoteSet: '远程设置',
   temperature: '温度设定',
   warnMask: '告警屏蔽字',
+  applyStrategy: '下发运行策略',
+  demandGuard: '需量保护放电',
 };
 
 const COMMAND_PARAMS: Record<CommandName, unknown[]> = {
@@ -28,6 +30,14 @@ const COMMAND_PARAMS: Record<CommandName, unknown[]> = {
   ],
   temperature: [{ identifier: 'setpoint', name: '设定温度', dataType: 'float', min: 16, max: 35, unit: '°C' }],
   warnMask: [{ identifier: 'mask', name: '屏蔽字', dataType: 'int', required: false, min: 0, max: 0xffff }],
+  applyStrategy: [
+    { identifier: 'strategy', name: '运行策略', dataType: 'object' },
+    { identifier: 'hash', name: '策略哈希', dataType: 'string' },
+  ],
+  demandGuard: [
+    { identifier: 'dischargeKw', name: '放电功率', dataType: 'float', min: 0, unit: 'kW' },
+    { identifier: 'until', name: '截止时间', dataType: 'int' },
+  ],
 };
 
 /**

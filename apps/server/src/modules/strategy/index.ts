@@ -1,0 +1,20 @@
+import { defineModule } from '../../platform/module.ts';
+import './strategy.events.ts';
+import { registerStrategyJobs, strategyReconnectSubscriber } from './strategy.jobs.ts';
+import { strategyRoutes } from './strategy.routes.ts';
+
+/**
+ * Operation strategy (api-catalogue "Strategy"; DOMAIN.md §6a; issue 19 items 7, 9): a station's
+ * schedules and limits, checked by the contract's rules, synchronised to the station's EMS over
+ * MQTT (applyStrategy), with the EMS's confirmation, re-sending on reconnect, and drift (the
+ * hash the EMS reports) raising an alarm through the alarm engine.
+ */
+export const strategyModule = defineModule({
+  name: 'strategy',
+  routes: strategyRoutes,
+  jobs: registerStrategyJobs,
+  subscribers: [strategyReconnectSubscriber],
+});
+
+export { sweepStrategies, synchronise } from './strategy.sync.ts';
+export { seedStrategyDemo } from './strategy.demo.ts';
