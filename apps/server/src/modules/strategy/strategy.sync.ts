@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import {
-  APPLY_STRATEGY_COMMAND, NO_EMS, applyStrategyResult, strategyHash,
+  APPLY_STRATEGY_COMMAND, NO_EMS, STRATEGY_DRIFT_ALARM, applyStrategyResult, strategyHash,
   type EmsStrategy, type StrategySync, type StrategySyncState,
 } from '@ess/contract/strategy';
 import { device } from '../../db/schema/device.ts';
@@ -22,7 +22,7 @@ import { limitsOf, stationOf } from './strategy.service.ts';
 import './strategy.events.ts';
 
 /** The EMS thing model's event the server raises when the EMS runs something else than the last synchronised strategy. */
-export const DRIFT_EVENT = 'EMS_STRATEGY_DRIFT';
+export const DRIFT_EVENT = STRATEGY_DRIFT_ALARM;
 /** The EMS property that carries the hash of what it runs. */
 const HASH_PROPERTY = 'strategyHash';
 
