@@ -1,6 +1,7 @@
 import { strategyEndpoints as api } from '@ess/contract/strategy';
 import { route } from '../../platform/http/route.ts';
 import { addStrategy, editStrategy, strategyOfSite } from './strategy.service.ts';
+import { simulate } from './strategy.simulate.ts';
 import { synchronise } from './strategy.sync.ts';
 
 const area = 'Strategy';
@@ -30,5 +31,9 @@ export const strategyRoutes = [
   route(api.synchronization, {
     access: 'menu', name: '同步运行策略', area, kind: 'action', scope: { entity: 'strategy' },
     handler: ({ ctx, user, query }) => synchronise(ctx, user, query.id),
+  }),
+  route(api.simulate, {
+    access: 'menu', name: '模拟运行策略', area, kind: 'one', scope: { entity: 'site', input: (id) => ({ siteId: id, date: '2026-01-15' }) },
+    handler: ({ ctx, user, body }) => simulate(ctx, user, body),
   }),
 ];

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { strategyHash, type StrategyAdd, type StrategySync, type StrategyView } from '@ess/contract/strategy';
+import { strategyHash, type StrategyAdd, type StrategySimulation, type StrategySync, type StrategyView } from '@ess/contract/strategy';
+import { todayIn } from '@ess/contract';
 import type { DeviceRecord } from '@ess/contract';
 import { deviceValues, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -135,6 +136,23 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
     expect(row).toMatchObject({ syncState: 'applied', reportedHash: hash });
     const events = await t.ctx.db.select().from(domainEvent).where(eq(domainEvent.type, 'strategy.synchronised'));
     expect(events.map((e) => (e.payload as { hash: string }).hash)).toEqual([hash]);
+  });
+
+  it('simulates the day so far against the measured load, beside what happened', async () => {
+    const date = todayIn('Asia/Shanghai', new Date(sim.state.timeMs));
+    const saved = await post<StrategySimulation>('/configure/operation/strategy/simulate', { siteId, date });
+    expect(saved.body.errorCode).toBe('00000');
+    expect(saved.body.data).toMatchObject({ siteId, date, timeZone: 'Asia/Shanghai', stepMinutes: 5 });
+    expect(saved.body.data.steps.length).toBeGreaterThan(0);
+    // The saved strategy discharges 60 kW all day (the load is far above it): every step plans 60 kW.
+    for (const st of saved.body.data.steps) expect(st.batteryKw).toBe(60);
+    expect(saved.body.data.steps.some((st) => st.actualBatteryKw !== null)).toBe(true);
+    // An unsaved strategy (as the editor holds it) is checked like a saved one.
+    const bad = await post('/configure/operation/strategy/simulate', { siteId, date, strategy: { ...flat(siteId, 'discharge', 500), siteId: undefined } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.tipMsg).toContain('超过PCS额定功率');
+    const idle = await post<StrategySimulation>('/configure/operation/strategy/simulate', { siteId, date, strategy: { ...flat(siteId, 'idle', 0), siteId: undefined } });
+    expect(idle.body.data.expected).toMatchObject({ revenue: '0.00', chargeKwh: 0, dischargeKwh: 0, cycles: 0 });
   });
 
   it('detects drift when the EMS is told something else directly, raises the alarm, and ends it after a new synchronisation', async () => {
