@@ -203,4 +203,20 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
     await tick();
     expect(emsPower()).toBeCloseTo(40, 0);
   });
+
+  it('sends the strategy again to an EMS that restarted without it', async () => {
+    const [before] = await t.ctx.db.select().from(strategy).where(eq(strategy.id, strategyId));
+    // A restart that lost it: the EMS runs (and reports) its built-in behaviour again.
+    sim.state.stations.find((s) => s.def.code === 'SH01')!.dyn.controls.ems = { strategy: null, hash: '', guard: null };
+    await new Promise((r) => setTimeout(r, 1600));
+    await tick();
+    expect(deviceValues(sim.state, 'SH01-EMS-01').strategyHash).toBe('');
+    const { resent } = await sweepStrategies(t.ctx);
+    expect(resent).toBe(1);
+    const [row] = await t.ctx.db.select().from(strategy).where(eq(strategy.id, strategyId));
+    expect(row).toMatchObject({ syncState: 'applied', attempts: before!.attempts + 1 });
+    await tick();
+    expect(deviceValues(sim.state, 'SH01-EMS-01').strategyHash).toBe(before!.syncedHash);
+    await until('the drift alarm to end', async () => (await openDriftAlarms()).length === 0);
+  });
 });

@@ -190,8 +190,8 @@ async function resend(ctx: AppContext, row: Row, ems: Ems): Promise<void> {
 /**
  * The sweep (every few seconds, and when an EMS comes online): every synchronised strategy is
  * compared with the hash its EMS reports (drift opens the alarm, agreement ends it); a pending
- * one whose EMS is online is sent again (not more often than the command timeout). `siteIds`
- * limits it to those stations.
+ * one whose EMS is online is sent again (not more often than the command timeout), and so is one
+ * whose EMS reports running none (it lost it). `siteIds` limits it to those stations.
  */
 export async function sweepStrategies(ctx: AppContext, siteIds?: readonly number[]): Promise<{ resent: number; drifted: number }> {
   const rows = await ctx.db.select().from(strategy).where(isNotNull(strategy.syncedHash));
@@ -211,7 +211,9 @@ export async function sweepStrategies(ctx: AppContext, siteIds?: readonly number
       }
       if (state === 'drifted') drifted++;
       const due = !row.sentAt || Date.now() - row.sentAt.getTime() >= ctx.config.commandTimeoutMs || siteIds !== undefined;
-      if (state === 'pending' && ems.online && due) {
+      // An EMS that reports its built-in behaviour ("") lost the strategy (a restart without it): sent again like a pending one.
+      const lost = state === 'drifted' && ems.reported === '';
+      if ((state === 'pending' || lost) && ems.online && due) {
         await resend(ctx, row, ems);
         resent++;
       }
