@@ -204,6 +204,17 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
     expect(emsPower()).toBeCloseTo(40, 0);
   });
 
+  it('the EMS obeys a demand guard over MQTT: at least the granted discharge until it ends', async () => {
+    const channel = commandChannel(t.ctx)!;
+    const sent = await channel.send('SH01', 'SH01-EMS-01', 'demandGuard', { dischargeKw: 100, until: clock.now() + 90_000 }, 1500);
+    expect(sent.outcome.kind === 'reply' && sent.outcome.reply).toMatchObject({ ok: true, result: { dischargeKw: 100 } });
+    await tick();
+    expect(emsPower()).toBeGreaterThan(99);
+    await tick();
+    await tick();
+    expect(emsPower()).toBeCloseTo(40, 0);
+  });
+
   it('sends the strategy again to an EMS that restarted without it', async () => {
     const [before] = await t.ctx.db.select().from(strategy).where(eq(strategy.id, strategyId));
     // A restart that lost it: the EMS runs (and reports) its built-in behaviour again.
