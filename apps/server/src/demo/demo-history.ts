@@ -57,9 +57,10 @@ export function demoFaultRate(): number {
 }
 
 /**
- * The default length of the demo's history: from the first day of the previous calendar month in
- * every demo station's time zone (the earliest of those midnights) to now, in days (fractional:
- * the history then starts at that midnight). A whole past month to settle, and this one so far.
+ * The default length of the demo's history: from the first day of the calendar month before the
+ * previous one in every demo station's time zone (the earliest of those midnights) to now, in days
+ * (fractional: the history then starts at that midnight). Two whole past months to settle (the
+ * statements demo shows each of the four states on a month with energy), and this one so far.
  */
 export function demoHistoryDefaultDays(fleet: Fleet, now = Date.now()): number {
   let from = now;
@@ -67,7 +68,8 @@ export function demoHistoryDefaultDays(fleet: Fleet, now = Date.now()): number {
     const today = todayIn(st.timeZone, new Date(now));
     const first = `${today.slice(0, 7)}-01`;
     const prevFirst = `${addDays(first, -1).slice(0, 7)}-01`;
-    from = Math.min(from, localDayStart(st.timeZone, prevFirst));
+    const prevPrevFirst = `${addDays(prevFirst, -1).slice(0, 7)}-01`;
+    from = Math.min(from, localDayStart(st.timeZone, prevPrevFirst));
   }
   return (now - from) / DAY;
 }
