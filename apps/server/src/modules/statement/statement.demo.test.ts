@@ -1,22 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteStatementSetting, statement, statementLog } from '../../db/schema/statement.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, seededCompanies } from '../../../test/factory.ts';
 import { seedStatementDemo } from './statement.demo.ts';
-
-// The readings stand in for the metering module's period energy: 10 kWh charged (valley), 8.5 discharged (peak) a day.
-vi.mock('../meter/index.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../meter/index.ts')>()),
-  periodEnergy: vi.fn((_ctx: unknown, q: { siteId: number; meterKind: string; from: string; to: string }) => {
-    if (q.meterKind !== 'storage') return Promise.resolve([]);
-    const days: { date: string; difference: Record<string, number>; flags: Record<string, string[]> }[] = [];
-    for (let d = q.from; d <= q.to; d = new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)) {
-      days.push({ date: d, difference: { forwardActiveEnergyValley: 10, reverseActiveEnergyPeak: 8.5 }, flags: {} });
-    }
-    return Promise.resolve([{ deviceId: 1, deviceName: '储能电表', deviceCode: 'M', meterPurpose: 'storage', siteId: q.siteId, days }]);
-  }),
-}));
 
 /** The statements demo on a fresh start: settings per station, its two ended months, every state among the stations; written once. */
 describe('statements demo', () => {
