@@ -1,5 +1,4 @@
 import type { DeviceRecord } from '@ess/contract/device';
-import { ERRORS } from '@ess/contract/errors';
 import { monitorEndpoints as M } from '@ess/contract/monitor';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Form, Input, InputNumber, Modal, Radio, Space, Tag, Typography } from 'antd';
@@ -7,8 +6,7 @@ import { useState } from 'react';
 import { formatTime } from '../../components/format.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
-import { RequestError } from '../../platform/request.ts';
-import { checkPassword, closePasswordWindow, passwordWindowOpen } from './controls.ts';
+import { isPasswordRefusal, passwordWindowOpen, withSecondaryPassword } from './controls.ts';
 import type { ControlSectionProps } from './device-controls.tsx';
 import { LIVE_REFRESH_MS, monitorApi } from './monitor.api.ts';
 import { monitorKeys } from './monitor.keys.ts';
@@ -76,17 +74,14 @@ export function StorageControl({ device, properties }: ControlSectionProps) {
     setBusy(true);
     setError(null);
     try {
-      if (pending.needsPassword && password) await checkPassword(device.id, password);
-      const answer = await sendStorageControl(storageBody(device.id, pending.form, password));
+      const entered = pending.needsPassword ? password : undefined;
+      const answer = await withSecondaryPassword(device.id, entered, () => sendStorageControl(storageBody(device.id, pending.form, password)));
       setReply(readReply(answer));
       setPending(null);
       void queryClient.invalidateQueries({ queryKey: monitorKeys.properties(device.id) });
       if (device.parentId) void queryClient.invalidateQueries({ queryKey: monitorKeys.properties(device.parentId) });
     } catch (e) {
-      if (e instanceof RequestError && e.errorCode === ERRORS.SECONDARY_PASSWORD.code) {
-        closePasswordWindow();
-        setPending((p) => (p ? { ...p, needsPassword: true } : p));
-      }
+      if (isPasswordRefusal(e)) setPending((p) => (p ? { ...p, needsPassword: true } : p));
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);
