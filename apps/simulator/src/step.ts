@@ -5,6 +5,7 @@ import type { DeviceDef, Fleet, StationDef } from './fleet.ts';
 import { updateIncidents } from './incidents.ts';
 import { hash01, hashRange, valueNoise } from './random.ts';
 import { estimatedSoc, trackSocEstimate } from './soc.ts';
+import { expireManualMode, isStandby } from './storage-mode.ts';
 import type { Counters, GunState, SimOptions, SimState, StationDynamics, StationState } from './state.ts';
 import { capacityOf, commission, createState, devicesOf, hasFault, socOf } from './state.ts';
 
@@ -62,13 +63,17 @@ export function step(state: SimState, dtMs: number, nowMs: number): SimState {
   while (t < nowMs) {
     const t1 = Math.min(nowMs, (Math.floor(t / SUB_STEP_MS) + 1) * SUB_STEP_MS);
     for (const station of next.stations) {
+      expireManualMode(station.dyn.controls, t);
       // The incidents of the sub-step's start act on its physics (a faulted converter stops).
       updateIncidents(station.def, station.dyn, next.seed, t, rate);
       subStep(station, next.seed, t, t1, rate > 0);
     }
     t = t1;
   }
-  for (const station of next.stations) updateIncidents(station.def, station.dyn, next.seed, nowMs, rate);
+  for (const station of next.stations) {
+    expireManualMode(station.dyn.controls, nowMs);
+    updateIncidents(station.def, station.dyn, next.seed, nowMs, rate);
+  }
   return next;
 }
 
@@ -171,6 +176,7 @@ function subStep(station: StationState, seed: number, t0: number, t1: number, so
   desired = clamp(Math.min(desired, hi), -limP, limP);
 
   let battery = clamp(toDc(desired, ETA_PCS) - (dcCoupled ? dcdcAvail : 0), -maxChg, maxDis);
+  if (isStandby(c)) battery = 0;
   let pcsAc: number;
   let dcdcOut = 0;
   let pvAc = 0;
@@ -326,8 +332,9 @@ export function allowedBatteryPower(def: StationDef, dyn: StationDynamics): { ch
   };
 }
 
-function strategyTarget(runMode: 0 | 1, manual: number, charge: number, discharge: number, period: PricePeriod): number {
+function strategyTarget(runMode: 0 | 1 | 2, manual: number, charge: number, discharge: number, period: PricePeriod): number {
   if (runMode === 1) return manual;
+  if (runMode === 2) return 0;
   switch (period) {
     case 'valley':
     case 'deepValley':
