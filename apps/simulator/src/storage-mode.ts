@@ -3,7 +3,7 @@ import type { DeviceDef } from './fleet.ts';
 import type { StationControls, StationState } from './state.ts';
 
 /**
- * The storageMode command (docs/decisions/0037-storage-control.md), kept apart from the EMS's
+ * The storageMode command (docs/decisions/0038-storage-control.md), kept apart from the EMS's
  * strategy: it only sets the station's run mode, the manual set-point and when manual ends.
  *
  * - `auto` (runMode 0): the strategy decides (step.ts).

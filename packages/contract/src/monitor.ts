@@ -177,7 +177,7 @@ export const temperatureBody = control({ setpoint: z.number().min(16).max(35) })
 /** Switch a device on or off (pcs, dcdc, pvInverter, airConditioner, chargingPile). */
 export const switchBody = control({ on: z.boolean() });
 /**
- * Storage control on a PCS or EMS (extension, docs/decisions/0037-storage-control.md): `auto`
+ * Storage control on a PCS or EMS (extension, docs/decisions/0038-storage-control.md): `auto`
  * follows the strategy, `standby` holds the battery at 0 kW, `manual` holds `powerKw` (+ discharge,
  * − charge; |powerKw| at most the device's rated power, checked by the server) for `durationMin`
  * minutes, then the device returns to auto by itself.
@@ -466,7 +466,7 @@ export const monitorEndpoints = {
   checkPassword: endpoint({ method: 'POST', path: '/monitor/air-conditioner/one/check/password', body: checkPasswordBody, response: passwordCheckResult }),
   faultRecover: endpoint({ method: 'POST', path: '/monitor/device/one/faultRecover', query: faultRecoverQuery, response: controlResult }),
   switch: endpoint({ method: 'POST', path: '/monitor/device/one/switch', body: switchBody, response: controlResult }),
-  /** Extension (docs/decisions/0037): storage mode of a PCS or EMS — auto, standby, or manual charge/discharge for a duration. */
+  /** Extension (docs/decisions/0038): storage mode of a PCS or EMS — auto, standby, or manual charge/discharge for a duration. */
   storageControl: endpoint({ method: 'POST', path: '/monitor/storage/one/control', body: storageControlBody, response: controlResult }),
 };
 

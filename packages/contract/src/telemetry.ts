@@ -139,7 +139,7 @@ export const commandPayloadSchema = z.discriminatedUnion('command', [
     params: z.object({ mask: z.number().int().min(0).max(0xffff).optional() }),
   }),
   /**
-   * EMS or PCS: the storage's operating mode (docs/decisions/0037-storage-control.md). `auto`
+   * EMS or PCS: the storage's operating mode (docs/decisions/0038-storage-control.md). `auto`
    * follows the strategy, `standby` holds the battery at 0 kW, `manual` holds `powerKw`
    * (+ discharge, − charge; |powerKw| ≤ the rated power) and, with `durationMin`, returns to auto
    * by itself when the duration ends. Reply result { mode, powerKw, durationMin, until }.

@@ -25,7 +25,7 @@ async function storageDevices(ctx: AppContext, user: AuthUser, dev: DeviceRecord
 }
 
 /**
- * POST /monitor/storage/one/control (extension, docs/decisions/0037-storage-control.md): the
+ * POST /monitor/storage/one/control (extension, docs/decisions/0038-storage-control.md): the
  * storage's mode through the common control flow (scope, secondary password, journal, MQTT and
  * the device's reply). Refused before anything is sent, and journaled as refused, when the
  * device (or a converter of an EMS) is offline or has an active fault, or when a manual

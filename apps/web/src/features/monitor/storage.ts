@@ -3,7 +3,7 @@ import { monitorEndpoints as M, type ControlResult, type StorageControlBody } fr
 import { STORAGE_MANUAL_MAX_MINUTES, type StorageMode } from '@ess/contract/telemetry';
 import { call } from '../../platform/request.ts';
 
-/** The device types whose page has the storage control (docs/decisions/0037-storage-control.md). */
+/** The device types whose page has the storage control (docs/decisions/0038-storage-control.md). */
 export const STORAGE_CONTROL_TYPES: readonly string[] = ['pcs', 'ems'];
 export const hasStorageControl = (d: Pick<DeviceRecord, 'type'>) => STORAGE_CONTROL_TYPES.includes(d.type);
 
