@@ -146,7 +146,7 @@ async function aggregate(db: DbOrTx, st: Station, start: number, end: number, un
     })
     .from(demandWindow)
     .where(and(eq(demandWindow.siteId, st.id), gte(demandWindow.ts, new Date(start)), lt(demandWindow.ts, new Date(end)), sql`${demandWindow.demandKw} is not null`))
-    .groupBy(key);
+    .groupBy(sql`1`);
   return new Map(
     rows.map((r) => [
       r.key,
@@ -461,7 +461,7 @@ async function reconcileRows(ctx: AppContext, user: AuthUser, f: z.output<typeof
       })
       .from(demandWindow)
       .where(and(eq(demandWindow.siteId, st.id), gte(demandWindow.ts, new Date(span.start)), lt(demandWindow.ts, new Date(span.end + 2 * Q)), sql`${demandWindow.meterMaxKw} is not null and ${demandWindow.meterMaxTime} is not null`))
-      .groupBy(key);
+      .groupBy(sql`1`);
     const meterOf = new Map(meter.map((m) => [m.key, m]));
     const bills = await ctx.db
       .select({ b: demandBill, name: appUser.name, username: appUser.username })
