@@ -57,5 +57,4 @@ ALTER TABLE "demand_setting" ADD CONSTRAINT "demand_setting_site_id_site_id_fk" 
 ALTER TABLE "demand_window" ADD CONSTRAINT "demand_window_site_id_site_id_fk" FOREIGN KEY ("site_id") REFERENCES "public"."site"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "demand_setting_current_uq" ON "demand_setting" USING btree ("site_id",coalesce("month", '')) WHERE "demand_setting"."replaced_at" is null;--> statement-breakpoint
 CREATE INDEX "demand_setting_site_idx" ON "demand_setting" USING btree ("site_id","month");--> statement-breakpoint
-CREATE UNIQUE INDEX "demand_window_site_ts_uq" ON "demand_window" USING btree ("site_id","ts");--> statement-breakpoint
-CREATE INDEX "demand_window_ts_brin" ON "demand_window" USING brin ("ts");
+CREATE UNIQUE INDEX "demand_window_site_ts_uq" ON "demand_window" USING btree ("site_id","ts");

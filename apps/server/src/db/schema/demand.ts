@@ -54,7 +54,7 @@ export const demandWindow = pgTable(
     guardGrantedKw: doublePrecision('guard_granted_kw'),
     updatedAt: tz('updated_at').notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('demand_window_site_ts_uq').on(t.siteId, t.ts), index('demand_window_ts_brin').using('brin', t.ts)],
+  (t) => [uniqueIndex('demand_window_site_ts_uq').on(t.siteId, t.ts)],
 );
 
 /**

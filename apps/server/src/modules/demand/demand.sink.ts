@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { DEMAND_WINDOW_MS, type DemandGuardParams, type DemandLive } from '@ess/contract/demand';
 import { localTime } from '@ess/contract';
 import { device } from '../../db/schema/device.ts';
-import { demandSetting, demandWindow } from '../../db/schema/demand.ts';
+import { demandSetting } from '../../db/schema/demand.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logging.ts';
 import type { DeviceRegistry, IngestRules, RegisteredDevice } from '../telemetry/index.ts';
@@ -447,43 +447,41 @@ export async function upsertWindows(database: Database, rows: PendingRow[]): Pro
     guardStatus: r.guardStatus ?? null,
     guardGrantedKw: r.guardGrantedKw ?? null,
   }));
-  const keep = (col: string) => sql.raw(`coalesce(excluded.${col}, demand_window.${col})`);
-  const merged = sql.raw(`coalesce(demand_window.storage, '{}'::jsonb) || excluded.storage`);
-  const storageSum = (i: number) =>
-    sql.raw(`case when excluded.storage is null then demand_window.${i === 0 ? 'charge_kwh' : 'discharge_kwh'} else (select sum((v->>${i})::float8) from jsonb_each(coalesce(demand_window.storage, '{}'::jsonb) || excluded.storage) e(k, v)) end`);
-  await database.db
-    .insert(demandWindow)
-    .values(values)
-    .onConflictDoUpdate({
-      target: [demandWindow.siteId, demandWindow.ts],
-      set: {
-        importKwh: keep('import_kwh'),
-        demandKw: keep('demand_kw'),
-        startRegister: keep('start_register'),
-        endRegister: keep('end_register'),
-        importEstimated: sql.raw('case when excluded.import_kwh is null then demand_window.import_estimated else excluded.import_estimated end'),
-        storage: sql`case when excluded.storage is null then demand_window.storage else ${merged} end`,
-        chargeKwh: storageSum(0),
-        dischargeKwh: storageSum(1),
-        storageEstimated: sql.raw('demand_window.storage_estimated or excluded.storage_estimated'),
-        meterMaxKw: keep('meter_max_kw'),
-        meterMaxTime: keep('meter_max_time'),
-        targetKw: keep('target_kw'),
-        exceeded: sql.raw('coalesce(coalesce(excluded.demand_kw, demand_window.demand_kw) > coalesce(excluded.target_kw, demand_window.target_kw), false)'),
-        preAlarmed: sql.raw('demand_window.pre_alarmed or excluded.pre_alarmed'),
-        projectedKw: keep('projected_kw'),
-        preAlarmAt: keep('pre_alarm_at'),
-        guardRequested: sql.raw('demand_window.guard_requested or excluded.guard_requested'),
-        guardAt: keep('guard_at'),
-        guardKw: keep('guard_kw'),
-        guardUntil: keep('guard_until'),
-        guardRequestId: keep('guard_request_id'),
-        guardStatus: keep('guard_status'),
-        guardGrantedKw: keep('guard_granted_kw'),
-        updatedAt: sql`now()`,
-      },
-    });
+  // One parameter (the rows as JSON) instead of 27 per row: a batch costs one parse, on PGlite too.
+  const json = JSON.stringify(values.map((v) => ({
+    site_id: v.siteId, ts: v.ts.toISOString(), import_kwh: v.importKwh, demand_kw: v.demandKw, start_register: v.startRegister, end_register: v.endRegister,
+    import_estimated: v.importEstimated, storage: v.storage, charge_kwh: v.chargeKwh, discharge_kwh: v.dischargeKwh, storage_estimated: v.storageEstimated,
+    meter_max_kw: v.meterMaxKw, meter_max_time: v.meterMaxTime?.toISOString() ?? null, target_kw: v.targetKw, exceeded: v.exceeded, pre_alarmed: v.preAlarmed,
+    projected_kw: v.projectedKw, pre_alarm_at: v.preAlarmAt?.toISOString() ?? null, guard_requested: v.guardRequested, guard_at: v.guardAt?.toISOString() ?? null,
+    guard_kw: v.guardKw, guard_until: v.guardUntil?.toISOString() ?? null, guard_request_id: v.guardRequestId, guard_status: v.guardStatus, guard_granted_kw: v.guardGrantedKw,
+  })));
+  const keep = (col: string) => `${col} = coalesce(excluded.${col}, demand_window.${col})`;
+  const storageSum = (col: string, i: number) =>
+    `${col} = case when excluded.storage is null then demand_window.${col} else (select sum((v->>${i})::float8) from jsonb_each(coalesce(demand_window.storage, '{}'::jsonb) || excluded.storage) e(k, v)) end`;
+  await database.sql.query(
+    `insert into demand_window (${COLUMNS.join(', ')})
+     select ${COLUMNS.join(', ')} from json_populate_recordset(null::demand_window, $1::json)
+     on conflict (site_id, ts) do update set
+       ${['import_kwh', 'demand_kw', 'start_register', 'end_register'].map(keep).join(', ')},
+       import_estimated = case when excluded.import_kwh is null then demand_window.import_estimated else excluded.import_estimated end,
+       storage = case when excluded.storage is null then demand_window.storage else coalesce(demand_window.storage, '{}'::jsonb) || excluded.storage end,
+       ${storageSum('charge_kwh', 0)}, ${storageSum('discharge_kwh', 1)},
+       storage_estimated = demand_window.storage_estimated or excluded.storage_estimated,
+       ${['meter_max_kw', 'meter_max_time', 'target_kw'].map(keep).join(', ')},
+       exceeded = coalesce(coalesce(excluded.demand_kw, demand_window.demand_kw) > coalesce(excluded.target_kw, demand_window.target_kw), false),
+       pre_alarmed = demand_window.pre_alarmed or excluded.pre_alarmed,
+       guard_requested = demand_window.guard_requested or excluded.guard_requested,
+       ${['projected_kw', 'pre_alarm_at', 'guard_at', 'guard_kw', 'guard_until', 'guard_request_id', 'guard_status', 'guard_granted_kw'].map(keep).join(', ')},
+       updated_at = now()`,
+    [json],
+  );
 }
+
+const COLUMNS = [
+  'site_id', 'ts', 'import_kwh', 'demand_kw', 'start_register', 'end_register', 'import_estimated', 'storage', 'charge_kwh', 'discharge_kwh', 'storage_estimated',
+  'meter_max_kw', 'meter_max_time', 'target_kw', 'exceeded', 'pre_alarmed', 'projected_kw', 'pre_alarm_at', 'guard_requested', 'guard_at', 'guard_kw', 'guard_until',
+  'guard_request_id', 'guard_status', 'guard_granted_kw',
+];
 
 /** The counterfactual of a stored window (for readers holding the row). */
 export const counterfactualOfRow = (r: { importKwh: number | null; chargeKwh: number | null; dischargeKwh: number | null }) =>
