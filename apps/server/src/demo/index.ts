@@ -31,6 +31,7 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   if (!wantsSimulator(config, mqtt)) {
     await seedMaintenanceDemo(running.ctx);
     await seedStatementDemo(running.ctx);
+    await seedDemandDemo(running.ctx);
     return null;
   }
   // By default from the first day of the previous month: a whole past month to read and settle.
