@@ -26,8 +26,9 @@ import { decimalText } from './statement.ts';
 const ref = z.number().int().positive().max(2 ** 31 - 1);
 export const DEMAND_MONTH_FORMAT = '月份格式不正确，应为YYYY-MM';
 export const DEMAND_DATE_FORMAT = '日期格式不正确，应为YYYY-MM-DD';
-const monthKey = z.string({ error: DEMAND_MONTH_FORMAT }).regex(/^\d{4}-(0[1-9]|1[0-2])$/, DEMAND_MONTH_FORMAT);
-const localDate = z.iso.date(DEMAND_DATE_FORMAT);
+/** Years 1970–2999: a station's history, never the calendar's edges. */
+const monthKey = z.string({ error: DEMAND_MONTH_FORMAT }).regex(/^(19[7-9]\d|2\d{3})-(0[1-9]|1[0-2])$/, DEMAND_MONTH_FORMAT);
+const localDate = z.iso.date(DEMAND_DATE_FORMAT).refine((d) => d >= '1970-01-01' && d <= '2999-12-31', DEMAND_DATE_FORMAT);
 
 /** Window length: 15 minutes, aligned to :00, :15, :30, :45 station-local time. */
 export const DEMAND_WINDOW_MINUTES = 15;

@@ -169,6 +169,8 @@ describe.each(DB_TARGETS)('demand management on %s', (target) => {
     const cases: [string, unknown, number, RegExp][] = [
       ['/demand/track/monthly/brief', { siteId, month: '2026-13' }, 400, /月份格式不正确/],
       ['/demand/track/daily/info', { siteId, date: '2026-02-30' }, 400, /日期格式不正确/],
+      ['/demand/track/daily/brief', { siteId, date: '9999-12-31' }, 400, /日期格式不正确/],
+      ['/demand/analysis/info', { siteId, month: '0000-01' }, 400, /月份格式不正确/],
       ['/demand/setting/add', { siteId, month: '2026-03', targetKw: -5, marginKw: 0 }, 400, /目标需量须大于0/],
       ['/demand/setting/add', { siteId, month: '2026-03', targetKw: 0, marginKw: 0 }, 400, /目标需量须大于0/],
       ['/demand/setting/add', { siteId, month: '2026-03', targetKw: 100, marginKw: 120 }, 400, /预警裕量应在0到目标需量之间/],
