@@ -18,6 +18,7 @@ import { telemetry } from '../../db/schema/telemetry.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
+import { emit } from '../../platform/events/outbox.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { assertSites, inSiteScope } from '../../platform/http/scope.ts';
 import { tariffsForSite } from '../pricing/index.ts';
@@ -25,6 +26,7 @@ import { add, dec, fixed, mul, round, sub } from '../statement/index.ts';
 import { productSlotsOf } from '../telemetry/index.ts';
 import { roundKw } from './demand.compute.ts';
 import { demandSinkOf } from './demand.runtime.ts';
+import './demand.events.ts';
 
 const Q = DEMAND_WINDOW_MS;
 const iso = (ms: number | Date | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
@@ -600,15 +602,24 @@ export async function settingAdd(ctx: AppContext, user: AuthUser, body: z.output
       .update(demandSetting)
       .set({ replacedAt: new Date() })
       .where(and(eq(demandSetting.siteId, body.siteId), sameMonth, isNull(demandSetting.replacedAt)));
+    const version = Number(last?.version ?? 0) + 1;
     const [r] = await tx
       .insert(demandSetting)
       .values({
         siteId: body.siteId, month: body.month, targetKw: body.targetKw, marginKw: body.marginKw, allowDischarge: body.allowDischarge,
-        alarmLevel: body.alarmLevel ?? DEMAND_DEFAULT_ALARM_LEVEL, version: Number(last?.version ?? 0) + 1, createdBy: user.id,
+        alarmLevel: body.alarmLevel ?? DEMAND_DEFAULT_ALARM_LEVEL, version, createdBy: user.id,
       })
       .returning({ id: demandSetting.id });
+    await emit(tx, 'demand.targetSet', [{
+      settingId: r!.id, siteId: body.siteId, month: body.month, targetKw: body.targetKw, marginKw: body.marginKw, allowDischarge: body.allowDischarge, version, userId: user.id,
+    }]);
     return r!.id;
   });
   await demandSinkOf(ctx)?.reload();
   return { id };
+}
+
+/** The target in force for a station and month (its own month's, else the standing one), for other modules (no user scope). */
+export async function targetInForce(db: DbOrTx, siteId: number, month: string): Promise<DemandTarget | null> {
+  return targetFor(await targetsOf(db, siteId), month);
 }

@@ -10,6 +10,7 @@ import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts
 import { newDevice, newSite, newUser, okData, seededCompanies, until, type FactoryUser } from '../../../test/factory.ts';
 import { alarm } from '../../db/schema/alarm.ts';
 import { demandSetting, demandWindow } from '../../db/schema/demand.ts';
+import { domainEvent } from '../../db/schema/events.ts';
 import { site } from '../../db/schema/site.ts';
 import { alarmEngineOf } from '../alarm/index.ts';
 import { deviceRegistryOf, type RegisteredDevice } from '../telemetry/index.ts';
@@ -206,6 +207,11 @@ describe.each(DB_TARGETS)('demand management on %s', (target) => {
     expect(current.records[0]!.id).toBe(id);
     const history = await okData(post<Page<DemandSettingRecord>>('/demand/setting/query/page', { siteId, month: '2026-03', history: true }));
     expect(history.records.map((r) => [r.month, r.targetKw, r.version, r.current])).toEqual([['2026-03', 110, 2, true], ['2026-03', 95, 1, false], [null, 110, 1, true]]);
+    // Each target set is a domain event (the strategy's synchronisation may act on it).
+    const events = await t.ctx.db.select().from(domainEvent).where(eq(domainEvent.type, 'demand.targetSet')).orderBy(domainEvent.id);
+    expect(events.map((e) => e.payload)).toMatchObject([
+      { siteId, month: '2026-03', targetKw: 95, version: 1 }, { siteId, month: '2026-03', targetKw: 110, version: 2, allowDischarge: true }, { siteId, month: null, version: 1 },
+    ]);
     const b = await okData(post<DemandMonthBrief>('/demand/track/monthly/brief', { siteId, month: '2026-03' }));
     expect(b).toMatchObject({ targetKw: 110, headroomKw: 10, exceeded: false, target: { targetKw: 110, marginKw: 5, preAlarmKw: 105, allowDischarge: true, alarmLevel: 2 } });
   });

@@ -16,5 +16,8 @@ export const demandModule = defineModule({
 });
 
 export { demandSinkOf } from './demand.runtime.ts';
+/** The target in force for a station and month (the strategy respects it). */
+export { targetInForce } from './demand.service.ts';
+export type { DemandTargetSetPayload } from './demand.events.ts';
 /** The demand demo (targets and pre-alarms over the history's windows), written once after the demo's history. */
 export { seedDemandDemo } from './demand.demo.ts';
