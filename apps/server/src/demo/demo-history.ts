@@ -10,6 +10,7 @@ import { site } from '../db/schema/site.ts';
 import { deviceEvent } from '../db/schema/telemetry.ts';
 import type { AppContext } from '../platform/context.ts';
 import { alarmEngineOf } from '../modules/alarm/index.ts';
+import { demandSinkOf } from '../modules/demand/index.ts';
 import { copyDriver, deviceRegistryOf } from '../modules/telemetry/index.ts';
 import { loadProductSlots } from '../modules/telemetry/index.ts';
 import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from '../modules/telemetry/index.ts';
@@ -124,8 +125,11 @@ export async function seedDemoHistory(
   const byCode = new Map(rows.map((r) => [r.code, r]));
   const slots = await loadProductSlots(ctx.db);
   const engine = alarmEngineOf(ctx);
+  // The meters' readings also make the demand windows (issue 19), as live reports do.
+  const demand = demandSinkOf(ctx);
   const registry = deviceRegistryOf(ctx);
   await registry.refresh();
+  await demand?.reload();
   const acc = new RollupAccumulator(Number.POSITIVE_INFINITY);
   const { session } = copyDriver(ctx.database);
   let written = 0;
@@ -143,6 +147,7 @@ export async function seedDemoHistory(
     for (let i = 0; i < events.length; i += 500) await ctx.db.insert(deviceEvent).values(events.slice(i, i + 500));
     eventCount += events.length;
     events = [];
+    await demand?.flush();
     if (engine) {
       await engine.flush();
       for (let i = 0; engine.pendingTransitions > 0 && i < 1000; i++) await engine.flush();
@@ -191,6 +196,7 @@ export async function seedDemoHistory(
         }
         if (TYPES.has(d.type)) acc.add(reg.id, st.timeZone, t, arr);
         if (registered) engine?.report(registered, t, arr);
+        if (registered) demand?.replay(registered, t, arr);
       }
     }
   };

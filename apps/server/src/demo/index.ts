@@ -5,6 +5,7 @@ import { defineModule } from '../platform/module.ts';
 import { refreshRevenue } from '../modules/dashboard/index.ts';
 import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
 import { seedStatementDemo } from '../modules/statement/index.ts';
+import { seedDemandDemo } from '../modules/demand/index.ts';
 import { sweepReadings } from '../modules/meter/index.ts';
 import { demoHistoryDefaultDays, demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
@@ -30,6 +31,7 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   if (!wantsSimulator(config, mqtt)) {
     await seedMaintenanceDemo(running.ctx);
     await seedStatementDemo(running.ctx);
+    await seedDemandDemo(running.ctx);
     return null;
   }
   // By default from the first day of the previous month: a whole past month to read and settle.
@@ -49,5 +51,7 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   await seedMaintenanceDemo(running.ctx);
   // After the history and its readings: statements of the last ended months, in every state. Once.
   await seedStatementDemo(running.ctx);
+  // After the history's demand windows: a target per station and its few pre-alarms. Once.
+  await seedDemandDemo(running.ctx);
   return startSimulatorProcess(config, mqtt, log);
 }

@@ -14,3 +14,4 @@ export * from './events.ts';
 export * from './maintenance.ts';
 export * from './meter-reading.ts';
 export * from './statement.ts';
+export * from './demand.ts';
