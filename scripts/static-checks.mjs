@@ -32,7 +32,8 @@ function run({ name, cmd, args }) {
 }
 
 const queue = [...checks];
-const slots = Math.max(2, Math.min(availableParallelism(), 4));
+// Two at a time on their own; one at a time beside the Vitest run (scripts/test-all.mjs).
+const slots = Number(process.env.STATIC_CHECK_SLOTS) || Math.max(2, Math.min(availableParallelism(), 4));
 const results = await Promise.all(
   Array.from({ length: slots }, async () => {
     let ok = true;

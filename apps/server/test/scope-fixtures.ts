@@ -11,6 +11,7 @@ import { meterPeriodReading } from '../src/db/schema/meter-reading.ts';
 import { inspectionDefect, inspectionItem, inspectionPlan, inspectionPlanSite, inspectionWorkOrder, maintenanceLog, repairOrder } from '../src/db/schema/maintenance.ts';
 import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { siteStatementSetting, statement } from '../src/db/schema/statement.ts';
+import { demandWindow } from '../src/db/schema/demand.ts';
 import { strategy } from '../src/db/schema/strategy.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
@@ -246,3 +247,13 @@ for (const subsystem of ['storage', 'pv', 'pile'] as const) {
     return r!.id;
   };
 }
+
+// Demand: a 15-minute window of a station of the given company (the measure detail's object).
+scopeFixtures.demandWindow = async (t, companyId) => {
+  const siteId = await scopeFixtures.site!(t, companyId);
+  const [w] = await t.ctx.db
+    .insert(demandWindow)
+    .values({ siteId, ts: new Date('2026-01-15T02:00:00Z'), importKwh: 10, demandKw: 40, chargeKwh: 0, dischargeKwh: 5 })
+    .returning({ id: demandWindow.id });
+  return w!.id;
+};

@@ -4,6 +4,7 @@ import type { DeviceDef } from './fleet.ts';
 import type { AirConditionerControls, SimState, StationState } from './state.ts';
 import { activeFaults } from './state.ts';
 import { resetIncidents } from './incidents.ts';
+import { applyStorageMode } from './storage-mode.ts';
 import { allowedBatteryPower } from './step.ts';
 import { applyStrategy, demandGuard, strategyPropertyWritten } from './strategy.ts';
 
@@ -52,8 +53,10 @@ function writeProperty(station: StationState, device: DeviceDef, identifier: str
   const type: DeviceType = device.type;
   switch (type) {
     case 'ems':
-      if (identifier === 'runMode') c.runMode = num === 1 ? 1 : 0;
-      else if (identifier === 'manualPowerSetpoint') c.manualPowerSetpoint = num;
+      if (identifier === 'runMode') {
+        c.runMode = num === 1 ? 1 : num === 2 ? 2 : 0;
+        c.manualUntil = 0;
+      } else if (identifier === 'manualPowerSetpoint') c.manualPowerSetpoint = num;
       else if (identifier === 'chargePowerSetpoint') c.chargePowerSetpoint = num;
       else if (identifier === 'dischargePowerSetpoint') c.dischargePowerSetpoint = num;
       else if (identifier === 'socUpperLimit') c.socUpperLimit = num;
@@ -153,6 +156,8 @@ export function applyCommand(state: SimState, station: StationState, device: Dev
     case 'warnMask':
       if (cmd.params.mask !== undefined) c.warnMask[device.code] = cmd.params.mask;
       return { ok: true, result: { mask: c.warnMask[device.code] ?? 0 } };
+    case 'storageMode':
+      return applyStorageMode(station, device, cmd.params, state.timeMs);
     case 'applyStrategy':
       return applyStrategy(c, cmd.params);
     case 'demandGuard':

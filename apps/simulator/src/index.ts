@@ -9,6 +9,7 @@ export * from './agent.ts';
 export * from './persist.ts';
 export * from './incidents.ts';
 export * from './soc.ts';
+export * from './storage-mode.ts';
 // Station-local time is the contract's (time.ts); re-exported for the simulator's users.
 export { localTime, periodAt, utcOffsetMinutes } from '@ess/contract';
 export type { LocalTime, PricePeriod, TouSegment } from '@ess/contract';

@@ -171,6 +171,7 @@ function ems(ctx: Ctx): Values {
     pvPower: r(f.pvAc + f.dcdcOut, 2),
     chargingPilePower: r(f.pile, 2),
     manualPowerSetpoint: c.manualPowerSetpoint,
+    manualEndTime: c.runMode === 1 ? c.manualUntil ?? 0 : 0,
     chargePowerSetpoint: c.chargePowerSetpoint,
     dischargePowerSetpoint: c.dischargePowerSetpoint,
     socUpperLimit: c.socUpperLimit,

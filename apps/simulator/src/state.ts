@@ -67,8 +67,11 @@ export interface AirConditionerControls {
 }
 
 export interface StationControls {
-  runMode: 0 | 1;
+  /** 0 auto (strategy), 1 manual, 2 standby (EMS_RUN_MODES). */
+  runMode: 0 | 1 | 2;
   manualPowerSetpoint: number;
+  /** End of a timed manual period (simulated epoch ms), 0 or absent = none (storage-mode.ts). */
+  manualUntil?: number;
   chargePowerSetpoint: number;
   dischargePowerSetpoint: number;
   socUpperLimit: number;

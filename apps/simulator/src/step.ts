@@ -5,6 +5,7 @@ import type { DeviceDef, Fleet, StationDef } from './fleet.ts';
 import { updateIncidents } from './incidents.ts';
 import { hash01, hashRange, valueNoise } from './random.ts';
 import { estimatedSoc, trackSocEstimate } from './soc.ts';
+import { expireManualMode, isStandby } from './storage-mode.ts';
 import type { Counters, GunState, SimOptions, SimState, StationDynamics, StationState } from './state.ts';
 import { capacityOf, commission, createState, devicesOf, hasFault, socOf } from './state.ts';
 import { guardFloor, strategyTarget as scheduledTarget } from './strategy.ts';
@@ -63,13 +64,17 @@ export function step(state: SimState, dtMs: number, nowMs: number): SimState {
   while (t < nowMs) {
     const t1 = Math.min(nowMs, (Math.floor(t / SUB_STEP_MS) + 1) * SUB_STEP_MS);
     for (const station of next.stations) {
+      expireManualMode(station.dyn.controls, t);
       // The incidents of the sub-step's start act on its physics (a faulted converter stops).
       updateIncidents(station.def, station.dyn, next.seed, t, rate);
       subStep(station, next.seed, t, t1, rate > 0);
     }
     t = t1;
   }
-  for (const station of next.stations) updateIncidents(station.def, station.dyn, next.seed, nowMs, rate);
+  for (const station of next.stations) {
+    expireManualMode(station.dyn.controls, nowMs);
+    updateIncidents(station.def, station.dyn, next.seed, nowMs, rate);
+  }
   return next;
 }
 
@@ -163,22 +168,23 @@ function subStep(station: StationState, seed: number, t0: number, t1: number, so
   const netAc = load + pileTotal - pvAcAvail;
   let target = 0;
   if (emsActive) {
-    // A synchronised strategy replaces the built-in time-of-use behaviour (manual mode still wins).
-    const scheduled = c.runMode === 1 ? null : scheduledTarget(c, local, cap > 0 ? (eEstimated / cap) * 100 : 0);
+    // A synchronised strategy replaces the built-in time-of-use behaviour in auto mode (manual and standby still win).
+    const scheduled = c.runMode !== 0 ? null : scheduledTarget(c, local, cap > 0 ? (eEstimated / cap) * 100 : 0);
     target = scheduled ?? strategyTarget(c.runMode, c.manualPowerSetpoint, c.chargePowerSetpoint, c.dischargePowerSetpoint, period);
   }
   let desired = target + (dcCoupled ? toAc(dcdcAvail, ETA_PCS) : 0);
   if (emsActive) {
     const importLimit = Math.min(c.transformerProtectionPower, c.demandLimit > 0 ? c.demandLimit : Infinity);
     desired = Math.max(desired, netAc - importLimit);
-    // A demand guard: at least its discharge (the SOC and PCS limits below still apply).
-    const guard = guardFloor(c, t0);
+    // A demand guard (auto mode): at least its discharge (the SOC and PCS limits below still apply).
+    const guard = c.runMode === 0 ? guardFloor(c, t0) : 0;
     if (guard > 0) desired = Math.max(desired, guard);
   }
   const hi = c.antiBackflow ? netAc : Infinity;
   desired = clamp(Math.min(desired, hi), -limP, limP);
 
   let battery = clamp(toDc(desired, ETA_PCS) - (dcCoupled ? dcdcAvail : 0), -maxChg, maxDis);
+  if (isStandby(c)) battery = 0;
   let pcsAc: number;
   let dcdcOut = 0;
   let pvAc = 0;
@@ -334,8 +340,9 @@ export function allowedBatteryPower(def: StationDef, dyn: StationDynamics): { ch
   };
 }
 
-function strategyTarget(runMode: 0 | 1, manual: number, charge: number, discharge: number, period: PricePeriod): number {
+function strategyTarget(runMode: 0 | 1 | 2, manual: number, charge: number, discharge: number, period: PricePeriod): number {
   if (runMode === 1) return manual;
+  if (runMode === 2) return 0;
   switch (period) {
     case 'valley':
     case 'deepValley':

@@ -4,7 +4,7 @@ import { siteIdQuery, siteOverview } from './comprehensive.ts';
 import { PRICE_PERIODS } from './constants.ts';
 import { deviceFaultWarning, deviceHistory, deviceHistoryBody, deviceIdQuery, deviceProperties, deviceProperty, deviceRecord, deviceStatusSchema, type DeviceHistory } from './device.ts';
 import { endpoint, FILE, isoTime } from './endpoint.ts';
-import { deviceCodeSchema, identifierSchema, telemetryValueSchema, type DeviceType } from './telemetry.ts';
+import { STORAGE_MANUAL_MAX_MINUTES, STORAGE_MODES, deviceCodeSchema, identifierSchema, telemetryValueSchema, type DeviceType } from './telemetry.ts';
 
 /**
  * Device monitoring (api-catalogue "Device monitoring"): per-type detail, charts from the
@@ -176,6 +176,21 @@ export const remoteSetBody = control({
 export const temperatureBody = control({ setpoint: z.number().min(16).max(35) });
 /** Switch a device on or off (pcs, dcdc, pvInverter, airConditioner, chargingPile). */
 export const switchBody = control({ on: z.boolean() });
+/**
+ * Storage control on a PCS or EMS (extension, docs/decisions/0038-storage-control.md): `auto`
+ * follows the strategy, `standby` holds the battery at 0 kW, `manual` holds `powerKw` (+ discharge,
+ * − charge; |powerKw| at most the device's rated power, checked by the server) for `durationMin`
+ * minutes, then the device returns to auto by itself.
+ */
+export const storageControlBody = control({
+  mode: z.enum(STORAGE_MODES),
+  powerKw: z.number().min(-100_000).max(100_000).optional(),
+  durationMin: z.number().int('持续时间须为整数分钟').min(1, '持续时间应为1-1440分钟').max(STORAGE_MANUAL_MAX_MINUTES, '持续时间应为1-1440分钟').optional(),
+})
+  .refine((v) => v.mode !== 'manual' || v.powerKw !== undefined, { message: '手动模式须设定功率', path: ['powerKw'] })
+  .refine((v) => v.mode !== 'manual' || v.durationMin !== undefined, { message: '手动模式须设定持续时间', path: ['durationMin'] })
+  .refine((v) => v.mode === 'manual' || (v.powerKw === undefined && v.durationMin === undefined), { message: '只有手动模式可设定功率和持续时间', path: ['mode'] });
+export type StorageControlBody = z.infer<typeof storageControlBody>;
 /** Fault recover: query only (no body); one fault code or all. Needs a prior password check. */
 export const faultRecoverQuery = z.object({ deviceId: id, code: z.string().trim().min(1).max(64).optional() });
 
@@ -451,6 +466,8 @@ export const monitorEndpoints = {
   checkPassword: endpoint({ method: 'POST', path: '/monitor/air-conditioner/one/check/password', body: checkPasswordBody, response: passwordCheckResult }),
   faultRecover: endpoint({ method: 'POST', path: '/monitor/device/one/faultRecover', query: faultRecoverQuery, response: controlResult }),
   switch: endpoint({ method: 'POST', path: '/monitor/device/one/switch', body: switchBody, response: controlResult }),
+  /** Extension (docs/decisions/0038): storage mode of a PCS or EMS — auto, standby, or manual charge/discharge for a duration. */
+  storageControl: endpoint({ method: 'POST', path: '/monitor/storage/one/control', body: storageControlBody, response: controlResult }),
 };
 
 /** Meter data (api-catalogue "Meter data"): one meter's electric data per bucket, and its xlsx export. */

@@ -277,6 +277,8 @@ export const APPLY_STRATEGY_COMMAND = 'applyStrategy';
  * (until: epoch ms); the EMS discharges at least that much until then, within its SOC and PCS
  * limits, and replies `{ dischargeKw }` — what it actually grants.
  */
+// Declared here too (same shapes as demand.ts's): telemetry.ts's command schema needs them, and
+// importing demand.ts from here would close an import cycle (demand → statement → meter-reading → telemetry).
 export const DEMAND_GUARD_COMMAND = 'demandGuard';
 export const demandGuardParams = z.object({ dischargeKw: z.number().min(0).max(MAX_STRATEGY_POWER), until: z.number().int().positive() });
 export const demandGuardResult = z.object({ dischargeKw: z.number() });
@@ -390,7 +392,7 @@ export const STRATEGY_EVENTS = { synchronised: 'strategy.synchronised', drifted:
 /** Alarm code raised when the EMS runs something else than the last synchronised strategy. */
 export const STRATEGY_DRIFT_ALARM = 'EMS_STRATEGY_DRIFT';
 
-// ── Simulation (extension: docs/decisions/0037-strategy-sync.md, issue 19 item 8) ────────
+// ── Simulation (extension: docs/decisions/0039-strategy-sync.md, issue 19 item 8) ────────
 
 /**
  * POST /configure/operation/strategy/simulate: the strategy (the saved one, or `strategy` as the
@@ -467,7 +469,7 @@ export const strategyEndpoints = {
   edit: endpoint({ method: 'POST', path: '/configure/operation/strategy/edit', body: strategyEdit, response: done }),
   /** Sends the saved strategy to the EMS and waits a few seconds for its answer; the state after it. Idempotent. */
   synchronization: endpoint({ method: 'GET', path: '/configure/operation/strategy/synchronization', query: idQuery, response: strategySync }),
-  /** Extension (not in the catalogue): simulate a day before synchronising (decision 0037). */
+  /** Extension (not in the catalogue): simulate a day before synchronising (decision 0039). */
   simulate: endpoint({ method: 'POST', path: '/configure/operation/strategy/simulate', body: strategySimulate, response: strategySimulation }),
 };
 

@@ -84,7 +84,7 @@ export const statusPayloadSchema = z.object({
 });
 export type StatusPayload = z.infer<typeof statusPayloadSchema>;
 
-export const COMMAND_NAMES = ['reboot', 'setProperty', 'switch', 'faultRecover', 'remoteSet', 'temperature', 'warnMask', 'applyStrategy', 'demandGuard'] as const;
+export const COMMAND_NAMES = ['reboot', 'setProperty', 'switch', 'faultRecover', 'remoteSet', 'temperature', 'warnMask', 'storageMode', 'applyStrategy', 'demandGuard'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const commandBase = {
@@ -100,6 +100,14 @@ export const AIR_CONDITIONER_MODES = [
   { value: 4, label: '除湿' },
   { value: 5, label: '自动' },
 ] as const;
+
+/** Storage operating modes of the storageMode command; the EMS reports them as runMode 0, 1, 2. */
+export const STORAGE_MODES = ['auto', 'manual', 'standby'] as const;
+export type StorageMode = (typeof STORAGE_MODES)[number];
+/** runMode value of each storage mode (EMS_RUN_MODES). */
+export const STORAGE_MODE_RUN_MODE: Record<StorageMode, 0 | 1 | 2> = { auto: 0, manual: 1, standby: 2 };
+/** Longest manual period of one storageMode command, minutes (a day). */
+export const STORAGE_MANUAL_MAX_MINUTES = 1440;
 
 /** `ess/{site}/{device}/command`, server → device. */
 export const commandPayloadSchema = z.discriminatedUnion('command', [
@@ -130,6 +138,21 @@ export const commandPayloadSchema = z.discriminatedUnion('command', [
     ...commandBase,
     command: z.literal('warnMask'),
     params: z.object({ mask: z.number().int().min(0).max(0xffff).optional() }),
+  }),
+  /**
+   * EMS or PCS: the storage's operating mode (docs/decisions/0038-storage-control.md). `auto`
+   * follows the strategy, `standby` holds the battery at 0 kW, `manual` holds `powerKw`
+   * (+ discharge, − charge; |powerKw| ≤ the rated power) and, with `durationMin`, returns to auto
+   * by itself when the duration ends. Reply result { mode, powerKw, durationMin, until }.
+   */
+  z.object({
+    ...commandBase,
+    command: z.literal('storageMode'),
+    params: z.object({
+      mode: z.enum(STORAGE_MODES),
+      powerKw: z.number().finite().optional(),
+      durationMin: z.number().int().min(1).max(STORAGE_MANUAL_MAX_MINUTES).optional(),
+    }),
   }),
   /** EMS: run this operation strategy (strategy.ts); reply result { hash } of what it applied. */
   z.object({ ...commandBase, command: z.literal('applyStrategy'), params: applyStrategyParams }),
@@ -268,6 +291,7 @@ export const GUN_STATES = [
 export const EMS_RUN_MODES = [
   { value: 0, label: '自动（分时策略）' },
   { value: 1, label: '手动' },
+  { value: 2, label: '待机' },
 ] as const satisfies readonly ThingEnumValue[];
 
 export const EMS_STRATEGY_STATES = [
@@ -358,6 +382,7 @@ export const THING_MODEL: Record<DeviceType, ThingModel> = {
       f('pvPower', '光伏功率', 'kW'),
       f('chargingPilePower', '充电桩功率', 'kW'),
       f('manualPowerSetpoint', '手动功率设定', 'kW', { writable: true, min: -10000, max: 10000 }),
+      int('manualEndTime', '手动模式结束时间', 'ms'),
       f('chargePowerSetpoint', '充电功率设定', 'kW', { writable: true, min: 0, max: 10000 }),
       f('dischargePowerSetpoint', '放电功率设定', 'kW', { writable: true, min: 0, max: 10000 }),
       f('socUpperLimit', 'SOC上限', '%', { writable: true, min: 50, max: 100 }),
@@ -380,7 +405,7 @@ export const THING_MODEL: Record<DeviceType, ThingModel> = {
       /** Raised by the server (modules/strategy), not the device: the EMS runs something else than the last synchronised strategy. */
       { code: 'EMS_STRATEGY_DRIFT', label: '运行策略与已同步策略不一致', level: 2 },
     ],
-    commands: [...ALL, 'setProperty', 'applyStrategy', 'demandGuard'],
+    commands: [...ALL, 'setProperty', 'storageMode', 'applyStrategy', 'demandGuard'],
   },
   pcs: {
     type: 'pcs',
@@ -414,7 +439,7 @@ export const THING_MODEL: Record<DeviceType, ThingModel> = {
       { code: 'PCS_IGBT_FAULT', label: 'IGBT故障', level: 1 },
       { code: 'PCS_FAN_FAULT', label: '风扇故障', level: 3 },
     ],
-    commands: [...ALL, 'setProperty', 'switch'],
+    commands: [...ALL, 'setProperty', 'switch', 'storageMode'],
   },
   bms: {
     type: 'bms',

@@ -27,14 +27,14 @@ describe('demo history: the coarse stretch', () => {
     await t?.stop();
   });
 
-  it('by default starts at the first local midnight of the previous month among the demo zones', () => {
-    // 2026-11-27 12:00 UTC: October 1st 00:00 in Shanghai (UTC+8) is 2026-09-30 16:00 UTC, the earliest of SH, BE, LA.
+  it('by default starts at the first local midnight of the month before the previous one among the demo zones', () => {
+    // 2026-11-27 12:00 UTC: September 1st 00:00 in Shanghai (UTC+8) is 2026-08-31 16:00 UTC, the earliest of SH, BE, LA.
     const now = Date.UTC(2026, 10, 27, 12, 0);
-    expect(demoHistoryDefaultDays(demoFleet(), now)).toBeCloseTo((now - Date.UTC(2026, 8, 30, 16, 0)) / DAY, 9);
-    // Shanghai already on December 1st, Berlin and Los Angeles still in November: October is still the previous month
-    // there, from Berlin's October 1st 00:00 (CEST, UTC+2) = 2026-09-30 22:00 UTC.
+    expect(demoHistoryDefaultDays(demoFleet(), now)).toBeCloseTo((now - Date.UTC(2026, 7, 31, 16, 0)) / DAY, 9);
+    // Shanghai already on December 1st, Berlin and Los Angeles still in November: September is still the month before
+    // the previous one there, from Berlin's September 1st 00:00 (CEST, UTC+2) = 2026-08-31 22:00 UTC.
     const dec = Date.UTC(2026, 10, 30, 18, 0);
-    expect(demoHistoryDefaultDays(demoFleet(), dec)).toBeCloseTo((dec - Date.UTC(2026, 8, 30, 22, 0)) / DAY, 9);
+    expect(demoHistoryDefaultDays(demoFleet(), dec)).toBeCloseTo((dec - Date.UTC(2026, 7, 31, 22, 0)) / DAY, 9);
   });
 
   it('the simulator integrates the same energy in 30-minute as in 5-minute steps (1-minute sub-steps either way)', () => {

@@ -10,6 +10,7 @@ import { site } from '../db/schema/site.ts';
 import { deviceEvent } from '../db/schema/telemetry.ts';
 import type { AppContext } from '../platform/context.ts';
 import { alarmEngineOf } from '../modules/alarm/index.ts';
+import { demandSinkOf } from '../modules/demand/index.ts';
 import { copyDriver, deviceRegistryOf } from '../modules/telemetry/index.ts';
 import { loadProductSlots } from '../modules/telemetry/index.ts';
 import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from '../modules/telemetry/index.ts';
@@ -57,9 +58,10 @@ export function demoFaultRate(): number {
 }
 
 /**
- * The default length of the demo's history: from the first day of the previous calendar month in
- * every demo station's time zone (the earliest of those midnights) to now, in days (fractional:
- * the history then starts at that midnight). A whole past month to settle, and this one so far.
+ * The default length of the demo's history: from the first day of the calendar month before the
+ * previous one in every demo station's time zone (the earliest of those midnights) to now, in days
+ * (fractional: the history then starts at that midnight). Two whole past months to settle (the
+ * statements demo shows each of the four states on a month with energy), and this one so far.
  */
 export function demoHistoryDefaultDays(fleet: Fleet, now = Date.now()): number {
   let from = now;
@@ -67,7 +69,8 @@ export function demoHistoryDefaultDays(fleet: Fleet, now = Date.now()): number {
     const today = todayIn(st.timeZone, new Date(now));
     const first = `${today.slice(0, 7)}-01`;
     const prevFirst = `${addDays(first, -1).slice(0, 7)}-01`;
-    from = Math.min(from, localDayStart(st.timeZone, prevFirst));
+    const prevPrevFirst = `${addDays(prevFirst, -1).slice(0, 7)}-01`;
+    from = Math.min(from, localDayStart(st.timeZone, prevPrevFirst));
   }
   return (now - from) / DAY;
 }
@@ -122,8 +125,11 @@ export async function seedDemoHistory(
   const byCode = new Map(rows.map((r) => [r.code, r]));
   const slots = await loadProductSlots(ctx.db);
   const engine = alarmEngineOf(ctx);
+  // The meters' readings also make the demand windows (issue 19), as live reports do.
+  const demand = demandSinkOf(ctx);
   const registry = deviceRegistryOf(ctx);
   await registry.refresh();
+  await demand?.reload();
   const acc = new RollupAccumulator(Number.POSITIVE_INFINITY);
   const { session } = copyDriver(ctx.database);
   let written = 0;
@@ -141,6 +147,7 @@ export async function seedDemoHistory(
     for (let i = 0; i < events.length; i += 500) await ctx.db.insert(deviceEvent).values(events.slice(i, i + 500));
     eventCount += events.length;
     events = [];
+    await demand?.flush();
     if (engine) {
       await engine.flush();
       for (let i = 0; engine.pendingTransitions > 0 && i < 1000; i++) await engine.flush();
@@ -189,6 +196,7 @@ export async function seedDemoHistory(
         }
         if (TYPES.has(d.type)) acc.add(reg.id, st.timeZone, t, arr);
         if (registered) engine?.report(registered, t, arr);
+        if (registered) demand?.replay(registered, t, arr);
       }
     }
   };

@@ -5,6 +5,7 @@ import { defineModule } from '../platform/module.ts';
 import { refreshRevenue } from '../modules/dashboard/index.ts';
 import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
 import { seedStatementDemo } from '../modules/statement/index.ts';
+import { seedDemandDemo } from '../modules/demand/index.ts';
 import { seedStrategyDemo } from '../modules/strategy/index.ts';
 import { sweepReadings } from '../modules/meter/index.ts';
 import { demoHistoryDefaultDays, demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
@@ -31,6 +32,7 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   if (!wantsSimulator(config, mqtt)) {
     await seedMaintenanceDemo(running.ctx);
     await seedStatementDemo(running.ctx);
+    await seedDemandDemo(running.ctx);
     await seedStrategyDemo(running.ctx, demoFleet().stations);
     return null;
   }
@@ -51,6 +53,8 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   await seedMaintenanceDemo(running.ctx);
   // After the history and its readings: statements of the last ended months, in every state. Once.
   await seedStatementDemo(running.ctx);
+  // After the history's demand windows: a target per station and its few pre-alarms. Once.
+  await seedDemandDemo(running.ctx);
   // Strategies of the demo stations, synchronised once their EMS is online (the sweep sends them). Once.
   await seedStrategyDemo(running.ctx, fleet.stations);
   return startSimulatorProcess(config, mqtt, log);

@@ -13,6 +13,7 @@ import { monitorModule } from './monitor/index.ts';
 import { pricingModule } from './pricing/index.ts';
 import { productModule } from './product/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
+import { demandModule } from './demand/index.ts';
 import { siteModule } from './site/index.ts';
 import { statementModule } from './statement/index.ts';
 import { strategyModule } from './strategy/index.ts';
@@ -27,7 +28,7 @@ import { telemetryModule } from './telemetry/index.ts';
 export const modules: readonly ServerModule[] = [
   systemModule, dictionaryModule, filesModule, basicModule, i18nModule,
   deviceModule, monitorModule, meterModule, siteModule, productModule, pricingModule, comprehensiveModule,
-  alarmModule, maintenanceModule, dashboardModule, statementModule, strategyModule, telemetryModule,
+  alarmModule, maintenanceModule, dashboardModule, statementModule, demandModule, strategyModule, telemetryModule,
 ];
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */

@@ -14,4 +14,5 @@ export * from './events.ts';
 export * from './maintenance.ts';
 export * from './meter-reading.ts';
 export * from './statement.ts';
+export * from './demand.ts';
 export * from './strategy.ts';

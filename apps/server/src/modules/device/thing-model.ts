@@ -14,6 +14,7 @@ const COMMAND_LABELS: Record<CommandName, string> = {
   remoteSet: '远程设置',
   temperature: '温度设定',
   warnMask: '告警屏蔽字',
+  storageMode: '储能运行模式',
   applyStrategy: '下发运行策略',
   demandGuard: '需量保护放电',
 };
@@ -30,6 +31,11 @@ const COMMAND_PARAMS: Record<CommandName, unknown[]> = {
   ],
   temperature: [{ identifier: 'setpoint', name: '设定温度', dataType: 'float', min: 16, max: 35, unit: '°C' }],
   warnMask: [{ identifier: 'mask', name: '屏蔽字', dataType: 'int', required: false, min: 0, max: 0xffff }],
+  storageMode: [
+    { identifier: 'mode', name: '运行模式', dataType: 'enum' },
+    { identifier: 'powerKw', name: '手动功率设定', dataType: 'float', required: false, unit: 'kW' },
+    { identifier: 'durationMin', name: '持续时间', dataType: 'int', required: false, min: 1, max: 1440, unit: 'min' },
+  ],
   applyStrategy: [
     { identifier: 'strategy', name: '运行策略', dataType: 'object' },
     { identifier: 'hash', name: '策略哈希', dataType: 'string' },

@@ -4,7 +4,7 @@ import { planSchedule, type PlanScheduleInput } from '@ess/contract';
 import { inspectionItem, inspectionPlan, inspectionPlanItem, inspectionPlanSite, inspectionWorkOrder, inspectionWorkOrderItem, maintenanceLog, repairOrder } from '../../db/schema/maintenance.ts';
 import { domainEvent } from '../../db/schema/events.ts';
 import { site } from '../../db/schema/site.ts';
-import { notification } from '../../db/schema/system.ts';
+import { appUser, notification } from '../../db/schema/system.ts';
 import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newAlarm, newDevice, newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 import { failingOnce } from './orders.fixtures.ts';
@@ -127,6 +127,18 @@ describe.each(DB_TARGETS)('plan generator on %s', (target) => {
     expect(notes.map((n) => n.title)).toEqual(['巡检计划已自动暂停']);
     const [log] = await t.ctx.db.select().from(maintenanceLog).where(and(eq(maintenanceLog.entity, 'plan'), eq(maintenanceLog.entityId, id)));
     expect([log!.action, log!.fromState, log!.toState, log!.username, log!.userId]).toEqual(['pause', 'executing', 'stopped', '系统', null]);
+
+    // An owner who signed in with English reads the notice in English.
+    const english = await newUser(t, companyId, { signIn: false });
+    await t.ctx.db.update(appUser).set({ language: 'en-US' }).where(eq(appUser.id, english.id));
+    const en = await makePlan(t, companyId, [shanghai], { kind: 'daily', startDate: '2026-08-01', time: '08:00' }, { ownerId: english.id, lastDueDate: '2026-08-01' });
+    for (let d = 2; d <= 6; d++) await generatePlan(t.ctx, en, at(`2026-08-0${d}T02:00:00Z`));
+    await generatePlan(t.ctx, en, at('2026-08-07T02:00:00Z'));
+    const [enNote] = await t.ctx.db.select().from(notification).where(eq(notification.userId, english.id));
+    expect([enNote!.title, enNote!.content]).toEqual([
+      'Inspection plan paused automatically',
+      `Inspection plan "${(await t.ctx.db.select({ name: inspectionPlan.name }).from(inspectionPlan).where(eq(inspectionPlan.id, en)))[0]!.name}": Paused: its last 5 orders were never opened`,
+    ]);
 
     const kept = await makePlan(t, companyId, [shanghai], { kind: 'daily', startDate: '2026-08-01', time: '08:00' }, { lastDueDate: '2026-08-01' });
     for (let d = 2; d <= 6; d++) await generatePlan(t.ctx, kept, at(`2026-08-0${d}T02:00:00Z`));

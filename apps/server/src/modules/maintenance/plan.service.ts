@@ -15,10 +15,12 @@ import { AppError, found } from '../../platform/http/errors.ts';
 import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { assertCompany, assertSites, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { transition, type StatefulEntity } from '../../platform/state.ts';
+import { translatorOf } from '../i18n/index.ts';
 import { deliver, notifyUsers, type Delivery } from '../system/index.ts';
 import { assertItems } from './item.service.ts';
 import { generatePlan } from './plan.generator.ts';
 import { journalOf, SYSTEM_USER } from './maintenance.journal.ts';
+import { noticeLanguageOf } from './maintenance.notify.ts';
 
 /**
  * Inspection plans (api-catalogue "Inspection" → plan): list, page, one, add, edit, start (GET,
@@ -265,8 +267,10 @@ export function statefulPlan(
         { id: e.row.id, name: e.row.name, companyId: e.row.companyId, from: e.from, to: e.to, userId: system ? null : e.user.id, ownerId: e.row.ownerId, note: e.note },
       ]);
       if (action === 'pause' && e.row.ownerId && opts.deliveries) {
-        const reason = PLAN_STOP_REASON_LABELS[opts.stopReason ?? 'unopened'];
-        opts.deliveries.push(...(await notifyUsers(tx, [e.row.ownerId], PAUSED_TITLE, PAUSED_TEXT.replace('$1', e.row.name).replace('$2', reason))));
+        // In the owner's language, as the order notices are.
+        const { t } = await translatorOf(await noticeLanguageOf(tx, e.row.ownerId));
+        const reason = t(PLAN_STOP_REASON_LABELS[opts.stopReason ?? 'unopened']);
+        opts.deliveries.push(...(await notifyUsers(tx, [e.row.ownerId], t(PAUSED_TITLE), t(PAUSED_TEXT, e.row.name, reason))));
       }
       return log;
     },

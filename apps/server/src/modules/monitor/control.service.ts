@@ -19,7 +19,7 @@ import { assertType } from './monitor.service.ts';
  * faults, so they need the secondary password (docs/decisions/0007-secondary-password.md).
  * `temperature` (a set point within the thing model's range) does not.
  */
-export const CRITICAL_COMMANDS: ReadonlySet<CommandName> = new Set(['reboot', 'setProperty', 'switch', 'faultRecover', 'remoteSet', 'warnMask']);
+export const CRITICAL_COMMANDS: ReadonlySet<CommandName> = new Set(['reboot', 'setProperty', 'switch', 'faultRecover', 'remoteSet', 'warnMask', 'storageMode']);
 
 type Journal = Omit<typeof deviceOperation.$inferInsert, 'userId' | 'username' | 'companyId' | 'sessionId' | 'path'>;
 
@@ -142,6 +142,11 @@ export interface ControlRequest<C extends CommandName> {
   command: C;
   params: Extract<CommandPayload, { command: C }>['params'];
   password?: string;
+  /**
+   * The call's own checks on the device before anything is sent (e.g. storage control: online, no
+   * active fault, set-point within the rating): an AppError it throws is journaled as refused.
+   */
+  guard?: (dev: DeviceRecord) => Promise<void>;
 }
 
 /**
@@ -160,6 +165,14 @@ export async function control<C extends CommandName>(ctx: AppContext, user: Auth
   if (r.command === 'setProperty') checkWritable(dev.type as DeviceType, (r.params as { values: Record<string, TelemetryValue> }).values);
 
   const base = { ...deviceOf(dev), command: r.command, params: r.params as Record<string, unknown> };
+  if (r.guard) {
+    try {
+      await r.guard(dev);
+    } catch (err) {
+      if (err instanceof AppError) await journal(ctx.db, user, r.path, { ...base, result: 'refused', error: err.tip.slice(0, 500) });
+      throw err;
+    }
+  }
   let passwordOk: boolean | null = null;
   if (CRITICAL_COMMANDS.has(r.command)) {
     if (r.password !== undefined) {

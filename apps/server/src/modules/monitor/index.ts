@@ -7,5 +7,5 @@ export const monitorModule = defineModule({ name: 'monitor', routes: monitorRout
 
 // The module's public interface: what other modules (and the demo) may use.
 export { assertType, assertWithinDay } from './monitor.service.ts';
-/** The instance's MQTT command channel (the strategy module synchronises through it). */
+/** Commands to devices and their replies (the demand guard sends demandGuard through it). */
 export { commandChannel } from './command.channel.ts';

@@ -5,6 +5,7 @@ import { clusterCellDistribution, packCellDistribution, packCellTrend } from './
 import { checkPassword, control } from './control.service.ts';
 import * as monitor from './monitor.service.ts';
 import { quantityChart } from './quantity.service.ts';
+import { storageControl } from './storage.service.ts';
 
 const area = 'Device monitoring';
 const byDeviceId = { entity: 'device', input: (id: number) => ({ deviceId: id }) };
@@ -183,5 +184,9 @@ export const monitorRoutes = [
     access: 'menu', name: '设备开关机', area, kind: 'action', scope: { entity: 'device', input: (id) => ({ deviceId: id, on: true }) },
     handler: ({ ctx, user, body }) =>
       control(ctx, user, { path: api.switch.path, deviceId: body.deviceId, command: 'switch', params: { on: body.on }, password: body.password }),
+  }),
+  route(api.storageControl, {
+    access: 'menu', name: '储能运行控制', area, kind: 'action', scope: { entity: 'device', input: (id) => ({ deviceId: id, mode: 'auto' }) },
+    handler: ({ ctx, user, body }) => storageControl(ctx, user, api.storageControl.path, body),
   }),
 ];

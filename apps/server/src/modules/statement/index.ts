@@ -20,3 +20,6 @@ export { generateDue as generateDueStatements } from './statement.jobs.ts';
 
 /** The statements demo (settings, four months in every state), written once after the demo's history. */
 export { seedStatementDemo } from './statement.demo.ts';
+
+/** Exact decimal arithmetic (money without binary floating point), for the modules that bill beside statements (demand charges). */
+export { add, dec, fixed, mul, round, sub } from './decimal.ts';

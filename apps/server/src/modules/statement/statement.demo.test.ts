@@ -1,24 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { siteStatementSetting, statement, statementLog } from '../../db/schema/statement.ts';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, seededCompanies } from '../../../test/factory.ts';
 import { seedStatementDemo } from './statement.demo.ts';
 
-// The readings stand in for the metering module's period energy: 10 kWh charged (valley), 8.5 discharged (peak) a day.
-vi.mock('../meter/index.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../meter/index.ts')>()),
-  periodEnergy: vi.fn((_ctx: unknown, q: { siteId: number; meterKind: string; from: string; to: string }) => {
-    if (q.meterKind !== 'storage') return Promise.resolve([]);
-    const days: { date: string; difference: Record<string, number>; flags: Record<string, string[]> }[] = [];
-    for (let d = q.from; d <= q.to; d = new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10)) {
-      days.push({ date: d, difference: { forwardActiveEnergyValley: 10, reverseActiveEnergyPeak: 8.5 }, flags: {} });
-    }
-    return Promise.resolve([{ deviceId: 1, deviceName: '储能电表', deviceCode: 'M', meterPurpose: 'storage', siteId: q.siteId, days }]);
-  }),
-}));
-
-/** The statements demo on a fresh start: settings per station and four ended months in every state; written once. */
+/** The statements demo on a fresh start: settings per station, its two ended months, every state among the stations; written once. */
 describe('statements demo', () => {
   let t: TestApp;
   const now = new Date('2026-11-27T06:00:00Z');
@@ -28,16 +15,19 @@ describe('statements demo', () => {
     const { east, south } = await seededCompanies(t);
     await newSite(t, east.id);
     await newSite(t, south.id);
+    await newSite(t, east.id);
   });
   afterAll(async () => t?.stop());
 
-  it('gives every station settings and July–October in every state, once', async () => {
+  it('gives every station settings and September–October, the older further along, every state among three stations, once', async () => {
     expect(await seedStatementDemo(t.ctx, now)).toBe(true);
-    expect(await t.ctx.db.select().from(siteStatementSetting)).toHaveLength(2);
+    expect(await t.ctx.db.select().from(siteStatementSetting)).toHaveLength(3);
     const rows = await t.ctx.db.select({ siteId: statement.siteId, month: statement.month, state: statement.state, storageRevenue: statement.storageRevenue }).from(statement).orderBy(asc(statement.siteId), asc(statement.month));
-    expect(rows.map((r) => [r.month, r.state])).toEqual(
-      [0, 1].flatMap(() => [['2026-07', 'locked'], ['2026-08', 'power_user_confirmed'], ['2026-09', 'investor_confirmed'], ['2026-10', 'draft']]),
-    );
+    expect(rows.map((r) => [r.month, r.state])).toEqual([
+      ['2026-09', 'locked'], ['2026-10', 'power_user_confirmed'],
+      ['2026-09', 'power_user_confirmed'], ['2026-10', 'investor_confirmed'],
+      ['2026-09', 'investor_confirmed'], ['2026-10', 'draft'],
+    ]);
     const [first] = rows;
     expect(first!.storageRevenue).toMatch(/^-?\d+\.\d{2}$/);
     const journal = await t.ctx.db.select().from(statementLog).where(eq(statementLog.statementId, (await t.ctx.db.select({ id: statement.id }).from(statement).orderBy(asc(statement.id)).limit(1))[0]!.id)).orderBy(asc(statementLog.id));

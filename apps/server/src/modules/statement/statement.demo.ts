@@ -14,12 +14,14 @@ import { editStatement, generate, prevMonth } from './statement.service.ts';
 /**
  * The statements demo, written once after the demo's history: each demo station gets settlement
  * settings (an investor and a power user per company, 投资人 role, no known password: an
- * administrator sets one to sign in as them) and the statements of its last four ended months,
- * taken through the lifecycle as the parties would: the oldest locked, then confirmed by both,
- * confirmed by the investor, and the latest a draft — every state on a fresh start. A month
- * before the readings begin is settled as it is (no energy, flagged missing).
+ * administrator sets one to sign in as them) and the statements of its last two ended months (the
+ * history covers both), taken through the lifecycle as the parties would, the older month further
+ * along: the first station's months locked and confirmed by both, the second's confirmed by both and
+ * by the investor, the third's confirmed by the investor and a draft — every state on a month with
+ * energy on a fresh start; further stations' are drafts.
  */
 const STEPS: StatementEditAction[][] = [['confirmInvestor', 'confirmPowerUser', 'lock'], ['confirmInvestor', 'confirmPowerUser'], ['confirmInvestor'], []];
+const MONTHS = 2;
 
 const asUser = (u: { id: number; name: string; username: string; companyId: number }): AuthUser => ({
   id: u.id, username: u.username, name: u.name, companyId: u.companyId, companyPath: '', buildIn: false, allSites: false, sessionId: 0,
@@ -50,7 +52,7 @@ export async function seedStatementDemo(ctx: AppContext, now = new Date()): Prom
     }
     if (made.length === 2) parties.set(companyId, { investor: made[0]!, powerUser: made[1]! });
   }
-  for (const st of stations) {
+  for (const [n, st] of stations.entries()) {
     const p = parties.get(st.companyId);
     if (!p) continue;
     await db.insert(siteStatementSetting).values({
@@ -59,11 +61,11 @@ export async function seedStatementDemo(ctx: AppContext, now = new Date()): Prom
     });
     let month = lastEndedMonth(todayIn(st.timeZone, now), 1);
     const months: string[] = [];
-    for (let i = 0; i < STEPS.length; i++, month = prevMonth(month)) months.unshift(month);
+    for (let i = 0; i < MONTHS; i++, month = prevMonth(month)) months.unshift(month);
     for (const [i, m] of months.entries()) {
       try {
         const { id } = await generate(ctx, null, st.id, m, now);
-        for (const action of STEPS[i]!) {
+        for (const action of STEPS[Math.min(n + i, STEPS.length - 1)]!) {
           // The power user, who confirms last, also locks.
           const by = action === 'confirmInvestor' ? p.investor : p.powerUser;
           await editStatement(ctx, by, { id, action, note: null });

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { literals, serverPack } from '../../../test/packs.ts';
+import { literals, PACKS, serverPack } from '../../../test/packs.ts';
 import {
   SETTLEMENT_CATEGORY_LABELS, STATEMENT_ACTION_LABELS, STATEMENT_QUALITY_LABELS, STATEMENT_STATE_LABELS,
 } from '@ess/contract/statement';
@@ -25,11 +25,14 @@ function statementTexts(): string[] {
   return [...out];
 }
 
-describe('en-US pack for statements', () => {
-  it('translates the labels, documents, notices and refusals', () => {
+const placeholders = (s: string) => [...new Set(s.match(/\$\d/g) ?? [])].sort();
+
+describe.each(readdirSync(PACKS).sort())('%s pack for statements', (locale) => {
+  it('translates the labels, documents, notices and refusals, keeping every $n', () => {
     const texts = statementTexts();
     expect(texts.length).toBeGreaterThan(60);
-    const p = pack('en-US');
+    const p = pack(locale);
     expect(texts.filter((s) => !p[s])).toEqual([]);
+    expect(texts.filter((s) => p[s] && placeholders(s).some((n) => !placeholders(p[s]!).includes(n)))).toEqual([]);
   });
 });

@@ -1,40 +1,30 @@
 import ExcelJS from 'exceljs';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import type { SiteStatementRecord, StatementDetail, StatementRecord } from '@ess/contract/statement';
 import { notification } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { eventually, newSite, newUser, okData, roleIdByName, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
+import { MONTH_SWEEP_AT, meterMonth } from '../../../test/meter-month.ts';
+import { sweepReadings } from '../meter/index.ts';
 
 /**
- * Statements over HTTP, October 2026 at one station, the figures of settle.test.ts worked by hand:
- * template A (peak 1.0523, valley 0.3142) until the 14th, template B (peak 1.1234, valley 0.2987)
- * from the 15th; the storage meter charges 100.125 kWh (valley) and discharges 90.010 kWh (peak)
- * every day, the 20th's discharge clamped as a spike by the readings (meter replacement, spike and
- * missing midnight are the metering module's cases: its period energy is stood in for here).
+ * Statements over HTTP, October 2026 at one station, on the metering module's real readings of the
+ * month of apps/server/test/meter-month.ts: a storage meter replaced on the 15th at noon, a counter
+ * spike on the 20th (that day's charge clamped to 100 kW × 24 h × 1.2 = 2880 kWh), the midnight of
+ * the 26th missing (the 25th and 26th share the energy between the readings around it). Template A
+ * (peak 1.0523, valley 0.3142) until the 14th, template B (peak 1.1234, valley 0.2987) from the 15th.
+ * By hand:
  *
- *   charge    1.–14.: 1401.750 kWh × 0.3142 =  440.43    15.–31.: 1702.125 × 0.2987 =  508.42
- *   discharge 1.–14.: 1260.140 kWh × 1.0523 = 1326.05    15.–31.: 1530.170 × 1.1234 = 1718.99
- *   revenue 2096.19; investor 70 % 1467.33; power user 628.86
- *   what-if B all month: 418.70 and 1415.64 for the first half → revenue 2207.51 (+111.32)
+ *   charge    1.–14.: 14 × 100 = 1400.000 kWh × 0.3142 =  439.88
+ *            15.–31.: 16 × 100 + 2880 = 4480.000 × 0.2987 = 1338.18 (1338.176)   spike, replaced, missing
+ *   discharge 1.–14.: 14 × 90 = 1260.000 kWh × 1.0523 = 1325.90 (1325.898)
+ *            15.–31.: 17 × 90 = 1530.000 × 1.1234 = 1718.80 (1718.802)            replaced, missing
+ *   revenue 1325.90 + 1718.80 − 439.88 − 1338.18 = 1266.64; investor 70 % 886.65 (886.648); power user 379.99
+ *   what-if B all month: the first half's charge 1400 × 0.2987 = 418.18 (+21.70), discharge
+ *   1260 × 1.1234 = 1415.48 (+89.58) → revenue 1377.92 (+111.28); investor 964.54, power user 413.38
  */
-
-const OCT = Array.from({ length: 31 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
-
-vi.mock('../meter/index.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../meter/index.ts')>()),
-  periodEnergy: vi.fn((_ctx: unknown, q: { siteId: number; meterKind: string; from: string; to: string }) => {
-    if (q.meterKind !== 'storage') return Promise.resolve([]);
-    const days = OCT.filter((d) => d >= q.from && d <= q.to).map((date) => ({
-      date,
-      difference: { forwardActiveEnergyValley: 100.125, reverseActiveEnergyPeak: 90.01 },
-      flags: date === '2026-10-20' ? { reverseActiveEnergyPeak: ['spike_clamped'] } : {},
-      quality: date === '2026-10-20' ? 'spike_clamped' : 'measured',
-    }));
-    return Promise.resolve([{ deviceId: 7001, deviceName: '储能电表', deviceCode: 'M1', meterPurpose: 'storage', siteId: q.siteId, days }]);
-  }),
-}));
 
 const BANDS = [
   { start: '00:00', end: '08:00', period: 'valley' },
@@ -59,6 +49,8 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
     t = await startTestApp(target);
     const { east, south, group } = await seededCompanies(t);
     siteId = (await newSite(t, east.id, { code: 'JS01', name: '结算测试站' })).id;
+    await meterMonth(t, siteId);
+    await sweepReadings(t.ctx, MONTH_SWEEP_AT);
     const role = await roleIdByName(t, '投资人', group.id);
     investor = await newUser(t, east.id, { roleId: role, siteIds: [siteId], name: '钱投资' });
     powerUser = await newUser(t, east.id, { roleId: role, siteIds: [siteId], name: '孙用电' });
@@ -108,18 +100,18 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
     expect(d).toMatchObject({
       code: 'JS-JS01-202610', state: 'draft', periodStart: '2026-10-01', periodEnd: '2026-10-31', currency: 'CNY',
       investorName: '某新能源投资有限公司', powerUserName: '某精密制造厂', investorShareRatio: 70,
-      chargeEnergy: '3103.875', dischargeEnergy: '2790.310', storageRevenue: '2096.19', totalRevenue: '2096.19',
-      investorAmount: '1467.33', powerUserAmount: '628.86', flaggedLines: 1, roles: [],
+      chargeEnergy: '5880.000', dischargeEnergy: '2790.000', storageRevenue: '1266.64', totalRevenue: '1266.64',
+      investorAmount: '886.65', powerUserAmount: '379.99', flaggedLines: 2, roles: [],
     });
     expect(d.lines.map((l) => [l.category, l.period, l.fromDate, l.toDate, l.energy, l.price, l.amount, l.quality.join()])).toEqual([
-      ['storageCharge', 'valley', '2026-10-01', '2026-10-14', '1401.750', '0.3142', '440.43', 'measured'],
-      ['storageCharge', 'valley', '2026-10-15', '2026-10-31', '1702.125', '0.2987', '508.42', 'measured'],
-      ['storageDischarge', 'peak', '2026-10-01', '2026-10-14', '1260.140', '1.0523', '1326.05', 'measured'],
-      ['storageDischarge', 'peak', '2026-10-15', '2026-10-31', '1530.170', '1.1234', '1718.99', 'spike_clamped'],
+      ['storageCharge', 'valley', '2026-10-01', '2026-10-14', '1400.000', '0.3142', '439.88', 'measured'],
+      ['storageCharge', 'valley', '2026-10-15', '2026-10-31', '4480.000', '0.2987', '1338.18', 'spike_clamped,meter_replaced,missing'],
+      ['storageDischarge', 'peak', '2026-10-01', '2026-10-14', '1260.000', '1.0523', '1325.90', 'measured'],
+      ['storageDischarge', 'peak', '2026-10-15', '2026-10-31', '1530.000', '1.1234', '1718.80', 'meter_replaced,missing'],
     ]);
     expect(d.journal.map((j) => [j.action, j.toState, j.username])).toEqual([['generate', 'draft', '系统管理员']]);
     const page = await okData(post<Page<StatementRecord>>('/operation/statement/query/page', { siteId, current: 1, pageSize: 10 }, investor.token));
-    expect(page.records.map((r) => [r.code, r.totalRevenue, r.roles])).toEqual([['JS-JS01-202610', '2096.19', ['investor']]]);
+    expect(page.records.map((r) => [r.code, r.totalRevenue, r.roles])).toEqual([['JS-JS01-202610', '1266.64', ['investor']]]);
     expect((await okData(post<Page<StatementRecord>>('/operation/statement/query/page', { current: 1, pageSize: 10 }, foreign.token))).total).toBe(0);
     expect((await post('/operation/statement/query/one', { id }, foreign.token)).status).toBe(404);
   });
@@ -134,18 +126,18 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
 
   it('what-if: template B for the whole month, line by line, without saving', async () => {
     const d = await okData(post<StatementDetail>('/operation/statement/query/one', { id, whatIf: { templateId: tplB } }));
-    expect(d.whatIf).toMatchObject({ templateId: tplB, totalRevenue: '2207.51', investorAmount: '1545.26', powerUserAmount: '662.25', difference: '111.32' });
+    expect(d.whatIf).toMatchObject({ templateId: tplB, totalRevenue: '1377.92', investorAmount: '964.54', powerUserAmount: '413.38', difference: '111.28' });
     expect(d.whatIf!.lines.map((l) => [l.fromDate, l.amount, l.whatIfPrice, l.whatIfAmount, l.difference])).toEqual([
-      ['2026-10-01', '440.43', '0.2987', '418.70', '21.73'],
-      ['2026-10-15', '508.42', '0.2987', '508.42', '0.00'],
-      ['2026-10-01', '1326.05', '1.1234', '1415.64', '89.59'],
-      ['2026-10-15', '1718.99', '1.1234', '1718.99', '0.00'],
+      ['2026-10-01', '439.88', '0.2987', '418.18', '21.70'],
+      ['2026-10-15', '1338.18', '0.2987', '1338.18', '0.00'],
+      ['2026-10-01', '1325.90', '1.1234', '1415.48', '89.58'],
+      ['2026-10-15', '1718.80', '1.1234', '1718.80', '0.00'],
     ]);
     expect(d.whatIf!.byRegister).toEqual([
-      { category: 'storageCharge', period: 'valley', difference: '21.73' },
-      { category: 'storageDischarge', period: 'peak', difference: '89.59' },
+      { category: 'storageCharge', period: 'valley', difference: '21.70' },
+      { category: 'storageDischarge', period: 'peak', difference: '89.58' },
     ]);
-    expect(d.totalRevenue).toBe('2096.19');
+    expect(d.totalRevenue).toBe('1266.64');
   });
 
   it('the xlsx and the PDF say what the API says', async () => {
@@ -157,13 +149,13 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
     const rows: unknown[][] = [];
     ws.eachRow((r) => rows.push((r.values as unknown[]).slice(1)));
     expect(rows.slice(1, 5).map((r) => [r[0], r[3], r[4], r[5], r[6], r[7]])).toEqual([
-      ['储能充电', '2026-10-01 ~ 2026-10-14', 1401.75, 0.3142, 440.43, '实测'],
-      ['储能充电', '2026-10-15 ~ 2026-10-31', 1702.125, 0.2987, 508.42, '实测'],
-      ['储能放电', '2026-10-01 ~ 2026-10-14', 1260.14, 1.0523, 1326.05, '实测'],
-      ['储能放电', '2026-10-15 ~ 2026-10-31', 1530.17, 1.1234, 1718.99, '跳变已削峰'],
+      ['储能充电', '2026-10-01 ~ 2026-10-14', 1400, 0.3142, 439.88, '实测'],
+      ['储能充电', '2026-10-15 ~ 2026-10-31', 4480, 0.2987, 1338.18, '跳变已削峰, 换表, 缺失'],
+      ['储能放电', '2026-10-01 ~ 2026-10-14', 1260, 1.0523, 1325.9, '实测'],
+      ['储能放电', '2026-10-15 ~ 2026-10-31', 1530, 1.1234, 1718.8, '换表, 缺失'],
     ]);
     const amount = (label: string) => rows.find((r) => r[0] === label)?.[6];
-    expect([amount('总收益'), amount('投资方分成'), amount('电力用户分成')]).toEqual([2096.19, 1467.33, 628.86]);
+    expect([amount('总收益'), amount('投资方分成'), amount('电力用户分成')]).toEqual([1266.64, 886.65, 379.99]);
 
     const p = await t.api.call('GET', '/operation/statement/download', { token: t.adminToken, query: { id, format: 'pdf' } });
     expect(p.status).toBe(200);
@@ -171,12 +163,12 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
     const { extractText, getDocumentProxy } = await import('unpdf');
     const pdf = await getDocumentProxy(new Uint8Array(p.raw));
     const { text } = await extractText(pdf, { mergePages: true });
-    for (const s of ['JS-JS01-202610', '某新能源投资有限公司', '某精密制造厂', '440.43', '508.42', '1326.05', '1718.99', '2096.19', '1467.33', '628.86', '跳变已削峰', '投资方（签章）']) {
+    for (const s of ['JS-JS01-202610', '某新能源投资有限公司', '某精密制造厂', '439.88', '1338.18', '1325.90', '1718.80', '1266.64', '886.65', '379.99', '跳变已削峰', '换表', '缺失', '投资方（签章）']) {
       expect(text, s).toContain(s);
     }
     const en = await t.api.call('GET', '/operation/statement/download', { token: t.adminToken, query: { id, format: 'pdf' }, headers: { 'client-language': 'en-US' } });
     const enText = (await extractText(await getDocumentProxy(new Uint8Array(en.raw)), { mergePages: true })).text;
-    expect(enText).toContain('2096.19');
+    expect(enText).toContain('1266.64');
     expect((await t.api.get('/operation/statement/download', foreign.token, { id, format: 'pdf' })).status).toBe(404);
   });
 

@@ -1,14 +1,12 @@
 import type { DeviceProperty, DeviceRecord } from '@ess/contract/device';
 import type { ControlResult } from '@ess/contract/monitor';
-import { ERRORS } from '@ess/contract/errors';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Form, Input, InputNumber, Modal, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { useT } from '../../platform/i18n/useT.ts';
 import { canCall } from '../../platform/permissions.ts';
 import { useUserStore } from '../../platform/user-store.ts';
-import { RequestError } from '../../platform/request.ts';
-import { checkPassword, closePasswordWindow, controlsFor, passwordWindowOpen, sendControl, type ControlAction } from './controls.ts';
+import { controlsFor, isPasswordRefusal, passwordWindowOpen, sendControl, withSecondaryPassword, type ControlAction } from './controls.ts';
 import { monitorKeys } from './monitor.keys.ts';
 
 interface Pending {
@@ -50,17 +48,14 @@ export function ControlPanel({ device, properties }: { device: DeviceRecord; pro
     setBusy(true);
     setError(null);
     try {
-      if (pending.needsPassword && password) await checkPassword(device.id, password);
-      const answer: ControlResult = await sendControl(pending.action, device.id, input ?? undefined, password);
+      const entered = pending.needsPassword ? password : undefined;
+      const answer: ControlResult = await withSecondaryPassword(device.id, entered, () => sendControl(pending.action, device.id, input ?? undefined, password));
       void message.success(t('设备已执行（$1 ms）', answer.durationMs));
       setPending(null);
       void queryClient.invalidateQueries({ queryKey: monitorKeys.properties(device.id) });
       void queryClient.invalidateQueries({ queryKey: monitorKeys.faults(device.id) });
     } catch (e) {
-      if (e instanceof RequestError && e.errorCode === ERRORS.SECONDARY_PASSWORD.code) {
-        closePasswordWindow();
-        setPending((p) => (p ? { ...p, needsPassword: true } : p));
-      }
+      if (isPasswordRefusal(e)) setPending((p) => (p ? { ...p, needsPassword: true } : p));
       setError(e instanceof Error ? e.message : String(e));
     } finally {
       setBusy(false);

@@ -67,7 +67,7 @@ export function DeviceDetailPage() {
         </Descriptions>
       </Card>
       {view && <KeyFigures properties={properties} keys={view.key} />}
-      {/* The controls area: sections by device type (device-controls.tsx), storage operation to come. */}
+      {/* The controls area: sections by device type (device-controls.tsx): storage operation, remote commands. */}
       <DeviceControls device={device} properties={properties} />
       {view?.cells === 'pack' && <PackCells properties={properties} />}
       {view?.cells === 'cluster' && <ClusterCells clusterId={device.id} />}

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { RequestError } from '../../platform/request.ts';
 import { envelope, json, mockFetch } from '../../test/http.ts';
-import { checkPassword, closePasswordWindow, controlBody, controlsFor, passwordWindowOpen, sendControl } from './controls.ts';
+import { checkPassword, closePasswordWindow, controlBody, controlsFor, passwordWindowOpen, sendControl, withSecondaryPassword } from './controls.ts';
 
 afterEach(() => closePasswordWindow());
 
@@ -40,6 +41,19 @@ describe('device controls', () => {
     await checkPassword(1, 'pw');
     expect(passwordWindowOpen()).toBe(true);
     expect(passwordWindowOpen(until - 1000)).toBe(false);
+  });
+
+  it('checks an entered password before the call, and closes the window when the call is refused for it', async () => {
+    mockFetch(() => json(envelope({ ok: true, validUntil: new Date(Date.now() + 300_000).toISOString() })));
+    const order: string[] = [];
+    await withSecondaryPassword(1, 'pw', () => {
+      order.push(passwordWindowOpen() ? 'sent with the window open' : 'sent');
+      return Promise.resolve();
+    });
+    expect(order).toEqual(['sent with the window open']);
+    const refusal = new RequestError('请输入二级密码', 406, 'A0106', null);
+    await expect(withSecondaryPassword(1, undefined, () => Promise.reject(refusal))).rejects.toBe(refusal);
+    expect(passwordWindowOpen()).toBe(false);
   });
 
   it('keeps the window closed when the password is wrong', async () => {

@@ -1,7 +1,8 @@
 import type { DeviceRecord } from '@ess/contract/device';
 import { monitorEndpoints as M, SECONDARY_PASSWORD_TTL_MS, type ControlResult } from '@ess/contract/monitor';
 import { THING_MODEL } from '@ess/contract/telemetry';
-import { call } from '../../platform/request.ts';
+import { ERRORS } from '@ess/contract/errors';
+import { call, RequestError } from '../../platform/request.ts';
 import { isDeviceType } from '../../components/device-types.ts';
 
 /** A control the device page offers: what it sends, and how it is confirmed. */
@@ -95,6 +96,23 @@ export async function checkPassword(deviceId: number, password: string): Promise
   const until = Date.parse(r.validUntil);
   // A little before the server's end, so a call never races the window closing.
   passwordValidUntil = (Number.isFinite(until) ? until : Date.now() + SECONDARY_PASSWORD_TTL_MS) - 5000;
+}
+
+/** Whether a call was refused for the secondary password (wrong, missing, or the window closed). */
+export const isPasswordRefusal = (e: unknown) => e instanceof RequestError && e.errorCode === ERRORS.SECONDARY_PASSWORD.code;
+
+/**
+ * A control with the secondary password: the entered one checked first (opening the window),
+ * then the call; a password refusal closes the window, so the next attempt asks again.
+ */
+export async function withSecondaryPassword<T>(deviceId: number, password: string | undefined, send: () => Promise<T>): Promise<T> {
+  try {
+    if (password) await checkPassword(deviceId, password);
+    return await send();
+  } catch (e) {
+    if (isPasswordRefusal(e)) closePasswordWindow();
+    throw e;
+  }
 }
 
 /** Sends a control and resolves with the device's answer; errors (refusal, device error, timeout) reject. */

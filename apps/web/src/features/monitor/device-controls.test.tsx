@@ -8,9 +8,12 @@ afterEach(cleanup);
 const device = (type: string) => ({ id: 1, code: 'D1', name: '设备', type, status: 'online', disabled: false }) as unknown as DeviceRecord;
 
 describe('the device page controls area', () => {
-  it('starts with the remote commands section, for every device type', () => {
-    expect(CONTROL_SECTIONS.map((s) => s.key)).toEqual(['commands']);
-    expect(CONTROL_SECTIONS[0]!.appliesTo(device('pcs'))).toBe(true);
+  it('has the storage section for a PCS or an EMS only, then the remote commands for every device type', () => {
+    expect(CONTROL_SECTIONS.map((s) => s.key)).toEqual(['storage', 'commands']);
+    const applying = (type: string) => CONTROL_SECTIONS.filter((s) => s.appliesTo(device(type))).map((s) => s.key);
+    expect(applying('pcs')).toEqual(['storage', 'commands']);
+    expect(applying('ems')).toEqual(['storage', 'commands']);
+    expect(applying('bms')).toEqual(['commands']);
   });
 
   it('takes further sections that serve some device types: a storage section drops in for a PCS only, in order', () => {

@@ -1,6 +1,8 @@
 import type { DeviceProperty, DeviceRecord } from '@ess/contract/device';
 import type { ReactNode } from 'react';
 import { ControlPanel } from './ControlPanel.tsx';
+import { StorageControl } from './StorageControl.tsx';
+import { hasStorageControl } from './storage.ts';
 
 /** What a control section draws with: the device and its latest values. */
 export interface ControlSectionProps {
@@ -20,14 +22,13 @@ export interface ControlSection {
 }
 
 /**
- * The controls area's sections, in order. Today: the remote commands of the device's type (on/off,
- * reset, set-points of piles and air conditioners). The storage operation a station operator
- * needs on a PCS (charge/discharge with a power set-point within the device's limits; mode
- * auto/manual/standby) belongs to the demand-and-strategy issue: it adds its section here, e.g.
- * `{ key: 'storage', appliesTo: (d) => d.type === 'pcs', render: (p) => <StorageControl {...p} /> }`,
- * placed before the commands, and nothing else on the page changes.
+ * The controls area's sections, in order: the storage operation on a PCS or EMS (mode
+ * auto/manual/standby, manual charge/discharge with a power set-point within the device's rating
+ * and a duration; StorageControl.tsx), then the remote commands of the device's type (on/off,
+ * reset, set-points of piles and air conditioners).
  */
 export const CONTROL_SECTIONS: readonly ControlSection[] = [
+  { key: 'storage', appliesTo: hasStorageControl, render: (p) => <StorageControl device={p.device} properties={p.properties} /> },
   { key: 'commands', appliesTo: () => true, render: (p) => <ControlPanel device={p.device} properties={p.properties} /> },
 ];
 

@@ -1,10 +1,11 @@
 import { DEVICE_STATUS_LABELS } from '@ess/contract/device';
 import { DEVICE_TYPE_LABELS, METER_PURPOSE_LABELS, THING_MODEL } from '@ess/contract/telemetry';
 import { describe, expect, it } from 'vitest';
-import { APP_ERROR, isSource, screenTexts, serverTexts, T_CALL } from '../../test/i18n-coverage.ts';
+import { APP_ERROR, CONST_TEXT, isSource, screenTexts, serverTexts, T_CALL } from '../../test/i18n-coverage.ts';
 import { readPack } from '../../test/packs.ts';
 import { controlsFor } from './controls.ts';
 import { RANGE_PRESETS, INTERVAL_LABELS } from './HistoryPanel.tsx';
+import { DIRECTION_LABELS, STORAGE_MODE_LABELS } from './storage.ts';
 
 /** Source texts the monitoring screens pass to t(): calls with a literal, and the labels they declare. */
 function monitorScreenTexts(): string[] {
@@ -19,6 +20,7 @@ function monitorScreenTexts(): string[] {
     }
   }
   for (const p of RANGE_PRESETS) out.add(p.label);
+  for (const v of [...Object.values(STORAGE_MODE_LABELS), ...Object.values(DIRECTION_LABELS)]) out.add(v);
   for (const v of Object.values(INTERVAL_LABELS)) out.add(v);
   return [...out];
 }
@@ -44,7 +46,8 @@ function thingModelTexts(): string[] {
 
 /** Refusals of the monitoring calls these screens make (shown through the pack by the request layer). */
 function refusalTexts(): string[] {
-  return serverTexts('monitor', { files: isSource, patterns: [APP_ERROR] });
+  // Storage control keeps its refusals in named constants (storage.service.ts).
+  return serverTexts('monitor', { files: isSource, patterns: [APP_ERROR, CONST_TEXT] });
 }
 
 describe.each(['en-US', 'ar-EG'])('%s pack for the monitoring screens', (locale) => {
