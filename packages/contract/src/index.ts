@@ -23,3 +23,4 @@ export * from './state-machine.ts';
 export * from './time.ts';
 export * from './maintenance.ts';
 export * from './meter-reading.ts';
+export * from './strategy.ts';
