@@ -63,6 +63,10 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/operation/pile': lazy(() => import('../features/metering/SubsystemReadingPage.tsx').then((m) => ({ default: m.PileMeterPage }))),
   '/operation/statement': lazy(() => import('../features/metering/StatementPage.tsx').then((m) => ({ default: m.StatementPage }))),
   '/operation/statementDetail': lazy(() => import('../features/metering/StatementDetailPage.tsx').then((m) => ({ default: m.StatementDetailPage }))),
+  '/demand/track': lazy(() => import('../features/demand/TrackPage.tsx').then((m) => ({ default: m.TrackPage }))),
+  '/demand/analysis': lazy(() => import('../features/demand/AnalysisPage.tsx').then((m) => ({ default: m.AnalysisPage }))),
+  '/demand/reconcile': lazy(() => import('../features/demand/ReconcilePage.tsx').then((m) => ({ default: m.ReconcilePage }))),
+  '/demand/setting': lazy(() => import('../features/demand/SettingPage.tsx').then((m) => ({ default: m.SettingPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);
