@@ -35,6 +35,7 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/operatecfg/price': lazy(() => import('../features/pricing/PricePage.tsx').then((m) => ({ default: m.PricePage }))),
   '/operatecfg/pricedetail': lazy(() => import('../features/pricing/PriceDetailPage.tsx').then((m) => ({ default: m.PriceDetailPage }))),
   '/operatecfg/rate': lazy(() => import('../features/pricing/RatePage.tsx').then((m) => ({ default: m.RatePage }))),
+  '/operatecfg/strategy': lazy(() => import('../features/strategy/StrategyPage.tsx').then((m) => ({ default: m.StrategyPage }))),
   '/log/login': lazy(() => import('../features/system/LoginLogPage.tsx').then((m) => ({ default: m.LoginLogPage }))),
   '/log/api': lazy(() => import('../features/system/ApiLogPage.tsx').then((m) => ({ default: m.ApiLogPage }))),
   '/synthesis/realTime': lazy(() => import('../features/dashboard/RealTimePage.tsx').then((m) => ({ default: m.RealTimePage }))),
