@@ -231,3 +231,24 @@ describe('demand setting page', () => {
     expect(body(callsTo(srv.calls, demandEndpoints.settingPage.path)[0]!)).toMatchObject({ current: 1, pageSize: 20 });
   });
 });
+
+describe('demand setting form', () => {
+  it('refuses a margin above the target with the contract’s message, then adds a standing target', async () => {
+    useUserStore.setState({ permissions: new Set([demandEndpoints.settingPage.path, demandEndpoints.settingAdd.path]) });
+    const srv = serve({ [demandEndpoints.settingAdd.path]: () => ({ id: 2 }) });
+    renderPage(<SettingPage />);
+    fireEvent.click(await screen.findByRole('button', { name: /新\s*增/ }, { timeout: 20_000 }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.mouseDown(within(dialog).getByLabelText('站点'));
+    fireEvent.click(await screen.findByText('上海站 (SH01)'));
+    fireEvent.change(within(dialog).getByLabelText('目标需量 (kW)'), { target: { value: '800' } });
+    fireEvent.change(within(dialog).getByLabelText('预警裕量 (kW)'), { target: { value: '900' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    expect(await within(dialog).findByText(DEMAND_MARGIN_RANGE)).toBeTruthy();
+    expect(callsTo(srv.calls, demandEndpoints.settingAdd.path)).toEqual([]);
+    fireEvent.change(within(dialog).getByLabelText('预警裕量 (kW)'), { target: { value: '50' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(callsTo(srv.calls, demandEndpoints.settingAdd.path).length).toBe(1));
+    expect(body(callsTo(srv.calls, demandEndpoints.settingAdd.path)[0]!)).toEqual({ siteId: 4, month: null, targetKw: 800, marginKw: 50, allowDischarge: false, alarmLevel: 2 });
+  });
+});
