@@ -2,7 +2,7 @@ import {
   DEMAND_OUTCOME_LABELS, DEMAND_PRICE_KIND_LABELS, demandEndpoints, type DemandMeasureRecord, type DemandSavingRow,
 } from '@ess/contract/demand';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Alert, Card, Descriptions, Drawer, Form, Space, Switch, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Alert, Card, Descriptions, Drawer, Form, Space, Switch, Table, Typography, type TableColumnsType } from 'antd';
 import { useMemo, useState } from 'react';
 import { EChart } from '../../components/chart/EChart.tsx';
 import { formatDateTime, formatNumber } from '../../components/number-format.ts';
@@ -11,9 +11,10 @@ import { call } from '../../platform/request.ts';
 import { demandCurveOption } from './demand.charts.ts';
 import { demandKeys } from './demand.keys.ts';
 import { kw, money } from './demand.model.ts';
+import { ToneTag } from '../../components/ToneTag.tsx';
 import { Figure, Figures, LoadError, MonthField, NoData, StationBar, useStationMonth } from './parts.tsx';
 
-const OUTCOME_COLORS = { normal: 'default', preAlarmed: 'warning', guarded: 'processing', exceeded: 'error' } as const;
+const OUTCOME_TONES = { normal: 'default', preAlarmed: 'warning', guarded: 'processing', exceeded: 'error' } as const;
 const num = (v: number | null | undefined) => (v === null || v === undefined ? '-' : formatNumber(v));
 
 /** A measure (a window where storage acted) in detail: the energies, the guard's command and answer, the windows around it. */
@@ -38,7 +39,7 @@ export function MeasureDetail({ id, onClose }: { id: number; onClose: () => void
             <Descriptions.Item label={t('起止读数')}>{`${num(d.startRegisterKwh)} → ${num(d.endRegisterKwh)} kWh`}</Descriptions.Item>
             <Descriptions.Item label={t('储能放电量')}>{`${num(d.dischargeKwh)} kWh`}</Descriptions.Item>
             <Descriptions.Item label={t('储能充电量')}>{`${num(d.chargeKwh)} kWh`}</Descriptions.Item>
-            <Descriptions.Item label={t('结果')}><Tag color={OUTCOME_COLORS[d.outcome]}>{t(DEMAND_OUTCOME_LABELS[d.outcome])}</Tag></Descriptions.Item>
+            <Descriptions.Item label={t('结果')}><ToneTag tone={OUTCOME_TONES[d.outcome]}>{t(DEMAND_OUTCOME_LABELS[d.outcome])}</ToneTag></Descriptions.Item>
             <Descriptions.Item label={t('本月最大')}>{d.isMonthMax ? t('是') : t('否')}</Descriptions.Item>
             <Descriptions.Item label={t('预警时预测')}>{kw(d.projectedKw)}</Descriptions.Item>
             <Descriptions.Item label={t('预警时间')}>{d.preAlarmAt ? formatDateTime(d.preAlarmAt) : '-'}</Descriptions.Item>
@@ -84,8 +85,8 @@ function Measures({ siteId, month }: { siteId: number; month: string }) {
     { key: 'cf', title: t('无储能需量 (kW)'), width: 150, align: 'right', render: (_, r) => formatNumber(r.counterfactualKw) },
     { key: 'shaved', title: t('削减需量 (kW)'), width: 130, align: 'right', render: (_, r) => formatNumber(r.shavedKw) },
     { key: 'discharge', title: t('放电量 (kWh)'), width: 120, align: 'right', render: (_, r) => formatNumber(r.dischargeKwh) },
-    { key: 'outcome', title: t('结果'), width: 120, render: (_, r) => <Tag color={OUTCOME_COLORS[r.outcome]}>{t(DEMAND_OUTCOME_LABELS[r.outcome])}</Tag> },
-    { key: 'max', title: t('本月最大'), width: 90, render: (_, r) => (r.isMonthMax ? <Tag color="blue">{t('是')}</Tag> : '') },
+    { key: 'outcome', title: t('结果'), width: 120, render: (_, r) => <ToneTag tone={OUTCOME_TONES[r.outcome]}>{t(DEMAND_OUTCOME_LABELS[r.outcome])}</ToneTag> },
+    { key: 'max', title: t('本月最大'), width: 90, render: (_, r) => (r.isMonthMax ? <ToneTag tone="processing">{t('是')}</ToneTag> : '') },
     {
       key: 'actions', title: t('操作'), width: 80,
       render: (_, r) => <Typography.Link onClick={() => setOpen(r.id)} data-testid="measure-open">{t('详情')}</Typography.Link>,

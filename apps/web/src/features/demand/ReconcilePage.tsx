@@ -3,7 +3,7 @@ import {
   DEMAND_RECONCILE_STATE_LABELS, DEMAND_RECONCILE_STATES, demandEndpoints, type DemandReconcileRecord, type DemandReconcileState,
 } from '@ess/contract/demand';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Table, Tag, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { App, Button, Card, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { formatDateTime, formatNumber } from '../../components/number-format.ts';
@@ -14,8 +14,9 @@ import { call } from '../../platform/request.ts';
 import { demandKeys } from './demand.keys.ts';
 import { billBody, money, signedKw, type BillValues } from './demand.model.ts';
 import { Figure, Figures, LoadError } from './parts.tsx';
+import { ToneTag, type Tone } from '../../components/ToneTag.tsx';
 
-const STATE_COLORS: Record<DemandReconcileState, string> = { matched: 'success', mismatched: 'error', incomplete: 'warning' };
+const STATE_TONES: Record<DemandReconcileState, Tone> = { matched: 'success', mismatched: 'error', incomplete: 'warning' };
 const num = (v: number | null) => (v === null ? '-' : formatNumber(v));
 
 interface Filters {
@@ -40,7 +41,7 @@ function Diff({ v, flagged, testId }: { v: number | null; flagged: boolean; test
   if (v === null) return <span>-</span>;
   return flagged ? (
     <Tooltip title={t('差异超出容差')}>
-      <Tag color="error" data-testid={testId}>{`${signedKw(v)} kW`}</Tag>
+      <ToneTag tone="error" testId={testId}>{`${signedKw(v)} kW`}</ToneTag>
     </Tooltip>
   ) : (
     <span data-testid={testId}>{`${signedKw(v)} kW`}</span>
@@ -140,7 +141,7 @@ export function ReconcilePage() {
     { key: 'meterDiff', title: t('电表差异'), width: 120, align: 'right', render: (_, r) => <Diff v={r.meterDiffKw} flagged={r.meterFlagged} testId="meter-diff" /> },
     { key: 'bill', title: t('账单需量 (kW)'), width: 130, align: 'right', render: (_, r) => (r.billMaxKw === null ? <Typography.Text type="secondary">{t('未录入')}</Typography.Text> : num(r.billMaxKw)) },
     { key: 'billDiff', title: t('账单差异'), width: 120, align: 'right', render: (_, r) => <Diff v={r.billDiffKw} flagged={r.billFlagged} testId="bill-diff" /> },
-    { key: 'state', title: t('状态'), width: 100, render: (_, r) => <Tag color={STATE_COLORS[r.state]}>{t(DEMAND_RECONCILE_STATE_LABELS[r.state])}</Tag> },
+    { key: 'state', title: t('状态'), width: 100, render: (_, r) => <ToneTag tone={STATE_TONES[r.state]}>{t(DEMAND_RECONCILE_STATE_LABELS[r.state])}</ToneTag> },
     { key: 'consoleCharge', title: t('平台需量电费'), width: 140, align: 'right', render: (_, r) => money(r.consoleCharge, '') },
     { key: 'billCharge', title: t('账单需量电费'), width: 140, align: 'right', render: (_, r) => money(r.billCharge, '') },
     { key: 'note', title: t('备注'), width: 160, ellipsis: true, render: (_, r) => r.billNote ?? '' },

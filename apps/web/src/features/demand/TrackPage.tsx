@@ -2,7 +2,7 @@ import {
   DEMAND_LIVE_STATE_LABELS, DEMAND_OUTCOME_LABELS, demandEndpoints, type DemandDayInfo, type DemandDayRow, type DemandMonthInfo, type DemandMonthRow, type DemandWindowRow,
 } from '@ess/contract/demand';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Card, DatePicker, Form, Segmented, Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
+import { Card, DatePicker, Form, Segmented, Space, Table, Typography, type TableColumnsType } from 'antd';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { EChart } from '../../components/chart/EChart.tsx';
@@ -13,12 +13,13 @@ import { call } from '../../platform/request.ts';
 import { DEMAND_COLORS, demandCurveOption, maximaBarsOption } from './demand.charts.ts';
 import { demandKeys } from './demand.keys.ts';
 import { kw, money, signedKw } from './demand.model.ts';
+import { ToneTag } from '../../components/ToneTag.tsx';
 import { ExceededTag, Figure, Figures, LoadError, MonthField, NoData, StationBar, useStationMonth } from './parts.tsx';
 
 type Mode = 'month' | 'day';
 
-const LIVE_COLORS = { normal: 'success', preAlarm: 'warning', exceeding: 'error' } as const;
-const OUTCOME_COLORS = { normal: 'default', preAlarmed: 'warning', guarded: 'processing', exceeded: 'error' } as const;
+const LIVE_TONES = { normal: 'success', preAlarm: 'warning', exceeding: 'error' } as const;
+const OUTCOME_TONES = { normal: 'default', preAlarmed: 'warning', guarded: 'processing', exceeded: 'error' } as const;
 
 /** The summary of a month or a day: its maximum and when, the target and the headroom; the month's demand charge. */
 function Summary({ info, mode }: { info: DemandMonthInfo | DemandDayInfo; mode: Mode }) {
@@ -38,7 +39,7 @@ function Summary({ info, mode }: { info: DemandMonthInfo | DemandDayInfo; mode: 
         <Figure
           testId="track-live"
           title={t('当前窗口预测')}
-          value={<Space size={4}>{kw(day.live.projectedKw)}<Tag color={LIVE_COLORS[day.live.state]}>{t(DEMAND_LIVE_STATE_LABELS[day.live.state])}</Tag></Space>}
+          value={<Space size={4}>{kw(day.live.projectedKw)}<ToneTag tone={LIVE_TONES[day.live.state]}>{t(DEMAND_LIVE_STATE_LABELS[day.live.state])}</ToneTag></Space>}
         />
       )}
     </Figures>
@@ -87,7 +88,7 @@ export function TrackPage() {
     { key: 'time', title: t('出现时间'), width: 150, render: (_, r) => r.maxDemandLocalTime ?? '-' },
     { key: 'target', title: t('目标需量 (kW)'), width: 130, align: 'right', render: (_, r) => (r.targetKw === null ? '-' : formatNumber(r.targetKw)) },
     { key: 'headroom', title: t('余量 (kW)'), width: 110, align: 'right', render: (_, r) => signedKw(r.headroomKw) },
-    { key: 'state', title: t('状态'), width: 110, render: (_, r) => <ExceededTag exceeded={r.exceeded} hasTarget={r.targetKw !== null} /> },
+    { key: 'state', title: t('状态'), width: 110, render: (_, r) => <ExceededTag exceeded={r.exceeded} hasTarget={r.targetKw !== null} hasData={r.maxDemandKw !== null} /> },
     { key: 'estimated', title: t('估算窗口'), width: 100, align: 'right', render: (_, r) => `${r.estimatedWindows}/${r.windows}` },
     { key: 'preAlarms', title: t('预警次数'), width: 100, align: 'right', dataIndex: 'preAlarms' },
   ];
@@ -98,15 +99,15 @@ export function TrackPage() {
     { key: 'target', title: t('目标需量 (kW)'), width: 130, align: 'right', render: (_, r) => (r.targetKw === null ? '-' : formatNumber(r.targetKw)) },
     { key: 'headroom', title: t('余量 (kW)'), width: 110, align: 'right', render: (_, r) => signedKw(r.headroomKw) },
     { key: 'charge', title: t('需量电费'), width: 140, align: 'right', render: (_, r) => money(r.demandCharge, info?.currency ?? '') },
-    { key: 'state', title: t('状态'), width: 110, render: (_, r) => <ExceededTag exceeded={r.exceeded} hasTarget={r.targetKw !== null} /> },
+    { key: 'state', title: t('状态'), width: 110, render: (_, r) => <ExceededTag exceeded={r.exceeded} hasTarget={r.targetKw !== null} hasData={r.maxDemandKw !== null} /> },
   ];
   const windowColumns: TableColumnsType<DemandWindowRow> = [
     { key: 'time', title: t('时间'), width: 90, fixed: 'left', dataIndex: 'localTime' },
     { key: 'demand', title: t('需量 (kW)'), width: 110, align: 'right', render: (_, r) => formatNumber(r.demandKw) },
     { key: 'cf', title: t('无储能需量 (kW)'), width: 150, align: 'right', render: (_, r) => (r.counterfactualKw === null ? '-' : formatNumber(r.counterfactualKw)) },
     { key: 'granted', title: t('放电响应 (kW)'), width: 130, align: 'right', render: (_, r) => (r.guardGrantedKw === null ? '-' : formatNumber(r.guardGrantedKw)) },
-    { key: 'outcome', title: t('结果'), width: 120, render: (_, r) => <Tag color={OUTCOME_COLORS[r.outcome]}>{t(DEMAND_OUTCOME_LABELS[r.outcome])}</Tag> },
-    { key: 'estimated', title: t('数据质量'), width: 100, render: (_, r) => (r.estimated ? <Tag color="warning">{t('估算')}</Tag> : t('实测')) },
+    { key: 'outcome', title: t('结果'), width: 120, render: (_, r) => <ToneTag tone={OUTCOME_TONES[r.outcome]}>{t(DEMAND_OUTCOME_LABELS[r.outcome])}</ToneTag> },
+    { key: 'estimated', title: t('数据质量'), width: 100, render: (_, r) => (r.estimated ? <ToneTag tone="warning">{t('估算')}</ToneTag> : t('实测')) },
   ];
 
   const monthInfo = mode === 'month' ? monthQ.data : undefined;
@@ -122,7 +123,8 @@ export function TrackPage() {
     ),
     [monthInfo, t],
   );
-  const empty = info && info.windows === 0;
+  // A month counts its windows; a day lists them.
+  const empty = !!info && (Array.isArray(info.windows) ? info.windows.length === 0 : info.windows === 0);
 
   return (
     <Space direction="vertical" size={16} style={{ width: '100%' }} data-testid="demand-track">

@@ -43,7 +43,8 @@ export function demandCurveOption(
     tooltip: { trigger: 'axis', confine: true, valueFormatter: (v: unknown) => (typeof v === 'number' ? `${formatNumber(v)} kW` : '-') },
     legend: { type: 'scroll', top: 0 },
     xAxis: { type: 'time' },
-    yAxis: [{ type: 'value', name: 'kW', scale: true }],
+    // The target line stays in view when every demand is below it.
+    yAxis: [{ type: 'value', name: 'kW', scale: true, ...(o.targetKw ? { max: (v: { max: number }) => Math.ceil(Math.max(v.max, o.targetKw! * 1.05)) } : {}) }],
     dataZoom: [
       { type: 'inside', xAxisIndex: 0, filterMode: 'none' },
       { type: 'slider', xAxisIndex: 0, filterMode: 'none', height: 18, bottom: 12 },

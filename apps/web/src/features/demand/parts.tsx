@@ -1,4 +1,5 @@
 import { Alert, Card, Col, DatePicker, Empty, Form, Row, Statistic, Tag } from 'antd';
+import { ToneTag } from '../../components/ToneTag.tsx';
 import dayjs from 'dayjs';
 import { useCallback, useState, type ReactNode } from 'react';
 import type { SiteRef } from '../../components/options/sites.ts';
@@ -67,9 +68,10 @@ export function NoData({ text, testId = 'demand-empty' }: { text: string; testId
   return <Empty description={text} data-testid={testId} />;
 }
 
-/** A red "exceeded" tag or a green "within target". */
-export function ExceededTag({ exceeded, hasTarget }: { exceeded: boolean; hasTarget: boolean }) {
+/** A red "exceeded" tag or a green "within target"; nothing for a day or month without any window. */
+export function ExceededTag({ exceeded, hasTarget, hasData = true }: { exceeded: boolean; hasTarget: boolean; hasData?: boolean }) {
   const t = useT();
+  if (!hasData) return <span>-</span>;
   if (!hasTarget) return <Tag>{t('未设目标')}</Tag>;
-  return exceeded ? <Tag color="error">{t('超目标')}</Tag> : <Tag color="success">{t('未超目标')}</Tag>;
+  return exceeded ? <ToneTag tone="error">{t('超目标')}</ToneTag> : <ToneTag tone="success">{t('未超目标')}</ToneTag>;
 }

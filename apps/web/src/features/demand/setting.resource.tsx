@@ -6,6 +6,7 @@ import { formatNumber } from '../../components/number-format.ts';
 import { siteSource } from '../../components/options/sites.ts';
 import { demandKeys } from './demand.keys.ts';
 import { settingBody, type SettingValues } from './demand.model.ts';
+import { ToneTag } from '../../components/ToneTag.tsx';
 
 const YES_NO: EnumOption[] = [
   { value: true, label: '是', color: 'success' },
@@ -51,7 +52,7 @@ export const settingResource = defineResource<DemandSettingRecord, SettingValues
     { key: 'version', title: '版本', width: 70 },
     {
       key: 'current', title: '状态', width: 100,
-      render: (r, t) => (r.current ? <Tag color="success">{t('生效中')}</Tag> : <Tag>{t('已替换')}</Tag>),
+      render: (r, t) => (r.current ? <ToneTag tone="success">{t('生效中')}</ToneTag> : <Tag>{t('已替换')}</Tag>),
     },
     { key: 'createdBy', title: '创建人', width: 110 },
     { key: 'createdAt', title: '创建时间', type: 'datetime', width: 170 },

@@ -5,7 +5,7 @@ import {
 } from '@ess/contract/strategy';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Alert, App, Button, Card, Checkbox, Col, Descriptions, Empty, Form, Input, InputNumber, Row, Select, Space, Switch, Table, Tag, Typography, type TableColumnsType,
+  Alert, App, Button, Card, Checkbox, Col, Descriptions, Empty, Form, Input, InputNumber, Row, Select, Space, Switch, Table, Typography, type TableColumnsType,
 } from 'antd';
 import { useCallback, useMemo, useState } from 'react';
 import { formatDateTime, formatNumber } from '../../components/number-format.ts';
@@ -17,8 +17,9 @@ import { call } from '../../platform/request.ts';
 import { strategyKeys } from './strategy.keys.ts';
 import { draftIssues, draftOf, ENDS, issueMessage, saveBody, STARTS, withNewWindow, wholeYear, type Draft } from './strategy.model.ts';
 import { StrategyBar } from './StrategyBar.tsx';
+import { ToneTag, type Tone } from '../../components/ToneTag.tsx';
 
-const SYNC_COLORS: Record<StrategySyncState, string> = { unsynced: 'default', pending: 'processing', applied: 'success', drifted: 'error' };
+const SYNC_TONES: Record<StrategySyncState, Tone> = { unsynced: 'default', pending: 'processing', applied: 'success', drifted: 'error' };
 
 /** The EMS's state of the station's strategy, and the synchronise button. */
 function SyncPanel({ sync, siteId }: { sync: StrategySync; siteId: number }) {
@@ -50,11 +51,11 @@ function SyncPanel({ sync, siteId }: { sync: StrategySync; siteId: number }) {
     >
       <Descriptions size="small" column={{ xs: 1, sm: 2, lg: 4 }}>
         <Descriptions.Item label={t('状态')}>
-          <Tag color={SYNC_COLORS[sync.state]} data-testid="strategy-sync-state">{t(STRATEGY_SYNC_LABELS[sync.state])}</Tag>
+          <ToneTag tone={SYNC_TONES[sync.state]} testId="strategy-sync-state">{t(STRATEGY_SYNC_LABELS[sync.state])}</ToneTag>
         </Descriptions.Item>
         <Descriptions.Item label={t('EMS设备')}>
           {sync.deviceCode ? (
-            <Space size={4}>{sync.deviceCode}<Tag color={sync.deviceOnline ? 'success' : 'default'}>{sync.deviceOnline ? t('在线') : t('离线')}</Tag></Space>
+            <Space size={4}>{sync.deviceCode}<ToneTag tone={sync.deviceOnline ? 'success' : 'default'}>{sync.deviceOnline ? t('在线') : t('离线')}</ToneTag></Space>
           ) : t('无')}
         </Descriptions.Item>
         <Descriptions.Item label={t('下发时间')}>{time(sync.sentAt)}</Descriptions.Item>
@@ -167,7 +168,6 @@ function ScheduleCard({ s, index, onChange, onRemove, disabled }: {
               aria-label={t('适用月份')}
               disabled={disabled}
               value={s.months}
-              maxTagCount="responsive"
               onChange={(v: number[]) => onChange({ ...s, months: [...v].sort((a, b) => a - b) })}
               options={STRATEGY_MONTHS.map((m) => ({ value: m, label: t('$1月', m) }))}
             />
