@@ -388,7 +388,76 @@ export const NO_EMS = '该站点没有EMS设备，不能同步策略';
 
 export const STRATEGY_EVENTS = { synchronised: 'strategy.synchronised', drifted: 'strategy.drifted' } as const;
 /** Alarm code raised when the EMS runs something else than the last synchronised strategy. */
-export const STRATEGY_DRIFT_ALARM = 'STRATEGY_DRIFT';
+export const STRATEGY_DRIFT_ALARM = 'EMS_STRATEGY_DRIFT';
+
+// ── Simulation (extension: docs/decisions/0037-strategy-sync.md, issue 19 item 8) ────────
+
+/**
+ * POST /configure/operation/strategy/simulate: the strategy (the saved one, or `strategy` as the
+ * editor holds it, unsaved) run against a past station-local day's measured load, PV and prices,
+ * beside what the storage actually did that day. Nothing is written.
+ */
+export const strategySimulate = z.object({
+  siteId: ref,
+  date: z.iso.date('日期格式不正确，应为YYYY-MM-DD'),
+  strategy: z.object(strategyFields).optional(),
+});
+export type StrategySimulate = z.input<typeof strategySimulate>;
+
+export const simulationSummary = z.object({
+  /** Storage revenue at the day's buy prices: discharge × price − charge × price, to the cent (decimal text). */
+  revenue: z.string(),
+  chargeKwh: z.number(),
+  dischargeKwh: z.number(),
+  /** Equivalent full cycles: discharged energy / usable capacity. */
+  cycles: z.number(),
+  /** Highest grid import (kW, step average). */
+  peakDemandKw: z.number(),
+  /** Steps importing above the transformer protection power, in minutes, and the worst import. */
+  transformerMinutes: z.number(),
+  transformerWorstKw: z.number().nullable(),
+  /** Steps exporting to the grid while anti-backflow is on, in minutes, and the energy exported. */
+  backflowMinutes: z.number(),
+  backflowKwh: z.number(),
+});
+export type SimulationSummary = z.infer<typeof simulationSummary>;
+
+export const simulationStep = z.object({
+  /** Station-local HH:MM of the step's start. */
+  time: z.string(),
+  /** Site load incl. charging piles, and PV, kW (measured). */
+  loadKw: z.number(),
+  pvKw: z.number(),
+  /** Buy price per kWh in force, null without a price. */
+  price: z.number().nullable(),
+  /** Expected storage power (+ discharge), grid import (+) and SOC at the step's end. */
+  batteryKw: z.number(),
+  gridKw: z.number(),
+  soc: z.number(),
+  /** What was measured (null where the day has no value). */
+  actualBatteryKw: z.number().nullable(),
+  actualGridKw: z.number().nullable(),
+  actualSoc: z.number().nullable(),
+});
+export type SimulationStep = z.infer<typeof simulationStep>;
+
+export const strategySimulation = z.object({
+  siteId: z.number(),
+  date: z.string(),
+  timeZone: z.string(),
+  currency: z.string(),
+  stepMinutes: z.number(),
+  /** Usable capacity the simulation used (installed capacity × (socMax − socMin)). */
+  capacityKwh: z.number(),
+  steps: z.array(simulationStep),
+  expected: simulationSummary,
+  actual: simulationSummary,
+});
+export type StrategySimulation = z.infer<typeof strategySimulation>;
+
+export const NO_CAPACITY = '站点未设置装机容量，不能模拟';
+export const NO_DAY_DATA = '该日没有EMS的负荷数据，不能模拟';
+export const NO_STRATEGY = '该站点没有运行策略';
 
 // ── Endpoints ─────────────────────────────────────────────────────────────────────────
 
@@ -398,4 +467,23 @@ export const strategyEndpoints = {
   edit: endpoint({ method: 'POST', path: '/configure/operation/strategy/edit', body: strategyEdit, response: done }),
   /** Sends the saved strategy to the EMS and waits a few seconds for its answer; the state after it. Idempotent. */
   synchronization: endpoint({ method: 'GET', path: '/configure/operation/strategy/synchronization', query: idQuery, response: strategySync }),
+  /** Extension (not in the catalogue): simulate a day before synchronising (decision 0037). */
+  simulate: endpoint({ method: 'POST', path: '/configure/operation/strategy/simulate', body: strategySimulate, response: strategySimulation }),
 };
+
+/**
+ * What a strategy asks of the storage at a local time (AC kW, + discharge): the applying
+ * schedule's window; a charge window stops at its target SOC, a discharge window at its target.
+ * 0 when no schedule or window applies. `weekday` is JavaScript's (0 = Sunday).
+ */
+export function strategySetpoint(
+  schedules: readonly Pick<StrategySchedule, 'priority' | 'months' | 'weekdays' | 'windows'>[],
+  local: { month: number; weekday: number; minuteOfDay: number },
+  soc: number,
+): { kw: number; mode: StrategyMode } {
+  const schedule = scheduleFor(schedules, local.month, local.weekday === 0 ? 7 : local.weekday);
+  const w = schedule ? windowAt(schedule.windows, Math.floor(local.minuteOfDay)) : null;
+  if (!w || w.mode === 'idle') return { kw: 0, mode: 'idle' };
+  if (w.mode === 'charge') return { kw: w.targetSoc !== null && soc >= w.targetSoc ? 0 : -w.powerKw, mode: 'charge' };
+  return { kw: w.targetSoc !== null && soc <= w.targetSoc ? 0 : w.powerKw, mode: 'discharge' };
+}
