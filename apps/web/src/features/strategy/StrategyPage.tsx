@@ -16,6 +16,7 @@ import { useCan } from '../../platform/permissions.ts';
 import { call } from '../../platform/request.ts';
 import { strategyKeys } from './strategy.keys.ts';
 import { draftIssues, draftOf, ENDS, issueMessage, saveBody, STARTS, withNewWindow, wholeYear, type Draft } from './strategy.model.ts';
+import { SimulatePanel } from './SimulatePanel.tsx';
 import { StrategyBar } from './StrategyBar.tsx';
 import { ToneTag, type Tone } from '../../components/ToneTag.tsx';
 
@@ -316,6 +317,7 @@ function StrategyEditor({ view }: { view: StrategyView }) {
           description={<ul style={{ margin: 0, paddingInlineStart: 20 }}>{issues.map((i, k) => <li key={k}>{issueMessage(i, t)}</li>)}</ul>}
         />
       )}
+      <SimulatePanel siteId={view.siteId} timeZone={view.timeZone} draft={draft} valid={issues.length === 0} />
       {canSave ? (
         <Space wrap>
           <Button type="primary" loading={busy} onClick={() => void save()} data-testid="strategy-save">{saved ? t('保存') : t('新增策略')}</Button>

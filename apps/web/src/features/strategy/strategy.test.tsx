@@ -144,3 +144,39 @@ describe('strategy page', () => {
     expect(body(srv.calls.find((c) => path(c) === strategyEndpoints.add.path)!)).toMatchObject({ siteId: 4, socMin: 10, socMax: 100, transformerProtectionKw: 800 });
   });
 });
+
+describe('strategy simulation', () => {
+  it('runs the strategy being edited against a past day and compares it with what was measured', async () => {
+    useUserStore.setState({ permissions: new Set([strategyEndpoints.unique.path, strategyEndpoints.edit.path, strategyEndpoints.simulate.path]) });
+    const summary = (revenue: string, dischargeKwh: number) => ({
+      revenue, chargeKwh: 500, dischargeKwh, cycles: 0.45, peakDemandKw: 620, transformerMinutes: 0, transformerWorstKw: null, backflowMinutes: 0, backflowKwh: 0,
+    });
+    const srv = mockFetch((c: Call) => {
+      const p = path(c);
+      if (p === '/configure/site/query/list') return json(envelope([SITE]));
+      if (p === strategyEndpoints.unique.path) return json(envelope(view(saved())));
+      if (p === strategyEndpoints.simulate.path) {
+        return json(envelope({
+          siteId: 4, date: '2026-11-28', timeZone: 'Asia/Shanghai', currency: 'CNY', stepMinutes: 15, capacityKwh: 900,
+          steps: [{ time: '00:00', loadKw: 300, pvKw: 0, price: 0.3, batteryKw: -250, gridKw: 550, soc: 40, actualBatteryKw: -200, actualGridKw: 500, actualSoc: 41 }],
+          expected: summary('412.50', 450), actual: summary('380.00', 420),
+        }));
+      }
+      return json(envelope([]));
+    });
+    renderPage();
+    await screen.findByTestId('strategy-simulate', {}, { timeout: 20_000 });
+    // Edit before simulating: the unsaved set-point is what is simulated.
+    fireEvent.change(within(screen.getByTestId('strategy-windows')).getAllByTestId('window-power')[2]!, { target: { value: '450' } });
+    fireEvent.click(screen.getByTestId('simulate-run'));
+    const table = await screen.findByTestId('simulate-summary', {}, { timeout: 20_000 });
+    const revenue = within(table).getByText('储能收益 (CNY)').closest('tr')!;
+    expect(within(revenue).getByText('412.50')).toBeTruthy();
+    expect(within(revenue).getByText('380.00')).toBeTruthy();
+    const sent = body(srv.calls.find((c) => path(c) === strategyEndpoints.simulate.path)!);
+    expect(sent).toMatchObject({ siteId: 4, strategy: { socMin: 10, socMax: 100, antiBackflow: true } });
+    expect(sent.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect((sent.strategy as { schedules: { windows: { powerKw: number }[] }[] }).schedules[0]!.windows[2]!.powerKw).toBe(450);
+    expect(srv.calls.some((c) => path(c) === strategyEndpoints.edit.path)).toBe(false);
+  });
+});
