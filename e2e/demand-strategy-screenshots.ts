@@ -58,6 +58,12 @@ runScript(async () => {
   }
   await shoot(page, base, '/demand/setting', '.ant-table-row', 'demand-setting', problems);
   await shoot(page, base, '/operatecfg/strategy', '[data-testid=strategy-bar]', 'strategy', problems);
+  // Yesterday simulated with the saved strategy: its figures beside the measured ones.
+  await page.getByTestId('simulate-run').click();
+  await page.getByTestId('simulate-summary').waitFor({ timeout: 60_000 }).catch(() => log('strategy: no simulation'));
+  await settled(page);
+  await page.getByTestId('strategy-simulate').screenshot({ path: shotPath('strategy-simulate') });
+  log('strategy-simulate.png');
   // A window overlapping the next: the rules name it before anything is sent.
   const ends = page.getByTestId('window-end');
   if (await ends.count() > 1) {
