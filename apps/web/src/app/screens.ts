@@ -35,6 +35,7 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/operatecfg/price': lazy(() => import('../features/pricing/PricePage.tsx').then((m) => ({ default: m.PricePage }))),
   '/operatecfg/pricedetail': lazy(() => import('../features/pricing/PriceDetailPage.tsx').then((m) => ({ default: m.PriceDetailPage }))),
   '/operatecfg/rate': lazy(() => import('../features/pricing/RatePage.tsx').then((m) => ({ default: m.RatePage }))),
+  '/operatecfg/strategy': lazy(() => import('../features/strategy/StrategyPage.tsx').then((m) => ({ default: m.StrategyPage }))),
   '/log/login': lazy(() => import('../features/system/LoginLogPage.tsx').then((m) => ({ default: m.LoginLogPage }))),
   '/log/api': lazy(() => import('../features/system/ApiLogPage.tsx').then((m) => ({ default: m.ApiLogPage }))),
   '/synthesis/realTime': lazy(() => import('../features/dashboard/RealTimePage.tsx').then((m) => ({ default: m.RealTimePage }))),
@@ -63,6 +64,10 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/operation/pile': lazy(() => import('../features/metering/SubsystemReadingPage.tsx').then((m) => ({ default: m.PileMeterPage }))),
   '/operation/statement': lazy(() => import('../features/metering/StatementPage.tsx').then((m) => ({ default: m.StatementPage }))),
   '/operation/statementDetail': lazy(() => import('../features/metering/StatementDetailPage.tsx').then((m) => ({ default: m.StatementDetailPage }))),
+  '/demand/track': lazy(() => import('../features/demand/TrackPage.tsx').then((m) => ({ default: m.TrackPage }))),
+  '/demand/analysis': lazy(() => import('../features/demand/AnalysisPage.tsx').then((m) => ({ default: m.AnalysisPage }))),
+  '/demand/reconcile': lazy(() => import('../features/demand/ReconcilePage.tsx').then((m) => ({ default: m.ReconcilePage }))),
+  '/demand/setting': lazy(() => import('../features/demand/SettingPage.tsx').then((m) => ({ default: m.SettingPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);
