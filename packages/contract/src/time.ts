@@ -209,6 +209,17 @@ export function localLabel(timeZone: string, ts: number, unit: 'hour' | 'day' | 
 }
 
 /** Whole calendar days between two YYYY-MM-DD dates (b − a). */
+/** The month after a `YYYY-MM` month. */
+export const nextMonth = (month: string): string => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+};
+/** The month before a `YYYY-MM` month. */
+export const prevMonth = (month: string): string => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+};
+
 export function daysBetween(a: string, b: string): number {
   const toUtc = (k: string) => {
     const [y, m, d] = k.split('-').map(Number);

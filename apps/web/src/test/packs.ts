@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { pluralForms } from '@ess/contract/pack-text';
 import { join } from 'node:path';
 
 /** The shipped language packs: one folder per locale, one JSON file per area. */
@@ -12,4 +13,15 @@ export function readPack(locale: string): Record<string, string> {
     Object.assign(out, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, string>);
   }
   return out;
+}
+
+/** A text's `$n` placeholders (of its "other" form when it is a plural text), sorted. */
+const placeholdersOf = (s: string) => ((pluralForms(s)?.other ?? s).match(/\$\d+/g) ?? []).sort().join();
+
+/** The texts a pack leaves untranslated, and those whose translation drops or adds a placeholder. */
+export function packGaps(pack: Record<string, string>, texts: readonly string[]) {
+  return {
+    missing: texts.filter((s) => !pack[s]),
+    placeholders: texts.filter((s) => pack[s] && placeholdersOf(pack[s]) !== placeholdersOf(s)),
+  };
 }

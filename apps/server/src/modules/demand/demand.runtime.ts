@@ -1,5 +1,4 @@
 import { DEMAND_GUARD_COMMAND, demandGuardResult, type DemandGuardParams } from '@ess/contract/demand';
-import type { CommandName, CommandPayload } from '@ess/contract';
 import type { AppContext } from '../../platform/context.ts';
 import { perApp } from '../../platform/module.ts';
 import { alarmEngineOf } from '../alarm/index.ts';
@@ -21,8 +20,7 @@ export function guardSender(ctx: AppContext): GuardSender {
   return async (siteCode, deviceCode, params: DemandGuardParams) => {
     const ch = commandChannel(ctx);
     if (!ch || !deviceRegistryOf(ctx).byCode.has(deviceCode)) return { requestId: null, status: 'failed', grantedKw: null };
-    // demandGuard is declared in the demand contract (docs/mqtt.md); the channel sends any command name.
-    const { requestId, outcome } = await ch.send(siteCode, deviceCode, DEMAND_GUARD_COMMAND as CommandName, params as unknown as CommandPayload['params'], ctx.config.commandTimeoutMs);
+    const { requestId, outcome } = await ch.send(siteCode, deviceCode, DEMAND_GUARD_COMMAND, params, ctx.config.commandTimeoutMs);
     if (outcome.kind === 'timeout') return { requestId, status: 'timeout', grantedKw: null };
     if (!outcome.reply.ok) return { requestId, status: 'refused', grantedKw: null };
     const r = demandGuardResult.safeParse(outcome.reply.result);

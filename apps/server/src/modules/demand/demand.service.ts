@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gte, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import { addDays, localDayStart, localTime, todayIn, type Page } from '@ess/contract';
+import { addDays, localDayStart, localTime, nextMonth, prevMonth, todayIn, type Page } from '@ess/contract';
 import {
   DEMAND_DEFAULT_ALARM_LEVEL, DEMAND_TOLERANCE_MIN_KW, DEMAND_TOLERANCE_PERCENT, DEMAND_WINDOW_MS,
   type DemandAnalysisInfo, type DemandAnalysisPoint, type DemandDayBrief, type DemandDayInfo, type DemandDayRow, type DemandMeasureDetail,
@@ -53,14 +53,6 @@ export async function stationOf(db: DbOrTx, user: AuthUser, siteId: number): Pro
   return st;
 }
 
-export const nextMonth = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
-};
-export const prevMonth = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-};
 const monthsBack = (month: string, n: number) => {
   let m = month;
   for (let i = 0; i < n; i++) m = prevMonth(m);
@@ -160,10 +152,10 @@ async function aggregate(db: DbOrTx, st: Station, start: number, end: number, un
   );
 }
 
-function monthRow(st: Station, month: string, a: Agg | undefined, target: DemandTarget | null, price: DemandPrice | null | undefined): DemandMonthRow {
+/** What a month's row and a day's row share: the maximum, the target's headroom, the window counts. */
+function periodFigures(st: Station, a: Agg | undefined, target: DemandTarget | null) {
   const maxKw = a?.maxKw ?? null;
   return {
-    month,
     maxDemandKw: maxKw,
     maxDemandTime: iso(a?.maxTs),
     maxDemandLocalTime: a?.maxTs ? localHm(st.timeZone, a.maxTs.getTime()) : null,
@@ -171,8 +163,6 @@ function monthRow(st: Station, month: string, a: Agg | undefined, target: Demand
     targetKw: target?.targetKw ?? null,
     headroomKw: target && maxKw !== null ? roundKw(target.targetKw - maxKw) : null,
     exceeded: target !== null && maxKw !== null && maxKw > target.targetKw,
-    demandPrice: demandPriceText(price),
-    demandCharge: demandCharge(maxKw, price),
     windows: a?.windows ?? 0,
     estimatedWindows: a?.estimated ?? 0,
     preAlarms: a?.preAlarms ?? 0,
@@ -180,23 +170,11 @@ function monthRow(st: Station, month: string, a: Agg | undefined, target: Demand
   };
 }
 
-function dayRow(st: Station, date: string, a: Agg | undefined, target: DemandTarget | null): DemandDayRow {
-  const maxKw = a?.maxKw ?? null;
-  return {
-    date,
-    maxDemandKw: maxKw,
-    maxDemandTime: iso(a?.maxTs),
-    maxDemandLocalTime: a?.maxTs ? localHm(st.timeZone, a.maxTs.getTime()) : null,
-    maxDemandEstimated: a?.maxEstimated ?? false,
-    targetKw: target?.targetKw ?? null,
-    headroomKw: target && maxKw !== null ? roundKw(target.targetKw - maxKw) : null,
-    exceeded: target !== null && maxKw !== null && maxKw > target.targetKw,
-    windows: a?.windows ?? 0,
-    estimatedWindows: a?.estimated ?? 0,
-    preAlarms: a?.preAlarms ?? 0,
-    guardRequests: a?.guards ?? 0,
-  };
+function monthRow(st: Station, month: string, a: Agg | undefined, target: DemandTarget | null, price: DemandPrice | null | undefined): DemandMonthRow {
+  return { month, ...periodFigures(st, a, target), demandPrice: demandPriceText(price), demandCharge: demandCharge(a?.maxKw ?? null, price) };
 }
+
+const dayRow = (st: Station, date: string, a: Agg | undefined, target: DemandTarget | null): DemandDayRow => ({ date, ...periodFigures(st, a, target) });
 
 const stationFields = (st: Station) => ({ siteId: st.id, siteName: st.name, timeZone: st.timeZone, currency: st.currency });
 

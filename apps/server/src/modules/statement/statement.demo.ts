@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
-import { todayIn } from '@ess/contract';
+import { prevMonth, todayIn } from '@ess/contract';
 import type { StatementEditAction } from '@ess/contract/statement';
 import { site, userSite } from '../../db/schema/site.ts';
 import { siteStatementSetting } from '../../db/schema/statement.ts';
@@ -9,7 +9,7 @@ import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { hashPassword } from '../../platform/password.ts';
 import { lastEndedMonth } from './statement.jobs.ts';
-import { editStatement, generate, prevMonth } from './statement.service.ts';
+import { editStatement, generate } from './statement.service.ts';
 
 /**
  * The statements demo, written once after the demo's history: each demo station gets settlement

@@ -1,4 +1,4 @@
-import { todayIn } from '@ess/contract';
+import { prevMonth, todayIn } from '@ess/contract';
 import { eq } from 'drizzle-orm';
 import { site } from '../../db/schema/site.ts';
 import { siteStatementSetting } from '../../db/schema/statement.ts';
@@ -6,7 +6,7 @@ import type { AppContext } from '../../platform/context.ts';
 import { subscriber } from '../../platform/events/outbox.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import type { PriceChange } from '../pricing/index.ts';
-import { generate, prevMonth, recomputeDraftsAfterPriceChange } from './statement.service.ts';
+import { generate, recomputeDraftsAfterPriceChange } from './statement.service.ts';
 
 const HOUR = 3_600_000;
 const RECOMPUTE_JOB = 'statement.recompute';

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lte, sql, type SQL } from 'drizzle-orm';
-import { canTransition, todayIn, transitionRefusal, type Page } from '@ess/contract';
+import { canTransition, nextMonth, todayIn, transitionRefusal, type Page } from '@ess/contract';
 import {
   DISPUTE_NEEDS_NOTE, INVESTOR_ROLE, NO_STATEMENT_SETTINGS, NOT_A_PARTY, NOT_INVESTOR, NOT_POWER_USER, PERIOD_NOT_ENDED, POWER_USER_ROLE,
   STATEMENT_EVENTS, STATEMENT_EXISTS, STATEMENT_LOCKED, statementMachine,
@@ -30,14 +30,6 @@ export const SYSTEM_USER: AuthUser = { id: 0, username: 'system', name: '系统'
 // ── Periods ───────────────────────────────────────────────────────────────────────────
 
 const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-const nextMonth = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
-};
-export const prevMonth = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-};
 const day2 = (d: number) => String(d).padStart(2, '0');
 
 /** The billing period of a month: from its billing day to the day before the next month's (station-local dates, inclusive). */

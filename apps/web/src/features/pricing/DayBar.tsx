@@ -1,13 +1,11 @@
 import { PRICE_PERIODS } from '@ess/contract/constants';
-import { DAY_MINUTES, PRICE_PERIOD_LABELS, minutesOf, type PriceBand, type PricePeriod } from '@ess/contract/pricing';
+import { PRICE_PERIOD_LABELS, minutesOf, type PriceBand, type PricePeriod } from '@ess/contract/pricing';
 import { Space, Tooltip, Typography } from 'antd';
+import { dayPct, HourAxis, Swatch } from '../../components/DayAxis.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { formatPrice, perKwh } from './pricing.options.ts';
 import { PERIOD_COLORS } from '../../components/options/levels.ts';
 
-const TICKS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
-/** A small bar (a table cell) has room for fewer hour labels. */
-const COMPACT_TICKS = [0, 6, 12, 18, 24];
 
 /**
  * A station-local day as a bar of coloured bands, one colour per period type; hovering (or
@@ -26,7 +24,7 @@ export function DayBar({
 }) {
   const t = useT();
   const sorted = [...bands].sort((a, b) => minutesOf(a.start) - minutesOf(b.start));
-  const pct = (m: number) => `${(Math.min(Math.max(m, 0), DAY_MINUTES) / DAY_MINUTES) * 100}%`;
+  const pct = dayPct;
   const priceText = (p: PricePeriod) => {
     const v = prices?.[p];
     return v === null || v === undefined ? t('未设置电价') : `${formatPrice(v)} ${currency ? perKwh(currency) : ''}`.trim();
@@ -85,22 +83,12 @@ export function DayBar({
           );
         })}
       </div>
-      {/* A time axis reads left to right in every language. */}
-      <div dir="ltr" style={{ position: 'relative', height: 18, fontSize: 11, color: 'rgba(0,0,0,0.65)' }} aria-hidden>
-        {(compact ? COMPACT_TICKS : TICKS).map((h) => (
-          <span
-            key={h}
-            style={{ position: 'absolute', left: pct(h * 60), transform: h === 0 ? 'none' : h === 24 ? 'translateX(-100%)' : 'translateX(-50%)' }}
-          >
-            {`${String(h).padStart(2, '0')}:00`}
-          </span>
-        ))}
-      </div>
+      <HourAxis compact={compact} />
       {legend && (
         <Space size={[16, 4]} wrap style={{ marginTop: 4 }}>
           {used.map((p) => (
             <Space key={p} size={6}>
-              <span style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 2, background: PERIOD_COLORS[p] }} />
+              <Swatch color={PERIOD_COLORS[p]} />
               <Typography.Text>{t(PRICE_PERIOD_LABELS[p])}</Typography.Text>
               <Typography.Text type="secondary">{priceText(p)}</Typography.Text>
             </Space>

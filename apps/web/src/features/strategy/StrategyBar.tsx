@@ -1,13 +1,11 @@
 import { STRATEGY_MODE_LABELS, type StrategyMode, type StrategyWindow } from '@ess/contract/strategy';
-import { DAY_MINUTES, minutesOf } from '@ess/contract/pricing';
+import { minutesOf } from '@ess/contract/pricing';
 import { Grid, Space, Tooltip, Typography } from 'antd';
 import { formatNumber } from '../../components/number-format.ts';
+import { dayPct, HourAxis, Swatch } from '../../components/DayAxis.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 
 export const MODE_COLORS: Record<StrategyMode, string> = { charge: '#237804', discharge: '#ad4e00', idle: '#595959' };
-const TICKS = [0, 3, 6, 9, 12, 15, 18, 21, 24];
-/** A phone's bar has room for fewer hour labels. */
-const COMPACT_TICKS = [0, 6, 12, 18, 24];
 
 /**
  * A schedule's day as a bar of its windows, coloured by mode (charge, discharge, idle) with the
@@ -16,7 +14,7 @@ const COMPACT_TICKS = [0, 6, 12, 18, 24];
 export function StrategyBar({ windows, label }: { windows: readonly StrategyWindow[]; label: string }) {
   const t = useT();
   const wide = Grid.useBreakpoint().md !== false;
-  const pct = (m: number) => `${(Math.min(Math.max(m, 0), DAY_MINUTES) / DAY_MINUTES) * 100}%`;
+  const pct = dayPct;
   const sorted = [...windows].sort((a, b) => minutesOf(a.start) - minutesOf(b.start));
   return (
     <div>
@@ -56,17 +54,11 @@ export function StrategyBar({ windows, label }: { windows: readonly StrategyWind
           );
         })}
       </div>
-      <div dir="ltr" style={{ position: 'relative', height: 18, fontSize: 11, color: 'rgba(0,0,0,0.65)' }} aria-hidden>
-        {(wide ? TICKS : COMPACT_TICKS).map((h) => (
-          <span key={h} style={{ position: 'absolute', left: pct(h * 60), transform: h === 0 ? 'none' : h === 24 ? 'translateX(-100%)' : 'translateX(-50%)' }}>
-            {`${String(h).padStart(2, '0')}:00`}
-          </span>
-        ))}
-      </div>
+      <HourAxis compact={!wide} />
       <Space size={[16, 4]} wrap>
         {(Object.keys(MODE_COLORS) as StrategyMode[]).map((m) => (
           <Space key={m} size={6}>
-            <span style={{ display: 'inline-block', width: 12, height: 12, borderRadius: 2, background: MODE_COLORS[m] }} />
+            <Swatch color={MODE_COLORS[m]} />
             <Typography.Text>{t(STRATEGY_MODE_LABELS[m])}</Typography.Text>
           </Space>
         ))}
