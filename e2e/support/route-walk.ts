@@ -140,6 +140,8 @@ export async function layoutWalk(walk: DemoWalk, locale: string, widths: number[
         await frames(page);
         await walk.settled();
       }
+      // A popup still leaving (a tooltip placed for the width before) is not part of the page.
+      await page.waitForFunction(() => !document.querySelector('[class*="-leave-active"]'), undefined, { timeout: 5_000 }).catch(() => undefined);
       const o = await pageOverflow(page);
       if (o.scrollWidth > o.viewport) byWidth[width]!.overflowing.push(`${path}: ${o.scrollWidth} px wide in ${o.viewport} px: ${o.culprits.join(' | ')}`);
       const title = await page.locator('h1.ess-title').evaluate((h) => ({ text: h.textContent, cut: h.scrollWidth > h.clientWidth || h.scrollHeight > h.clientHeight }));

@@ -194,14 +194,16 @@ describe.each(DB_TARGETS)('sign-in hardening on %s', (target) => {
         expect(r.body.errorCode).toBe('A0101');
         return performance.now() - start;
       };
-      const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      // The fastest answer of each kind: the intrinsic cost, not the load of a busy machine (a median
+      // of answers taken one phase after the other varied with what ran beside the test).
+      const fastest = (xs: number[]) => Math.min(...xs);
       const wrong: number[] = [];
       for (let i = 0; i < 5; i++) wrong.push(await timed()); // the fifth locks
       const locked: number[] = [];
       for (let i = 0; i < 5; i++) locked.push(await timed());
       expect((await reasonsOf(t, user.username)).slice(-5)).toEqual(Array<string>(5).fill('locked'));
-      const w = median(wrong.slice(0, 4));
-      const l = median(locked);
+      const w = fastest(wrong.slice(0, 4));
+      const l = fastest(locked);
       expect(w).toBeGreaterThan(10);
       expect(Math.abs(l - w) / w, `wrong ${w.toFixed(0)} ms, locked ${l.toFixed(0)} ms`).toBeLessThan(0.5);
     });

@@ -3,11 +3,17 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
 import { MemoryRouter } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { useUserStore } from '../../platform/user-store.ts';
 import { envelope, json, mockFetch, type Call } from '../../test/http.ts';
 import { callBody as body, callPath as path, pageTests } from '../../test/page-test.ts';
 import { draftIssues, draftOf, issueMessage, saveBody, withNewWindow } from './strategy.model.ts';
+
+// The simulate panel's chart loads ECharts on first draw; loaded here first, so no import is still
+// on its way when the file ends (one arrived after the environment was torn down in a full run).
+beforeAll(async () => {
+  await import('../../components/chart/echarts-setup.ts');
+});
 import { StrategyPage } from './StrategyPage.tsx';
 
 pageTests();
