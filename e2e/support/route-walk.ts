@@ -136,12 +136,13 @@ export async function layoutWalk(walk: DemoWalk, locale: string, widths: number[
     await walk.visit(path);
     for (const [i, width] of order.entries()) {
       if (i > 0) {
+        await page.mouse.move(0, 0);
         await page.setViewportSize({ width, height: 900 });
         await frames(page);
         await walk.settled();
       }
-      // A popup still leaving (a tooltip placed for the width before) is not part of the page.
-      await page.waitForFunction(() => !document.querySelector('[class*="-leave-active"]'), undefined, { timeout: 5_000 }).catch(() => undefined);
+      // A hover tooltip left from the width before (placed for it, sometimes stuck leaving) is not part of the page's layout.
+      await page.evaluate(() => document.querySelectorAll<HTMLElement>('.ant-tooltip').forEach((e) => (e.style.display = 'none')));
       const o = await pageOverflow(page);
       if (o.scrollWidth > o.viewport) byWidth[width]!.overflowing.push(`${path}: ${o.scrollWidth} px wide in ${o.viewport} px: ${o.culprits.join(' | ')}`);
       const title = await page.locator('h1.ess-title').evaluate((h) => ({ text: h.textContent, cut: h.scrollWidth > h.clientWidth || h.scrollHeight > h.clientHeight }));
