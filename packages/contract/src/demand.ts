@@ -117,10 +117,9 @@ export const demandDayBody = z.object({ siteId: ref, date: localDate });
 export type DemandMonthBody = z.input<typeof demandMonthBody>;
 export type DemandDayBody = z.input<typeof demandDayBody>;
 
-/** A month row: the month's maximum, its time, the target, headroom and the demand charge. */
-export const demandMonthRow = z.object({
-  month: monthKey,
-  /** null: no window computed in the month. */
+/** What a month's row and a day's row share: the maximum, its time, the target's headroom, the window counts. */
+const demandPeriodFigures = z.object({
+  /** null: no window computed in the period. */
   maxDemandKw: z.number().nullable(),
   maxDemandTime: isoTime.nullable(),
   /** Station-local YYYY-MM-DD HH:mm of the maximum window's start. */
@@ -130,34 +129,26 @@ export const demandMonthRow = z.object({
   /** targetKw − maxDemandKw (negative: the target was exceeded); null without a target or windows. */
   headroomKw: z.number().nullable(),
   exceeded: z.boolean(),
+  /** Windows computed / of which estimated. */
+  windows: z.number(),
+  estimatedWindows: z.number(),
+  /** Pre-alarms raised and guard commands sent in the period. */
+  preAlarms: z.number(),
+  guardRequests: z.number(),
+});
+
+/** A month row: the month's maximum, its time, the target, headroom and the demand charge. */
+export const demandMonthRow = demandPeriodFigures.extend({
+  month: monthKey,
   /** Per kW per month (decimal text), null when the tariff is single-part or the station has no price. */
   demandPrice: decimalText.nullable(),
   /** maxDemandKw × demandPrice to the cent (decimal text), null without price. */
   demandCharge: decimalText.nullable(),
-  /** Windows computed / of which estimated. */
-  windows: z.number(),
-  estimatedWindows: z.number(),
-  /** Pre-alarms raised and guard commands sent in the month. */
-  preAlarms: z.number(),
-  guardRequests: z.number(),
 });
 export type DemandMonthRow = z.infer<typeof demandMonthRow>;
 
 /** A day row: the day's maximum and its time against the target. */
-export const demandDayRow = z.object({
-  date: localDate,
-  maxDemandKw: z.number().nullable(),
-  maxDemandTime: isoTime.nullable(),
-  maxDemandLocalTime: z.string().nullable(),
-  maxDemandEstimated: z.boolean(),
-  targetKw: z.number().nullable(),
-  headroomKw: z.number().nullable(),
-  exceeded: z.boolean(),
-  windows: z.number(),
-  estimatedWindows: z.number(),
-  preAlarms: z.number(),
-  guardRequests: z.number(),
-});
+export const demandDayRow = demandPeriodFigures.extend({ date: localDate });
 export type DemandDayRow = z.infer<typeof demandDayRow>;
 
 /** monthly/brief: the month's card. */
