@@ -49,6 +49,9 @@ export function counterfactualOf(importKwh: number, chargeKwh: number, discharge
   return Math.max(0, roundKw((importKwh + dischargeKwh - chargeKwh) * WINDOWS_PER_HOUR));
 }
 
+/** What `feed` returns when it closed nothing (shared, never written to). */
+const NONE: readonly ClosedWindow[] = Object.freeze([]);
+
 /** A closed window of one meter: the registers' increments and their boundary values. */
 export interface ClosedWindow {
   start: number;
@@ -73,7 +76,7 @@ export class WindowTracker {
 
   constructor(readonly timeZone: string) {}
 
-  private restart(ts: number, values: number[]): void {
+  private restart(ts: number, values: readonly number[]): void {
     this.winStart = windowStartOf(ts, this.timeZone);
     const onBoundary = this.winStart === ts;
     this.startValues = onBoundary ? values.slice() : null;
@@ -83,23 +86,23 @@ export class WindowTracker {
   }
 
   /** Feeds a reading (registers in kWh); returns the windows it closed (usually none). */
-  feed(ts: number, values: number[]): ClosedWindow[] {
+  feed(ts: number, values: readonly number[]): readonly ClosedWindow[] {
     if (Number.isNaN(this.prevTs)) {
       this.restart(ts, values);
-      return [];
+      return NONE;
     }
-    if (ts <= this.prevTs) return [];
+    if (ts <= this.prevTs) return NONE;
     for (let i = 0; i < values.length; i++) {
       // A register going back (a meter replaced or reset): no window across it.
       if (values[i]! < this.prev[i]!) {
         this.restart(ts, values);
-        return [];
+        return NONE;
       }
     }
     const span = ts - this.prevTs;
     if (span > MAX_INTERPOLATION_MS) {
       this.restart(ts, values);
-      return [];
+      return NONE;
     }
     let out: ClosedWindow[] | null = null;
     for (let b = this.winStart + Q; b <= ts; b += Q) {
@@ -121,8 +124,9 @@ export class WindowTracker {
       this.startEstimated = estimated;
     }
     this.prevTs = ts;
-    this.prev = values.slice();
-    return out ?? [];
+    // In place: a feed that closes nothing allocates nothing here.
+    for (let i = 0; i < values.length; i++) this.prev[i] = values[i]!;
+    return out ?? NONE;
   }
 
   /** Energy of register `i` so far in the window in progress (kWh), null when its start is unknown. */

@@ -48,12 +48,25 @@ interface Slots {
   maxDemandTime: number;
 }
 
+/** The guard's last judgement of the window in progress, as numbers (made into a DemandLive when asked). */
+interface LiveFigures {
+  energyKwh: number;
+  currentKw: number;
+  projectedKw: number;
+  thresholdKw: number | null;
+  state: DemandLive['state'];
+  ts: number;
+}
+
 interface Guard {
   windowStart: number;
   preAlarmed: boolean;
   alarmCode: string | null;
   guardRequested: boolean;
-  live: DemandLive | null;
+  live: LiveFigures | null;
+  /** The target in force for this window, as of the targets read at `targetsRead` (looked up once a window, not per report). */
+  target: TargetSetting | null;
+  targetsRead: number;
 }
 
 interface SiteState {
@@ -126,6 +139,8 @@ export class DemandSink implements IngestRules {
   private targets = new Map<number, Map<string, TargetSetting>>();
   private pending = new Map<string, PendingRow>();
   private lastReload = 0;
+  /** Counts the reloads of the targets (a guard's cached target older than this is looked up again). */
+  private targetsRead = 0;
   private chain: Promise<void> = Promise.resolve();
   private stopped = false;
 
@@ -178,6 +193,7 @@ export class DemandSink implements IngestRules {
       targets.set(r.siteId, m);
     }
     this.targets = targets;
+    this.targetsRead++;
   }
 
   /** The target of a station for the month holding `ts` (its own month's, else the standing one). */
@@ -287,19 +303,27 @@ export class DemandSink implements IngestRules {
       st.guard = emptyGuard(winStart);
     }
     const energy = tracker.energySoFar(0);
-    const target = this.targetAt(st.siteId, winStart, dev.timeZone);
     if (energy === null) return;
+    const cur = st.guard;
+    // Per report only arithmetic: the target is looked up once a window (and after a reload), the
+    // live figures are kept as numbers in place (liveOf makes the DemandLive when it is asked).
+    if (cur.targetsRead !== this.targetsRead) {
+      cur.target = this.targetAt(st.siteId, winStart, dev.timeZone);
+      cur.targetsRead = this.targetsRead;
+    }
+    const target = cur.target;
     const projected = projectDemand(energy, powerKw, ts, winStart);
     const threshold = target ? roundKw(target.targetKw - target.marginKw) : null;
-    const cur = st.guard;
     const state = threshold === null || projected <= threshold ? 'normal' : target && projected > target.targetKw ? 'exceeding' : 'preAlarm';
-    cur.live = {
-      windowStart: new Date(winStart).toISOString(), windowEnd: new Date(winStart + Q).toISOString(), energyKwh: roundKw(energy), currentKw: roundKw(powerKw),
-      projectedKw: projected, thresholdKw: threshold, state, preAlarmed: cur.preAlarmed, guardRequested: cur.guardRequested, updatedAt: new Date(ts).toISOString(),
-    };
+    const live = (cur.live ??= { energyKwh: 0, currentKw: 0, projectedKw: 0, thresholdKw: null, state: 'normal', ts: 0 });
+    live.energyKwh = energy;
+    live.currentKw = powerKw;
+    live.projectedKw = projected;
+    live.thresholdKw = threshold;
+    live.state = state;
+    live.ts = ts;
     if (!target || threshold === null || projected <= threshold || cur.preAlarmed) return;
     cur.preAlarmed = true;
-    cur.live.preAlarmed = true;
     const code = preAlarmCode(target.alarmLevel);
     cur.alarmCode = code;
     this.alarms()?.event(dev, code, true, `预计需量${fmt(projected)}kW超过预警值${fmt(threshold)}kW（目标${fmt(target.targetKw)}kW）`, ts);
@@ -314,7 +338,6 @@ export class DemandSink implements IngestRules {
     if (dischargeKw <= 0) return;
     const until = winStart + Q;
     cur.guardRequested = true;
-    cur.live.guardRequested = true;
     row.guardRequested = true;
     row.guardAt = ts;
     row.guardKw = dischargeKw;
@@ -338,7 +361,14 @@ export class DemandSink implements IngestRules {
   /** The window in progress of a station as the guard sees it (null without a main meter here or a target). */
   liveOf(siteId: number): DemandLive | null {
     for (const st of this.mains.values()) {
-      if (st.siteId === siteId) return st.guard.live && Date.parse(st.guard.live.windowEnd) > Date.now() ? st.guard.live : null;
+      if (st.siteId !== siteId) continue;
+      const g = st.guard;
+      const l = g.live;
+      if (!l || g.windowStart + Q <= Date.now()) return null;
+      return {
+        windowStart: new Date(g.windowStart).toISOString(), windowEnd: new Date(g.windowStart + Q).toISOString(), energyKwh: roundKw(l.energyKwh), currentKw: roundKw(l.currentKw),
+        projectedKw: l.projectedKw, thresholdKw: l.thresholdKw, state: l.state, preAlarmed: g.preAlarmed, guardRequested: g.guardRequested, updatedAt: new Date(l.ts).toISOString(),
+      };
     }
     return null;
   }
@@ -398,7 +428,7 @@ export class DemandSink implements IngestRules {
   }
 }
 
-const emptyGuard = (windowStart = Number.NaN): Guard => ({ windowStart, preAlarmed: false, alarmCode: null, guardRequested: false, live: null });
+const emptyGuard = (windowStart = Number.NaN): Guard => ({ windowStart, preAlarmed: false, alarmCode: null, guardRequested: false, live: null, target: null, targetsRead: -1 });
 
 function mergeRows(a: PendingRow, b: PendingRow): PendingRow {
   const out: PendingRow = { ...a };
