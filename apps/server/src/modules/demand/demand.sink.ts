@@ -409,14 +409,18 @@ export class DemandSink implements IngestRules {
     const t0 = performance.now();
     const rows = [...this.pending.values()];
     this.pending = new Map();
+    let written = 0;
     try {
-      for (let i = 0; i < rows.length; i += BATCH) {
-        await upsertWindows(this.database, rows.slice(i, i + BATCH));
-        this.counters.rowsWritten += Math.min(BATCH, rows.length - i);
+      for (; written < rows.length; written += BATCH) {
+        await upsertWindows(this.database, rows.slice(written, written + BATCH));
+        this.counters.rowsWritten += Math.min(BATCH, rows.length - written);
       }
     } catch (err) {
-      // Put back what was not written (merged under what came meanwhile).
-      for (const r of rows) {
+      // Put back what was not written (merged under what came meanwhile): the failed statement's
+      // rows and those after it; the statements before it committed. The failed one may have
+      // committed too with its answer lost: its retry is an upsert of the same figures (a storage
+      // meter's entry replaces itself), so it counts nothing twice.
+      for (const r of rows.slice(written)) {
         const key = `${r.siteId}:${r.ts}`;
         const now = this.pending.get(key);
         this.pending.set(key, now ? mergeRows(r, now) : r);
