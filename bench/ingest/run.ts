@@ -164,7 +164,7 @@ async function main() {
     let best: { rate: number; p50: number; p99: number } | null = null;
     let totalPublished = 0;
     console.log('\n offered pts/s | stored pts/s | all stored | drain ms | p50 ms | p99 ms | arrival p50/p99 | server CPU | postgres CPU | broker CPU | publishers CPU | machine busy | handle/copy ms per s | ' +
-      'demand windows closed/stored | demand eval/write ms per s | rss');
+      'demand windows closed / rows written | demand eval/write ms per s | rss');
     for (const rate of rates) {
       const c0 = { ...ingest.counters };
       const d0 = { ...demand.counters };
@@ -220,7 +220,7 @@ async function main() {
         `${`${ingest.latencyPercentile(50, 'arrival')}/${ingest.latencyPercentile(99, 'arrival')}`.padStart(15)} | ${(serverCpu * 100).toFixed(0).padStart(9)}% | ` +
         `${(pgCpu * 100).toFixed(0).padStart(11)}% | ${useMosquitto ? `${(mqCpu * 100).toFixed(0).padStart(9)}%` : '  (in-proc)'} | ` +
         `${(pubCpu * 100).toFixed(0).padStart(13)}% | ${(machineBusy * 100).toFixed(0).padStart(11)}% | ` +
-        `${fmt(handlePerS).padStart(6)} / ${fmt(copyPerS).padEnd(11)} | ${demandCol.padStart(28)} | ${demandTime.padStart(26)} | ${mb(process.memoryUsage().rss)}`,
+        `${fmt(handlePerS).padStart(6)} / ${fmt(copyPerS).padEnd(11)} | ${demandCol.padStart(36)} | ${demandTime.padStart(26)} | ${mb(process.memoryUsage().rss)}`,
       );
       // Sustained: everything stored, the backlog gone within a second, latency under a second.
       const sustained = allStored && drainMs < 1000 && p99 < 1000 && storedRate >= rate * 0.9;
