@@ -1,6 +1,6 @@
 import { defineModule } from '../../platform/module.ts';
 import './strategy.events.ts';
-import { registerStrategyJobs, strategyReconnectSubscriber } from './strategy.jobs.ts';
+import { registerStrategyJobs, strategyReconnectSubscriber, strategyRetargetSubscriber } from './strategy.jobs.ts';
 import { strategyRoutes } from './strategy.routes.ts';
 
 /**
@@ -13,7 +13,7 @@ export const strategyModule = defineModule({
   name: 'strategy',
   routes: strategyRoutes,
   jobs: registerStrategyJobs,
-  subscribers: [strategyReconnectSubscriber],
+  subscribers: [strategyReconnectSubscriber, strategyRetargetSubscriber],
 });
 
 export { sweepStrategies, synchronise } from './strategy.sync.ts';
