@@ -6,7 +6,7 @@ import { demandSetting } from '../../db/schema/demand.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logging.ts';
 import type { DeviceRegistry, IngestRules, RegisteredDevice } from '../telemetry/index.ts';
-import { counterfactualOf, demandOf, guardDischargeKw, projectDemand, roundKw, WindowTracker, type ClosedWindow } from './demand.compute.ts';
+import { counterfactualOf, demandOf, guardDischargeKw, LINE_TOLERANCE_KW, projectDemand, roundKw, WindowTracker, type ClosedWindow } from './demand.compute.ts';
 
 const Q = DEMAND_WINDOW_MS;
 /** How often the meters' purposes and the targets are read again (other instances' edits). */
@@ -292,12 +292,13 @@ export class DemandSink implements IngestRules {
     const projected = projectDemand(energy, powerKw, ts, winStart);
     const threshold = target ? roundKw(target.targetKw - target.marginKw) : null;
     const cur = st.guard;
-    const state = threshold === null || projected <= threshold ? 'normal' : target && projected > target.targetKw ? 'exceeding' : 'preAlarm';
+    const below = threshold === null || projected <= threshold + LINE_TOLERANCE_KW;
+    const state = below ? 'normal' : target && projected > target.targetKw ? 'exceeding' : 'preAlarm';
     cur.live = {
       windowStart: new Date(winStart).toISOString(), windowEnd: new Date(winStart + Q).toISOString(), energyKwh: roundKw(energy), currentKw: roundKw(powerKw),
       projectedKw: projected, thresholdKw: threshold, state, preAlarmed: cur.preAlarmed, guardRequested: cur.guardRequested, updatedAt: new Date(ts).toISOString(),
     };
-    if (!target || threshold === null || projected <= threshold || cur.preAlarmed) return;
+    if (!target || threshold === null || below || cur.preAlarmed) return;
     cur.preAlarmed = true;
     cur.live.preAlarmed = true;
     const code = preAlarmCode(target.alarmLevel);
