@@ -20,7 +20,7 @@ const ALL_MONTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
  * energy below it (down to the SOC lower limit) is kept for shaving the demand peaks, which the
  * EMS discharges whenever the import would pass the target's line (decision 0040).
  */
-export const DEMO_SHAVING_RESERVE_SOC = 40;
+export const DEMO_SHAVING_RESERVE_SOC = 60;
 
 /**
  * Windows from the price partition: charge in (deep) valley, discharge in peak and tip (only tip
