@@ -5,8 +5,8 @@
  * with the 15-minute demand windows, the demo targets and strategies — then the simulator playing
  * the stations live. Also the phone (390 px): the track page and the strategy.
  * Run: `npx tsx e2e/demand-strategy-screenshots.ts` after `npm run build -w @ess/web`
- * (E2E_WEB_DIST=<dir> for another build; DEMO_HISTORY_DAYS=<n> for a shorter history). Needs the
- * server's demand and strategy modules (issue 19).
+ * (E2E_WEB_DIST=<dir> for another build; DEMO_HISTORY_DAYS=<n> for another history than the
+ * month-long one it writes). Needs the server's demand and strategy modules (issue 19).
  */
 import type { Page } from 'playwright-core';
 import { seriousViolations } from './support/axe.ts';
@@ -24,8 +24,12 @@ async function shoot(page: Page, base: string, route: string, ready: string, nam
   log(`${name}.png${violations.length ? ` (${violations.length} axe violations)` : ''}`);
 }
 
+/** Over a month: the track's month and the analysis's saving come from a whole month of windows. */
+const HISTORY_DAYS = 35;
+
 runScript(async () => {
-  const { server, stop } = await startDemoShots();
+  // A month-long history (and the days of this month so far): the month's curve, its targets held, a few pre-alarms.
+  const { server, stop } = await startDemoShots({ historyDays: HISTORY_DAYS });
   const problems: string[] = [];
   const { browser, page } = await signedInPage(server);
   const base = server.url;

@@ -41,8 +41,9 @@ export async function settled(page: Page, animationMs = 1200): Promise<void> {
  * The console as `npm start` starts it the first time: the demo seeded, DEMO_HISTORY_DAYS (14) of
  * history written through the alarm engine, then the simulator playing the stations live.
  */
-export async function startDemoShots() {
-  const server = await startConsole({ SEED_DEMO: 'true', SIMULATOR: 'on', DEMO_HISTORY_DAYS: process.env.DEMO_HISTORY_DAYS ?? '14', ...webDistEnv() });
+export async function startDemoShots(options: { historyDays?: number } = {}) {
+  const days = process.env.DEMO_HISTORY_DAYS ?? String(options.historyDays ?? 14);
+  const server = await startConsole({ SEED_DEMO: 'true', SIMULATOR: 'on', DEMO_HISTORY_DAYS: days, ...webDistEnv() });
   const demo = await loadDemo(server.ctx.log);
   if (!demo) throw new Error('the demo is not available');
   log('writing the demo history');

@@ -407,3 +407,17 @@ export function indexDevices(fleet: Fleet): Map<string, { station: StationDef; d
   for (const station of fleet.stations) for (const device of station.devices) out.set(device.code, { station, device });
   return out;
 }
+
+/**
+ * A sensible standing demand target for a station, from its load profile (the demo's, decision
+ * 0040): the load's base plus 1.075 × its day swing (the natural monthly peak reaches about
+ * 1.19 × with its noise), plus half the charging piles' rating (their evening sessions stack on
+ * the load); the margin 5 %. Its pre-alarm line (target − margin) lies under the station's natural
+ * monthly peak, so the storage shaves visibly, and well above its night load, so the valleys
+ * still charge; on the heaviest days the storage may run short, which makes a few pre-alarms.
+ */
+export function demoDemandTarget(def: StationDef): { targetKw: number; marginKw: number } {
+  const piles = def.charging ? def.charging.pileCount * def.charging.pileRatedPower : 0;
+  const targetKw = Math.round(def.load.base + 1.075 * (def.load.peak - def.load.base) + 0.5 * piles);
+  return { targetKw, marginKw: Math.round(targetKw * 0.05 * 10) / 10 };
+}

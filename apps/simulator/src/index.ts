@@ -10,6 +10,8 @@ export * from './persist.ts';
 export * from './incidents.ts';
 export * from './soc.ts';
 export * from './storage-mode.ts';
+// The EMS's strategy (the demo history runs the stations under their synchronised strategy).
+export { applyStrategy, strategyControls } from './strategy.ts';
 // Station-local time is the contract's (time.ts); re-exported for the simulator's users.
 export { localTime, periodAt, utcOffsetMinutes } from '@ess/contract';
 export type { LocalTime, PricePeriod, TouSegment } from '@ess/contract';

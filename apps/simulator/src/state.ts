@@ -80,6 +80,8 @@ export interface StationControls {
   antiBackflow: boolean;
   /** 0 = none. */
   demandLimit: number;
+  /** The demand target's margin, kW: the import stays at or under demandLimit − demandMargin (absent in state files of earlier versions: 0). */
+  demandMargin?: number;
   pcsPowerLimit: number;
   /** Devices switched off (switch command), by code. */
   off: Record<string, boolean>;

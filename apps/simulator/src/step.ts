@@ -1,4 +1,4 @@
-import { localTime, periodAt, type PricePeriod } from '@ess/contract';
+import { capToImportLine, emsImportLine, localTime, periodAt, type PricePeriod } from '@ess/contract';
 import { clamp, hottestCellEstimate } from './battery.ts';
 import { arrivalProbability, baseLoad, irradiance, outdoorTemperature } from './environment.ts';
 import type { DeviceDef, Fleet, StationDef } from './fleet.ts';
@@ -174,8 +174,8 @@ function subStep(station: StationState, seed: number, t0: number, t1: number, so
   }
   let desired = target + (dcCoupled ? toAc(dcdcAvail, ETA_PCS) : 0);
   if (emsActive) {
-    const importLimit = Math.min(c.transformerProtectionPower, c.demandLimit > 0 ? c.demandLimit : Infinity);
-    desired = Math.max(desired, netAc - importLimit);
+    // The import line (transformer protection, demand target less margin): charging reduced, discharge added.
+    desired = capToImportLine(desired, netAc, emsImportLine(c.transformerProtectionPower, c.demandLimit > 0 ? c.demandLimit : null, c.demandMargin ?? 0));
     // A demand guard (auto mode): at least its discharge (the SOC and PCS limits below still apply).
     const guard = c.runMode === 0 ? guardFloor(c, t0) : 0;
     if (guard > 0) desired = Math.max(desired, guard);

@@ -107,3 +107,49 @@ describe('the EMS follows the synchronised strategy', () => {
     expect(command(s, ems, 'demandGuard', { dischargeKw: -1, until: 1 }).ok).toBe(false);
   });
 });
+
+describe('the EMS holds the import to the demand target less its margin (decision 0040)', () => {
+  /** 00:00 local in Shanghai: the factory's night load (about 90 kW). */
+  const NIGHT = JUNE + 16 * 60 * MIN;
+  const chargeAll = (timeZone: string, more: Partial<EmsStrategy> = {}) =>
+    strategyOf(timeZone, [{ start: '00:00', end: '24:00', mode: 'charge', powerKw: 200 }], { socMin: 5, socMax: 100, ...more });
+
+  it('charges only up to the line: target 250 kW, margin 10 kW → import 240 kW, the charge the rest', () => {
+    let s = createState(demoFleet(1), NIGHT);
+    const st = s.stations[0]!;
+    const ems = `${st.def.code}-EMS-01`;
+    const strategy = chargeAll(st.def.timeZone, { demandTargetKw: 250, demandMarginKw: 10 });
+    expect(command(s, ems, 'applyStrategy', { strategy, hash: strategyHash(strategy) }).ok).toBe(true);
+    expect(deviceValues(s, ems).demandLimit).toBe(250);
+    s = advance(s, 5 * MIN);
+    const f = s.stations[0]!.dyn.flows;
+    // The last minute: load (with the cabinets' air conditioning) well under the line; the schedule's 200 kW cut to 240 − load.
+    expect(f.load).toBeGreaterThan(60);
+    expect(f.load).toBeLessThan(140);
+    expect(f.grid).toBeCloseTo(240, 6);
+    expect(f.pcs).toBeCloseTo(-(240 - f.load), 6);
+    expect(-f.pcs).toBeLessThan(200);
+  });
+
+  it('without a target charges the schedule\'s full 200 kW on top of the load', () => {
+    let s = createState(demoFleet(1), NIGHT);
+    const st = s.stations[0]!;
+    const strategy = chargeAll(st.def.timeZone);
+    command(s, `${st.def.code}-EMS-01`, 'applyStrategy', { strategy, hash: strategyHash(strategy) });
+    s = advance(s, 5 * MIN);
+    const f = s.stations[0]!.dyn.flows;
+    expect(f.pcs).toBeCloseTo(-200, 6);
+    expect(f.grid).toBeCloseTo(f.load + 200, 6);
+  });
+
+  it('discharges when the load alone is above the line (the target below the night load)', () => {
+    let s = createState(demoFleet(1), NIGHT);
+    const st = s.stations[0]!;
+    const strategy = chargeAll(st.def.timeZone, { demandTargetKw: 60, demandMarginKw: 10 });
+    command(s, `${st.def.code}-EMS-01`, 'applyStrategy', { strategy, hash: strategyHash(strategy) });
+    s = advance(s, 5 * MIN);
+    const f = s.stations[0]!.dyn.flows;
+    expect(f.grid).toBeCloseTo(50, 6);
+    expect(f.pcs).toBeCloseTo(f.load - 50, 6);
+  });
+});

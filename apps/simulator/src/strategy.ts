@@ -49,6 +49,7 @@ export function applyStrategy(c: StationControls, params: unknown): Outcome {
   if (s.transformerProtectionKw !== null) c.transformerProtectionPower = s.transformerProtectionKw;
   c.antiBackflow = s.antiBackflow;
   c.demandLimit = s.demandTargetKw ?? 0;
+  c.demandMargin = s.demandTargetKw !== null ? (s.demandMarginKw ?? 0) : 0;
   return { ok: true, result: { hash: sc.hash } };
 }
 

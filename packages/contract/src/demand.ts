@@ -385,9 +385,17 @@ export const demandReconcileHeader = z.object({
   incomplete: z.number(),
   tolerancePercent: z.number(),
   toleranceMinKw: z.number(),
-  /** Σ of the months' demand charges by the console's figures and by the bills' (where entered), decimal text. */
+  /**
+   * Σ of the months' demand charges by the console's figures and by the bills' (where entered),
+   * decimal text — only when every row of the filter is in one currency (`currency`); null when
+   * they span several (money is never added across currencies: see `charges`).
+   */
   consoleCharge: decimalText.nullable(),
   billCharge: decimalText.nullable(),
+  /** The one currency of the rows (null: none, or several). */
+  currency: z.string().nullable(),
+  /** The same sums per currency (the stations' currencies), in order of currency code; one entry per currency among the rows. */
+  charges: z.array(z.object({ currency: z.string(), consoleCharge: decimalText.nullable(), billCharge: decimalText.nullable() })),
 });
 export type DemandReconcileHeader = z.infer<typeof demandReconcileHeader>;
 
@@ -396,6 +404,8 @@ export const demandReconcileRecord = z.object({
   siteId: z.number(),
   siteName: z.string(),
   timeZone: z.string(),
+  /** The station's currency: its charges are in it. */
+  currency: z.string(),
   month: monthKey,
   consoleMaxKw: z.number().nullable(),
   consoleMaxTime: isoTime.nullable(),

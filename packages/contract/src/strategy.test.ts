@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  applyStrategyParams, defaultSocLimits, scheduleFor, strategyAdd, strategyHash, strategyIssueMessage, strategyIssues, windowAt,
+  applyStrategyParams, capToImportLine, emsImportLine, defaultSocLimits, scheduleFor, strategyAdd, strategyHash, strategyIssueMessage, strategyIssues, windowAt,
   type EmsStrategy, type StrategyContent, type StrategyLimits, type StrategyWindowInput,
 } from './strategy.ts';
 
@@ -82,5 +82,23 @@ describe('strategy rules', () => {
     expect(strategyHash(reordered)).toBe(h);
     expect(strategyHash({ ...ems, socMin: 11 })).not.toBe(h);
     expect(applyStrategyParams.safeParse({ strategy: ems, hash: h }).success).toBe(true);
+  });
+});
+
+describe('the EMS import line (decision 0040)', () => {
+  it('is the lower of the transformer power and the demand target less its margin', () => {
+    expect(emsImportLine(500, 250, 10)).toBe(240);
+    expect(emsImportLine(200, 250, 10)).toBe(200);
+    expect(emsImportLine(null, null)).toBe(Infinity);
+    expect(emsImportLine(300, null, 10)).toBe(300);
+  });
+  it('reduces charging, never the load, and adds discharge above the line (hand-worked)', () => {
+    // Load 180 kW, target 250 kW, margin 10 kW: line 240; the schedule charges 200 kW → 60 kW (import 240).
+    expect(capToImportLine(-200, 180, emsImportLine(500, 250, 10))).toBe(-60);
+    // Load 300 kW, the schedule idle → discharge 60 kW (import 240).
+    expect(capToImportLine(0, 300, 240)).toBe(60);
+    // Below the line: the set-point stands; no line: unchanged.
+    expect(capToImportLine(-30, 180, 240)).toBe(-30);
+    expect(capToImportLine(-200, 180, Infinity)).toBe(-200);
   });
 });

@@ -87,7 +87,11 @@ const strategyFields = {
   transformerProtectionKw: z.number().gt(0, '变压器保护功率应大于0').max(MAX_STRATEGY_POWER).optional().nullable().transform((v) => v ?? null),
   /** True: never export to the grid (discharge is cut to the load). */
   antiBackflow: z.boolean(),
-  /** kW: the import target the storage shaves to by discharging (demand management); null = none. */
+  /**
+   * kW: the station's demand target. The demand setting is its only source (decision 0040): a
+   * strategy read answers the target in force this month (null without one); on add and edit the
+   * field is accepted for the shape's sake and not stored — set targets under 需量设置.
+   */
   demandTargetKw: z.number().gt(0, '需量目标应大于0').max(MAX_STRATEGY_POWER).optional().nullable().transform((v) => v ?? null),
 };
 export const strategyAdd = z.object({ siteId: ref, ...strategyFields });
@@ -238,6 +242,26 @@ export function strategyIssues(content: StrategyContent, limits: StrategyLimits)
 
 // ── Running a strategy (the EMS, the simulator and the console's preview share this) ─
 
+/**
+ * The EMS's import line (kW): the grid import it keeps the storage under — the transformer
+ * protection power, and the demand target less its margin, whichever is lower; Infinity without
+ * either. One rule for the EMS (simulator) and the strategy simulation.
+ */
+export function emsImportLine(transformerKw: number | null, demandTargetKw: number | null, demandMarginKw = 0): number {
+  const demand = demandTargetKw !== null && demandTargetKw > 0 ? Math.max(0, demandTargetKw - demandMarginKw) : Infinity;
+  return Math.min(transformerKw ?? Infinity, demand);
+}
+
+/**
+ * A storage set-point (AC kW, + discharge) held to the import line: import = net load − set-point
+ * may not exceed the line, so charging is reduced (down to none) and, when the net load alone is
+ * above the line, discharge is added. The PCS, SOC and anti-backflow limits apply after it.
+ * E.g. net load 180 kW, line 240 kW, the schedule charging 200 kW (−200) → −60: import 240.
+ */
+export function capToImportLine(setpointKw: number, netLoadKw: number, lineKw: number): number {
+  return Number.isFinite(lineKw) ? Math.max(setpointKw, netLoadKw - lineKw) : setpointKw;
+}
+
 /** The schedule that applies to a station-local day: the smallest priority number among those listing its month and weekday. */
 export function scheduleFor<S extends Pick<StrategySchedule, 'priority' | 'months' | 'weekdays'>>(schedules: readonly S[], month: number, weekday: number): S | null {
   let best: S | null = null;
@@ -262,7 +286,14 @@ export const emsStrategy = z.object({
   socMax: z.number(),
   transformerProtectionKw: z.number().nullable(),
   antiBackflow: z.boolean(),
+  /**
+   * The station's demand target in force (the demand setting of the current station-local month,
+   * else its standing one; docs/decisions/0040-demand-target.md), null without one. Not the
+   * strategy's own field: the demand setting is the only source of a station's target.
+   */
   demandTargetKw: z.number().nullable(),
+  /** The target's margin (kW): the EMS keeps the import at or under target − margin. Absent without a target. */
+  demandMarginKw: z.number().min(0).optional(),
   pcsRatedKw: z.number().nullable(),
 });
 export type EmsStrategy = z.output<typeof emsStrategy>;

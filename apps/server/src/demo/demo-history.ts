@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { eq, inArray } from 'drizzle-orm';
 import { addDays, localDayStart, todayIn } from '@ess/contract';
 import {
-  DEFAULT_FAULT_RATE, commissionedState, faultLabel, localTime, reportedFaults, saveState, stationDeviceValues, step,
+  DEFAULT_FAULT_RATE, applyStrategy, commissionedState, faultLabel, localTime, reportedFaults, saveState, stationDeviceValues, step,
   type DeviceDef, type Fleet, type SimState,
 } from '@ess/simulator';
 import { device } from '../db/schema/device.ts';
@@ -11,6 +11,7 @@ import { deviceEvent } from '../db/schema/telemetry.ts';
 import type { AppContext } from '../platform/context.ts';
 import { alarmEngineOf } from '../modules/alarm/index.ts';
 import { demandSinkOf } from '../modules/demand/index.ts';
+import { syncedStrategies } from '../modules/strategy/index.ts';
 import { copyDriver, deviceRegistryOf } from '../modules/telemetry/index.ts';
 import { loadProductSlots } from '../modules/telemetry/index.ts';
 import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } from '../modules/telemetry/index.ts';
@@ -28,7 +29,10 @@ import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } f
  *   live over MQTT) are stored as device events and go through its fault rules: the past alarms are
  *   raised and ended by the same engine, into the same table, as live ones;
  * - the simulator's state at the end is saved where the live simulator resumes from it, so
- *   registers continue without a jump and faults still open stay open.
+ *   registers continue without a jump and faults still open stay open;
+ * - each station's EMS runs its synchronised strategy (when one exists) from the start, with the
+ *   demand target it carries: the history's storage keeps the import under the target exactly as
+ *   the live EMS does (the simulator's own `step`, decision 0040).
  * Days older than the last FINE_DAYS are played in 30-minute steps (the physics still integrates
  * in the simulator's 1-minute sub-steps, so the energy and the registers are the same; only fewer
  * readings are taken): the devices the energy figures read are sampled every 30 minutes and 5
@@ -202,6 +206,15 @@ export async function seedDemoHistory(
   };
 
   let state = commissionedState(fleet, start, { randomFaultsPerDevicePerDay: faultRate });
+  // The stations run the strategy they are synchronised with (its demand target held by the EMS's
+  // own rule, decision 0040), from the start: the live simulator resumes with it from the state file.
+  const strategies = await syncedStrategies(ctx, codes);
+  for (const station of state.stations) {
+    const synced = strategies.get(station.def.code);
+    if (!synced) continue;
+    const applied = applyStrategy(station.dyn.controls, synced);
+    if (!applied.ok) ctx.log.warn({ site: station.def.code, error: applied.error }, 'demo history: strategy not applied');
+  }
   // The commissioning reading: every register at zero, so the first day's energy is complete.
   record(state, start);
   let steps = 0;

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
-import { demoFleet } from '@ess/simulator';
+import { demoDemandTarget, demoFleet } from '@ess/simulator';
 import type { RunningApp } from '../app.ts';
 import { defineModule } from '../platform/module.ts';
 import { refreshRevenue } from '../modules/dashboard/index.ts';
 import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
 import { seedStatementDemo } from '../modules/statement/index.ts';
-import { seedDemandDemo } from '../modules/demand/index.ts';
+import { seedDemandDemo, seedDemandTargets } from '../modules/demand/index.ts';
 import { seedStrategyDemo } from '../modules/strategy/index.ts';
 import { sweepReadings } from '../modules/meter/index.ts';
 import { demoHistoryDefaultDays, demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
@@ -29,15 +29,18 @@ export const demoModule = defineModule({
  */
 export async function playDemo(running: RunningApp): Promise<SimulatorProcess | null> {
   const { config, log, mqtt } = running.ctx;
+  const fleet = demoFleet();
+  // First the demand targets (from the stations' load profiles), then the strategies that carry
+  // them to the EMS (decision 0040): the history below runs under both. Once each.
+  await seedDemandTargets(running.ctx, fleet.stations.map((st) => ({ code: st.code, ...demoDemandTarget(st) })));
+  await seedStrategyDemo(running.ctx, fleet.stations);
   if (!wantsSimulator(config, mqtt)) {
     await seedMaintenanceDemo(running.ctx);
     await seedStatementDemo(running.ctx);
     await seedDemandDemo(running.ctx);
-    await seedStrategyDemo(running.ctx, demoFleet().stations);
     return null;
   }
   // By default from the first day of the previous month: a whole past month to read and settle.
-  const fleet = demoFleet();
   const days = config.demoHistoryDays ?? demoHistoryDefaultDays(fleet);
   if (days > 0) {
     const stateFile = process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json');
@@ -53,9 +56,7 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   await seedMaintenanceDemo(running.ctx);
   // After the history and its readings: statements of the last ended months, in every state. Once.
   await seedStatementDemo(running.ctx);
-  // After the history's demand windows: a target per station and its few pre-alarms. Once.
+  // After the history's demand windows: their few pre-alarms (the days the storage ran short).
   await seedDemandDemo(running.ctx);
-  // Strategies of the demo stations, synchronised once their EMS is online (the sweep sends them). Once.
-  await seedStrategyDemo(running.ctx, fleet.stations);
   return startSimulatorProcess(config, mqtt, log);
 }

@@ -20,3 +20,6 @@ export const alarmModule = defineModule({
  * history's reports and fault events through it, so past alarms are raised and ended by the same rules.
  */
 export const alarmEngineOf = (ctx: AppContext): Pick<AlarmEngine, 'report' | 'event' | 'flush' | 'pendingTransitions'> | undefined => alarmEngines.get(ctx);
+
+/** The alarm type a fault code gets in the default dictionary (modules seeding their own event entries use it too). */
+export { alarmTypeOfCode } from './alarm.seed.ts';

@@ -144,6 +144,13 @@ export class WindowTracker {
  * import power held to its end = (energy so far + current power × remaining time) × 4, in kW.
  * A negative power (export) counts as 0.
  */
+/**
+ * How far (kW) a projection may pass the pre-alarm line before it counts as above it: the EMS holds
+ * the import at the line itself (decision 0040), and a projection from registers read to 0.01 kWh
+ * and powers to 0.01 kW scatters by about ±0.1 kW around it; a pre-alarm there would be noise.
+ */
+export const LINE_TOLERANCE_KW = 0.5;
+
 export function projectDemand(energySoFarKwh: number, currentKw: number, now: number, windowStart: number): number {
   const remainingH = Math.max(0, windowStart + Q - now) / HOUR;
   return roundKw((energySoFarKwh + Math.max(0, currentKw) * remainingH) * WINDOWS_PER_HOUR);

@@ -464,7 +464,7 @@ async function reconcileRows(ctx: AppContext, user: AuthUser, f: z.output<typeof
       const state: DemandReconcileState = meterFlagged || billFlagged ? 'mismatched' : consoleKw === null || billKw === null ? 'incomplete' : 'matched';
       const price = prices.get(month);
       out.push({
-        siteId: st.id, siteName: st.name, timeZone: st.timeZone, month,
+        siteId: st.id, siteName: st.name, timeZone: st.timeZone, currency: st.currency, month,
         consoleMaxKw: consoleKw, consoleMaxTime: iso(a?.maxTs),
         meterMaxKw: meterKw, meterMaxTime: m ? new Date(m.maxTime).toISOString() : null,
         billMaxKw: billKw, billNote: b?.b.note ?? null, billEnteredBy: b ? (b.name || b.username || null) : null, billEnteredAt: iso(b?.b.updatedAt),
@@ -480,10 +480,17 @@ async function reconcileRows(ctx: AppContext, user: AuthUser, f: z.output<typeof
 
 export async function reconcileHeader(ctx: AppContext, user: AuthUser, f: z.output<typeof demandReconcileFilter>): Promise<DemandReconcileHeader> {
   const rows = await reconcileRows(ctx, user, f);
-  const total = (pick: (r: DemandReconcileRecord) => string | null) => {
-    const xs = rows.map(pick).filter((x): x is string => x !== null);
+  const total = (of: readonly DemandReconcileRecord[], pick: (r: DemandReconcileRecord) => string | null) => {
+    const xs = of.map(pick).filter((x): x is string => x !== null);
     return xs.length ? fixed(xs.map((x) => dec(x)).reduce(add), 2) : null;
   };
+  // Money is summed per currency, never across (stations bill in their own).
+  const currencies = [...new Set(rows.map((r) => r.currency))].sort();
+  const charges = currencies.map((currency) => {
+    const of = rows.filter((r) => r.currency === currency);
+    return { currency, consoleCharge: total(of, (r) => r.consoleCharge), billCharge: total(of, (r) => r.billCharge) };
+  });
+  const one = charges.length === 1 ? charges[0]! : null;
   return {
     total: rows.length,
     matched: rows.filter((r) => r.state === 'matched').length,
@@ -491,8 +498,10 @@ export async function reconcileHeader(ctx: AppContext, user: AuthUser, f: z.outp
     incomplete: rows.filter((r) => r.state === 'incomplete').length,
     tolerancePercent: DEMAND_TOLERANCE_PERCENT,
     toleranceMinKw: DEMAND_TOLERANCE_MIN_KW,
-    consoleCharge: total((r) => r.consoleCharge),
-    billCharge: total((r) => r.billCharge),
+    consoleCharge: one?.consoleCharge ?? null,
+    billCharge: one?.billCharge ?? null,
+    currency: one?.currency ?? null,
+    charges,
   };
 }
 

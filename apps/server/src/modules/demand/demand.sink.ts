@@ -6,7 +6,7 @@ import { demandSetting } from '../../db/schema/demand.ts';
 import type { Database } from '../../platform/db/database.ts';
 import type { Logger } from '../../platform/logging.ts';
 import type { DeviceRegistry, IngestRules, RegisteredDevice } from '../telemetry/index.ts';
-import { counterfactualOf, demandOf, guardDischargeKw, projectDemand, roundKw, WindowTracker, type ClosedWindow } from './demand.compute.ts';
+import { counterfactualOf, demandOf, guardDischargeKw, LINE_TOLERANCE_KW, projectDemand, roundKw, WindowTracker, type ClosedWindow } from './demand.compute.ts';
 
 const Q = DEMAND_WINDOW_MS;
 /** How often the meters' purposes and the targets are read again (other instances' edits). */
@@ -314,7 +314,8 @@ export class DemandSink implements IngestRules {
     const target = cur.target;
     const projected = projectDemand(energy, powerKw, ts, winStart);
     const threshold = target ? roundKw(target.targetKw - target.marginKw) : null;
-    const state = threshold === null || projected <= threshold ? 'normal' : target && projected > target.targetKw ? 'exceeding' : 'preAlarm';
+    const below = threshold === null || projected <= threshold + LINE_TOLERANCE_KW;
+    const state = below ? 'normal' : target && projected > target.targetKw ? 'exceeding' : 'preAlarm';
     const live = (cur.live ??= { energyKwh: 0, currentKw: 0, projectedKw: 0, thresholdKw: null, state: 'normal', ts: 0 });
     live.energyKwh = energy;
     live.currentKw = powerKw;
@@ -322,7 +323,7 @@ export class DemandSink implements IngestRules {
     live.thresholdKw = threshold;
     live.state = state;
     live.ts = ts;
-    if (!target || threshold === null || projected <= threshold || cur.preAlarmed) return;
+    if (!target || threshold === null || below || cur.preAlarmed) return;
     cur.preAlarmed = true;
     const code = preAlarmCode(target.alarmLevel);
     cur.alarmCode = code;

@@ -224,10 +224,51 @@ describe.each(DB_TARGETS)('demand management on %s', (target) => {
     rows = await okData(post<Page<DemandReconcileRecord>>('/demand/reconciliation/query/page', { siteId, monthFrom: '2026-01', monthTo: '2026-03' }));
     expect(rows.records[0]).toMatchObject({ billMaxKw: 110, billDiffKw: 10, billFlagged: true, state: 'mismatched', consoleCharge: '4050.00', billCharge: '4455.00', billNote: '3月电费单' });
     const h = await okData(post<DemandReconcileHeader>('/demand/reconciliation/query/header', { siteId, monthFrom: '2026-01', monthTo: '2026-03' }));
-    expect(h).toMatchObject({ total: 1, mismatched: 1, matched: 0, incomplete: 0, tolerancePercent: 2, consoleCharge: '4050.00', billCharge: '4455.00' });
+    expect(h).toMatchObject({ total: 1, mismatched: 1, matched: 0, incomplete: 0, tolerancePercent: 2, consoleCharge: '4050.00', billCharge: '4455.00', currency: 'CNY' });
+    expect(h.charges).toEqual([{ currency: 'CNY', consoleCharge: '4050.00', billCharge: '4455.00' }]);
     await okData(post('/demand/reconciliation/edit', { siteId, month: '2026-03', billMaxKw: 101.5 }));
     rows = await okData(post<Page<DemandReconcileRecord>>('/demand/reconciliation/query/page', { siteId, monthFrom: '2026-03', monthTo: '2026-03' }));
     expect(rows.records[0]).toMatchObject({ state: 'matched', billFlagged: false });
+  });
+
+  it('sums the reconciliation header per currency, never across (a CNY and a EUR station)', async () => {
+    const { east } = await seededCompanies(t);
+    const eur = await newSite(t, east.id, { code: 'XL03', name: '需量测试站EUR' });
+    await t.ctx.db.update(site).set({ timeZone: 'Asia/Shanghai', currency: 'EUR' }).where(eq(site.id, eur.id));
+    const m = await newDevice(t, eur.id, { type: 'meter', meterPurpose: 'main', code: 'XL03-MTR-01' });
+    const tpl = (await okData(post<{ id: number }>('/operation/price/template/add', {
+      name: '两部制EUR', type: 'largeIndustrial', billingSystem: 'twoPart', voltageLevel: '10kV', companyId: east.id, currency: 'EUR',
+    }))).id;
+    await okData(post('/operation/price/cycle/add/batch', {
+      templateId: tpl, cycles: [{ name: '全年', months: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], periods: BANDS, peakPrice: 0.3, valleyPrice: 0.1, demandPrice: 10 }],
+    }));
+    await okData(post('/configure/price/cycle/add', { siteId: eur.id, templateId: tpl, startDate: '2026-03-01' }));
+    const registry = deviceRegistryOf(t.ctx);
+    await registry.refresh();
+    await sink().reload();
+    const meter = registry.byId.get(m.id)!;
+    // One window on 2026-03-11, 10:00 local: 10 kWh → 40 kW, charge 40 × 10 = 400.00 EUR; the bill says 42 kW → 420.00 EUR.
+    const w = T10 + 86_400_000;
+    [0, 5, 8, 10].forEach((fwd, k) => sink().replay(meter, w + k * 5 * MIN, valuesOf(meter, { forwardActiveEnergy: 2000 + fwd, activePower: 40 })));
+    await sink().flush();
+    await okData(post('/demand/reconciliation/edit', { siteId: eur.id, month: '2026-03', billMaxKw: 42 }));
+    const body = { monthFrom: '2026-03', monthTo: '2026-03' };
+    const rows = await okData(post<Page<DemandReconcileRecord>>('/demand/reconciliation/query/page', body));
+    expect(rows.records.map((r) => [r.siteName, r.currency, r.consoleMaxKw, r.consoleCharge, r.billCharge]).sort()).toEqual([
+      ['需量测试站', 'CNY', 100, '4050.00', '4110.75'], ['需量测试站EUR', 'EUR', 40, '400.00', '420.00'],
+    ]);
+    const h = await okData(post<DemandReconcileHeader>('/demand/reconciliation/query/header', body));
+    // Not 4450.00 (CNY + EUR): one sum per currency, and no single figure.
+    expect(h).toMatchObject({ total: 2, consoleCharge: null, billCharge: null, currency: null });
+    expect(h.charges).toEqual([
+      { currency: 'CNY', consoleCharge: '4050.00', billCharge: '4110.75' }, { currency: 'EUR', consoleCharge: '400.00', billCharge: '420.00' },
+    ]);
+    // One station: its currency and its sums.
+    const one = await okData(post<DemandReconcileHeader>('/demand/reconciliation/query/header', { ...body, siteId: eur.id }));
+    expect(one).toMatchObject({ total: 1, consoleCharge: '400.00', billCharge: '420.00', currency: 'EUR', charges: [{ currency: 'EUR', consoleCharge: '400.00', billCharge: '420.00' }] });
+    // The foreign user (only XL01) sees only its CNY station's sums.
+    const scoped = await okData(post<DemandReconcileHeader>('/demand/reconciliation/query/header', body, foreign.token));
+    expect(scoped).toMatchObject({ total: 1, currency: 'CNY', charges: [{ currency: 'CNY', consoleCharge: '4050.00' }] });
   });
 
   it('guards a live window: pre-alarm through the alarm engine, demandGuard 22.5 kW to the EMS, its reply recorded, the outcome at the close', async () => {

@@ -19,5 +19,5 @@ export { demandSinkOf } from './demand.runtime.ts';
 /** The target in force for a station and month (the strategy respects it). */
 export { targetInForce } from './demand.service.ts';
 export type { DemandTargetSetPayload } from './demand.events.ts';
-/** The demand demo (targets and pre-alarms over the history's windows), written once after the demo's history. */
-export { seedDemandDemo } from './demand.demo.ts';
+/** The demand demo: standing targets before the demo's history, its few pre-alarms after it. */
+export { seedDemandDemo, seedDemandTargets, type DemoDemandTarget } from './demand.demo.ts';

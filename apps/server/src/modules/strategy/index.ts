@@ -1,7 +1,8 @@
 import { defineModule } from '../../platform/module.ts';
 import './strategy.events.ts';
-import { registerStrategyJobs, strategyReconnectSubscriber } from './strategy.jobs.ts';
+import { registerStrategyJobs, strategyReconnectSubscriber, strategyRetargetSubscriber } from './strategy.jobs.ts';
 import { strategyRoutes } from './strategy.routes.ts';
+import { seedStrategyAlarms } from './strategy.seed.ts';
 
 /**
  * Operation strategy (api-catalogue "Strategy"; DOMAIN.md §6a; issue 19 items 7, 9): a station's
@@ -12,9 +13,11 @@ import { strategyRoutes } from './strategy.routes.ts';
 export const strategyModule = defineModule({
   name: 'strategy',
   routes: strategyRoutes,
+  // The drift alarm's dictionary entry, also in databases seeded before it existed (decision 0040).
+  seeds: [({ db }) => seedStrategyAlarms(db)],
   jobs: registerStrategyJobs,
-  subscribers: [strategyReconnectSubscriber],
+  subscribers: [strategyReconnectSubscriber, strategyRetargetSubscriber],
 });
 
 export { sweepStrategies, synchronise } from './strategy.sync.ts';
-export { seedStrategyDemo } from './strategy.demo.ts';
+export { seedStrategyDemo, syncedStrategies } from './strategy.demo.ts';

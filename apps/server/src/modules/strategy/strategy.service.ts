@@ -13,7 +13,7 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { inSiteScope } from '../../platform/http/scope.ts';
-import { syncOf } from './strategy.sync.ts';
+import { demandTargetNow, syncOf } from './strategy.sync.ts';
 import './strategy.events.ts';
 
 export interface Station {
@@ -51,8 +51,9 @@ export async function limitsOf(db: DbOrTx, siteId: number): Promise<StrategyLimi
 }
 
 type Fields = Omit<z.output<typeof strategyAdd>, 'siteId'>;
+/** What is stored: the demand target is not (decision 0040: the demand setting is its only source; a sent one is ignored). */
 const contentOf = (b: Fields): StrategyContent => ({
-  schedules: b.schedules, socMin: b.socMin, socMax: b.socMax, transformerProtectionKw: b.transformerProtectionKw, antiBackflow: b.antiBackflow, demandTargetKw: b.demandTargetKw,
+  schedules: b.schedules, socMin: b.socMin, socMax: b.socMax, transformerProtectionKw: b.transformerProtectionKw, antiBackflow: b.antiBackflow, demandTargetKw: null,
 });
 
 /** Refuses (400) with the broken rules, each naming its schedule and window; nothing is written. */
@@ -71,7 +72,8 @@ async function recordOf(ctx: AppContext, db: DbOrTx, row: typeof strategy.$infer
     socMax: row.socMax,
     transformerProtectionKw: row.transformerProtectionKw,
     antiBackflow: row.antiBackflow,
-    demandTargetKw: row.demandTargetKw,
+    // The station's target in force (the demand setting), as the EMS receives it.
+    demandTargetKw: (await demandTargetNow(db, st))?.demandTargetKw ?? null,
     updatedByName: u?.name ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

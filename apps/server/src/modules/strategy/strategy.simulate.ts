@@ -1,6 +1,6 @@
 import { localTime, minutesOf } from '@ess/contract';
 import {
-  NO_CAPACITY, NO_DAY_DATA, NO_STRATEGY, strategyIssueMessage, strategyIssues, strategySetpoint,
+  NO_CAPACITY, NO_DAY_DATA, NO_STRATEGY, capToImportLine, emsImportLine, strategyIssueMessage, strategyIssues, strategySetpoint,
   type SimulationStep, type SimulationSummary, type StrategyContent, type StrategySimulation, type strategySimulate,
 } from '@ess/contract/strategy';
 import { and, eq } from 'drizzle-orm';
@@ -11,6 +11,7 @@ import { strategy } from '../../db/schema/strategy.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
+import { targetInForce } from '../demand/index.ts';
 import { tariffsForSite } from '../pricing/index.ts';
 import { deviceHistory } from '../telemetry/index.ts';
 import { limitsOf, stationOf } from './strategy.service.ts';
@@ -29,6 +30,8 @@ export interface DayStep {
 
 export interface SimulationInput {
   content: StrategyContent;
+  /** The demand target in force on the day with its margin (the demand setting; decision 0040), null without one. */
+  demand: { targetKw: number; marginKw: number } | null;
   timeZone: string;
   stepMinutes: number;
   /** Installed capacity, kWh; the SOC moves by kWh / capacity (no conversion losses: a planning figure). */
@@ -82,7 +85,7 @@ export function summarise(rows: { batteryKw: number | null; gridKw: number | nul
 /**
  * Runs a strategy over a day's measured load and PV as the EMS would: the window's set-point
  * (target SOC respected), then the limits — import never above the transformer protection power
- * nor the demand target (discharge added, charging cut), no export with anti-backflow (discharge
+ * nor the demand target less its margin (discharge added, charging cut; `capToImportLine`, as the EMS), no export with anti-backflow (discharge
  * cut to the load, PV surplus charged), the PCS rating, and the SOC limits.
  */
 export function simulateDay(input: SimulationInput): { steps: SimulationStep[]; expected: SimulationSummary; actual: SimulationSummary; usableKwh: number } {
@@ -90,13 +93,14 @@ export function simulateDay(input: SimulationInput): { steps: SimulationStep[]; 
   const h = input.stepMinutes / 60;
   const cap = input.capacityKwh;
   let soc = Math.min(c.socMax, Math.max(c.socMin, input.startSoc));
+  const line = emsImportLine(c.transformerProtectionKw, input.demand?.targetKw ?? null, input.demand?.marginKw ?? 0);
   const steps: SimulationStep[] = [];
   for (const s of input.steps) {
     const local = localTime(s.t, input.timeZone);
     const net = s.loadKw - s.pvKw;
     let p = strategySetpoint(c.schedules, local, soc).kw;
-    const importCap = Math.min(c.transformerProtectionKw ?? Infinity, c.demandTargetKw ?? Infinity);
-    if (Number.isFinite(importCap)) p = Math.max(p, net - importCap);
+    // The EMS's rule (contract): import at most min(transformer, target − margin) — charging cut, discharge added.
+    p = capToImportLine(p, net, line);
     if (c.antiBackflow) p = Math.min(p, net);
     const rated = input.pcsRatedKw ?? Infinity;
     p = Math.max(-rated, Math.min(rated, p));
@@ -161,7 +165,9 @@ export async function simulate(ctx: AppContext, user: AuthUser, body: z.output<t
   if (steps.length === 0) throw new AppError('RULE_VIOLATION', NO_DAY_DATA);
   const stepMinutes = history.interval === '1h' ? 60 : STEP_MINUTES;
   const firstSoc = steps.find((s) => s.actualSoc !== null)?.actualSoc ?? (content.socMin + content.socMax) / 2;
-  const r = simulateDay({ content, timeZone: st.timeZone, stepMinutes, capacityKwh: limits.installedCapacity, pcsRatedKw: limits.pcsRatedKw, startSoc: firstSoc, steps });
+  const target = await targetInForce(ctx.db, st.id, body.date.slice(0, 7));
+  const demand = target ? { targetKw: target.targetKw, marginKw: target.marginKw } : null;
+  const r = simulateDay({ content, demand, timeZone: st.timeZone, stepMinutes, capacityKwh: limits.installedCapacity, pcsRatedKw: limits.pcsRatedKw, startSoc: firstSoc, steps });
   return {
     siteId: st.id, date: body.date, timeZone: st.timeZone, currency: day.template?.currency ?? '', stepMinutes, capacityKwh: round(r.usableKwh, 2),
     steps: r.steps, expected: r.expected, actual: r.actual,

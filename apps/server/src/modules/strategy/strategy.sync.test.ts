@@ -230,4 +230,37 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
     expect(deviceValues(sim.state, 'SH01-EMS-01').strategyHash).toBe(before!.syncedHash);
     await until('the drift alarm to end', async () => (await openDriftAlarms()).length === 0);
   });
+
+  it('one demand target (decision 0040): a target set goes to the EMS with the synchronised strategy; the strategy cannot set another', async () => {
+    const [before] = await t.ctx.db.select().from(strategy).where(eq(strategy.id, strategyId));
+    expect(before!.syncState).toBe('applied');
+    // The demand setting is the source: a standing target 300 kW, margin 15 → the EMS's line 285 kW.
+    const set = await post('/demand/setting/add', { siteId, targetKw: 300, marginKw: 15, allowDischarge: true });
+    expect(set.body.errorCode).toBe('00000');
+    t.ctx.outbox.nudge();
+    await until('the strategy re-sent with the target', async () => {
+      const [r] = await t.ctx.db.select().from(strategy).where(eq(strategy.id, strategyId));
+      return r!.syncedHash !== before!.syncedHash && r!.syncState === 'applied';
+    });
+    const [row] = await t.ctx.db.select().from(strategy).where(eq(strategy.id, strategyId));
+    // Only the target changed in what was synchronised (schedules and limits as sent before).
+    expect(row!.syncedPayload).toEqual({ ...(before!.syncedPayload as object), demandTargetKw: 300, demandMarginKw: 15 });
+    const ems = deviceValues(sim.state, 'SH01-EMS-01');
+    expect(ems.demandLimit).toBe(300);
+    expect(ems.strategyHash).toBe(row!.syncedHash);
+    expect(sim.state.stations.find((x) => x.def.code === 'SH01')!.dyn.controls.demandMargin).toBe(15);
+    // The strategy as read shows the target in force; its state is applied (content and target both as synchronised).
+    const view = (await post<StrategyView>('/configure/operation/strategy/query/unique', { siteId })).body.data.strategy!;
+    expect(view.demandTargetKw).toBe(300);
+    expect(view.sync).toMatchObject({ state: 'applied', hash: row!.syncedHash });
+    // A target sent with the strategy is not a second source: ignored (the stored and sent target stays the demand setting's).
+    const edit = await post('/configure/operation/strategy/edit', { ...flat(siteId, 'discharge', 40), id: strategyId, siteId: undefined, demandTargetKw: 999 });
+    expect(edit.body.errorCode).toBe('00000');
+    const after = (await post<StrategyView>('/configure/operation/strategy/query/unique', { siteId })).body.data.strategy!;
+    expect(after.demandTargetKw).toBe(300);
+    expect(after.sync.state).toBe('applied');
+    // Nothing to re-send on the next sweep: the target in force is the synchronised one.
+    const { resent } = await sweepStrategies(t.ctx);
+    expect(resent).toBe(0);
+  });
 });

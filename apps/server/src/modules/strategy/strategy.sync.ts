@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { localTime } from '@ess/contract';
 import {
   APPLY_STRATEGY_COMMAND, NO_EMS, STRATEGY_DRIFT_ALARM, applyStrategyResult, strategyHash,
   type EmsStrategy, type StrategySync, type StrategySyncState,
@@ -14,6 +15,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { inSiteScope } from '../../platform/http/scope.ts';
 import { alarmEngineOf } from '../alarm/index.ts';
+import { targetInForce } from '../demand/index.ts';
 import { statusExpr } from '../device/index.ts';
 import { commandChannel } from '../monitor/index.ts';
 import { deviceRegistryOf } from '../telemetry/index.ts';
@@ -59,13 +61,36 @@ async function emsOf(ctx: AppContext, db: DbOrTx, siteId: number): Promise<Ems |
   return { id: d.id, code: d.code, siteCode: d.siteCode, online: d.status === 'online', reported: d.reported, reportedTs: d.reportedTs ? new Date(d.reportedTs) : null };
 }
 
-/** The strategy as the EMS receives it (its content, the station's zone, the PCS rating). */
-export async function emsStrategyOf(db: DbOrTx, row: Row, st: Pick<Station, 'id' | 'timeZone'>): Promise<EmsStrategy> {
+/** The station's demand target in force now (its current local month's, else the standing one): the EMS's, and the strategy's as read. */
+export async function demandTargetNow(db: DbOrTx, st: Pick<Station, 'id' | 'timeZone'>, now = Date.now()): Promise<{ demandTargetKw: number; demandMarginKw: number } | null> {
+  const t = await targetInForce(db, st.id, localTime(now, st.timeZone).monthKey);
+  return t ? { demandTargetKw: t.targetKw, demandMarginKw: t.marginKw } : null;
+}
+
+/**
+ * The strategy as the EMS receives it: its content, the station's zone, the PCS rating, and the
+ * station's demand target in force now with its margin (decision 0040: the demand setting is the
+ * only source of the target; the strategy row's own column is not read).
+ */
+export async function emsStrategyOf(db: DbOrTx, row: Row, st: Pick<Station, 'id' | 'timeZone'>, now = Date.now()): Promise<EmsStrategy> {
   const limits = await limitsOf(db, st.id);
+  const target = await demandTargetNow(db, st, now);
   return {
     timeZone: st.timeZone, schedules: row.schedules, socMin: row.socMin, socMax: row.socMax, transformerProtectionKw: row.transformerProtectionKw,
-    antiBackflow: row.antiBackflow, demandTargetKw: row.demandTargetKw, pcsRatedKw: limits.pcsRatedKw,
+    antiBackflow: row.antiBackflow, demandTargetKw: target?.demandTargetKw ?? null, ...(target ? { demandMarginKw: target.demandMarginKw } : {}), pcsRatedKw: limits.pcsRatedKw,
   };
+}
+
+/**
+ * The synchronised payload with the demand target in force now in place of the one it was sent
+ * with; null when they agree. The target follows the demand setting (a target set, a new month)
+ * without the strategy's own unsynchronised edits going out with it.
+ */
+function withTargetNow(payload: EmsStrategy, target: { demandTargetKw: number; demandMarginKw: number } | null): EmsStrategy | null {
+  const same = (payload.demandTargetKw ?? null) === (target?.demandTargetKw ?? null) && (payload.demandMarginKw ?? null) === (target?.demandMarginKw ?? null);
+  if (same) return null;
+  const { demandMarginKw: _old, ...rest } = payload;
+  return { ...rest, demandTargetKw: target?.demandTargetKw ?? null, ...(target ? { demandMarginKw: target.demandMarginKw } : {}) };
 }
 
 /** The state shown: unsynced when the saved content is not what was synchronised last; else the stored state. */
@@ -188,6 +213,30 @@ async function resend(ctx: AppContext, row: Row, ems: Ems): Promise<void> {
 }
 
 /**
+ * A synchronised strategy whose demand target is no longer the one in force (a target set, a
+ * month boundary): its synchronised payload gets the target in force and goes out again as a
+ * pending synchronisation (the schedules and limits stay what was synchronised). Returns whether
+ * it was re-targeted.
+ */
+export async function retarget(ctx: AppContext, row: Row, now = Date.now()): Promise<boolean> {
+  if (!row.syncedHash || !row.syncedPayload) return false;
+  const st = await stationOf(ctx.db, null, row.siteId);
+  const payload = withTargetNow(row.syncedPayload as unknown as EmsStrategy, await demandTargetNow(ctx.db, st, now));
+  if (!payload) return false;
+  const hash = strategyHash(payload);
+  const [moved] = await ctx.db
+    .update(strategy)
+    .set({ syncedHash: hash, syncedPayload: payload, syncState: 'pending', sentAt: new Date(), attempts: 1, appliedHash: null, appliedAt: null, lastError: null })
+    .where(and(eq(strategy.id, row.id), eq(strategy.syncedHash, row.syncedHash)))
+    .returning({ id: strategy.id });
+  if (!moved) return false;
+  const ems = await emsOf(ctx, ctx.db, row.siteId);
+  // Offline: it stays pending, and goes out when the EMS is back (the reconnect event, the sweep).
+  if (ems?.online) await send(ctx, row.id, ems, hash, payload);
+  return true;
+}
+
+/**
  * The sweep (every few seconds, and when an EMS comes online): every synchronised strategy is
  * compared with the hash its EMS reports (drift opens the alarm, agreement ends it); a pending
  * one whose EMS is online is sent again (not more often than the command timeout), and so is one
@@ -200,6 +249,11 @@ export async function sweepStrategies(ctx: AppContext, siteIds?: readonly number
   for (const row of rows) {
     if (siteIds && !siteIds.includes(row.siteId)) continue;
     try {
+      // The demand target in force changed (a new month): the EMS gets it (decision 0040).
+      if (await retarget(ctx, row)) {
+        resent++;
+        continue;
+      }
       const ems = await emsOf(ctx, ctx.db, row.siteId);
       if (!ems) continue;
       let state = row.syncState as StrategySyncState;

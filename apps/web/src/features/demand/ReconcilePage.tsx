@@ -142,8 +142,8 @@ export function ReconcilePage() {
     { key: 'bill', title: t('账单需量 (kW)'), width: 130, align: 'right', render: (_, r) => (r.billMaxKw === null ? <Typography.Text type="secondary">{t('未录入')}</Typography.Text> : num(r.billMaxKw)) },
     { key: 'billDiff', title: t('账单差异'), width: 120, align: 'right', render: (_, r) => <Diff v={r.billDiffKw} flagged={r.billFlagged} testId="bill-diff" /> },
     { key: 'state', title: t('状态'), width: 100, render: (_, r) => <ToneTag tone={STATE_TONES[r.state]}>{t(DEMAND_RECONCILE_STATE_LABELS[r.state])}</ToneTag> },
-    { key: 'consoleCharge', title: t('平台需量电费'), width: 140, align: 'right', render: (_, r) => money(r.consoleCharge, '') },
-    { key: 'billCharge', title: t('账单需量电费'), width: 140, align: 'right', render: (_, r) => money(r.billCharge, '') },
+    { key: 'consoleCharge', title: t('平台需量电费'), width: 140, align: 'right', render: (_, r) => money(r.consoleCharge, r.currency) },
+    { key: 'billCharge', title: t('账单需量电费'), width: 140, align: 'right', render: (_, r) => money(r.billCharge, r.currency) },
     { key: 'note', title: t('备注'), width: 160, ellipsis: true, render: (_, r) => r.billNote ?? '' },
     ...(canEdit
       ? [{
@@ -189,10 +189,17 @@ export function ReconcilePage() {
             <Figure title={t('一致')} value={String(h.matched)} />
             <Figure title={t('不一致')} value={String(h.mismatched)} danger={h.mismatched > 0} testId="reconcile-mismatched" />
             <Figure title={t('待补录')} value={String(h.incomplete)} />
-            <Figure title={t('平台需量电费')} value={money(h.consoleCharge, '')} />
-            <Figure title={t('账单需量电费')} value={money(h.billCharge, '')} />
           </Figures>
         )}
+        {/* Money per currency (stations bill in their own), never added across currencies. */}
+        {(h?.charges ?? []).map((c) => (
+          <div key={c.currency} style={{ marginTop: 16 }} data-testid="reconcile-charges" data-currency={c.currency}>
+            <Figures>
+              <Figure title={t('平台需量电费')} value={money(c.consoleCharge, c.currency)} />
+              <Figure title={t('账单需量电费')} value={money(c.billCharge, c.currency)} />
+            </Figures>
+          </div>
+        ))}
         {h && (
           <Typography.Text type="secondary" style={{ display: 'block', marginTop: 8 }}>
             {t('容差：平台需量的 $1% 或 $2 kW，取较大者', h.tolerancePercent, h.toleranceMinKw)}

@@ -167,7 +167,7 @@ describe('demand analysis page', () => {
 });
 
 const recon = (over: Partial<DemandReconcileRecord> = {}): DemandReconcileRecord => ({
-  siteId: 4, siteName: '上海站', timeZone: 'Asia/Shanghai', month: '2026-10', consoleMaxKw: 861, consoleMaxTime: null, meterMaxKw: 862, meterMaxTime: null,
+  siteId: 4, siteName: '上海站', timeZone: 'Asia/Shanghai', currency: 'CNY', month: '2026-10', consoleMaxKw: 861, consoleMaxTime: null, meterMaxKw: 862, meterMaxTime: null,
   billMaxKw: 900, billNote: null, billEnteredBy: null, billEnteredAt: null, meterDiffKw: 1, billDiffKw: 39, meterFlagged: false, billFlagged: true,
   state: 'mismatched', demandPrice: '40', consoleCharge: '34440.00', billCharge: '36000.00', ...over,
 });
@@ -176,13 +176,27 @@ describe('demand reconciliation page', () => {
   it('lists the three figures with the difference beyond tolerance flagged, and enters the bill’s figure', async () => {
     useUserStore.setState({ permissions: new Set([demandEndpoints.reconcilePage.path, demandEndpoints.reconcileEdit.path]) });
     const srv = serve({
-      [demandEndpoints.reconcileHeader.path]: () => ({ total: 1, matched: 0, mismatched: 1, incomplete: 0, tolerancePercent: 2, toleranceMinKw: 0.5, consoleCharge: '34440.00', billCharge: '36000.00' }),
-      [demandEndpoints.reconcilePage.path]: () => ({ records: [recon()], total: 1, current: 1, pageSize: 20 }),
+      [demandEndpoints.reconcileHeader.path]: () => ({
+        total: 2, matched: 0, mismatched: 1, incomplete: 1, tolerancePercent: 2, toleranceMinKw: 0.5, consoleCharge: null, billCharge: null, currency: null,
+        charges: [{ currency: 'CNY', consoleCharge: '34440.00', billCharge: '36000.00' }, { currency: 'EUR', consoleCharge: '1200.00', billCharge: null }],
+      }),
+      [demandEndpoints.reconcilePage.path]: () => ({
+        records: [recon(), recon({ siteId: 5, siteName: '柏林站', currency: 'EUR', month: '2026-09', billMaxKw: null, billDiffKw: null, billFlagged: false, state: 'incomplete', consoleCharge: '1200.00', billCharge: null })],
+        total: 2, current: 1, pageSize: 20,
+      }),
       [demandEndpoints.reconcileEdit.path]: () => null,
     });
     renderPage(<ReconcilePage />);
     const table = await screen.findByTestId('reconcile-table');
     const row = (await within(table).findByText('2026-10', {}, { timeout: 20_000 })).closest('tr')!;
+    // Money per currency: one line of sums per currency in the header, each row in its station's currency; never 35640 of mixed money.
+    const sums = screen.getAllByTestId('reconcile-charges');
+    expect(sums.map((x) => x.getAttribute('data-currency'))).toEqual(['CNY', 'EUR']);
+    expect(within(sums[0]!).getByText('34,440.00 CNY')).toBeTruthy();
+    expect(within(sums[0]!).getByText('36,000.00 CNY')).toBeTruthy();
+    expect(within(sums[1]!).getByText('1,200.00 EUR')).toBeTruthy();
+    expect(screen.queryByText(/35,640/)).toBeNull();
+    expect(within(row).getByText('34,440.00 CNY')).toBeTruthy();
     // 900 − 861 = 39 kW is beyond max(2 % of 861 = 17.22, 0.5) kW: flagged; 1 kW is within it.
     expect(within(row).getByTestId('bill-diff').textContent).toBe('+39 kW');
     expect(within(row).getByTestId('bill-diff').className).toContain('ant-tag');

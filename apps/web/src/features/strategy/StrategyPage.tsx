@@ -270,7 +270,8 @@ function StrategyEditor({ view }: { view: StrategyView }) {
           </Col>
           <Col xs={12} md={6}>
             <Form.Item label={t('需量目标 (kW)')} layout="vertical">
-              <InputNumber aria-label={t('需量目标 (kW)')} disabled={disabled} value={draft.demandTargetKw} min={0} placeholder={t('不限制')} onChange={(v) => setDraft({ ...draft, demandTargetKw: v ?? null })} style={{ width: '100%' }} />
+              {/* Read only: the station's target in force comes from the demand settings (decision 0040); the server does not store one here. */}
+              <InputNumber aria-label={t('需量目标 (kW)')} disabled value={draft.demandTargetKw} placeholder={t('不限制')} style={{ width: '100%' }} data-testid="strategy-demand-target" />
             </Form.Item>
           </Col>
           <Col xs={24}>
