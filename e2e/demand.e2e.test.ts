@@ -1,4 +1,4 @@
-import { addDays, localDayStart, todayIn } from '@ess/contract';
+import { addDays, localDayStart, nextMonth, todayIn } from '@ess/contract';
 import type { DemandMeasureRecord } from '@ess/contract/demand';
 import type { StrategySimulation } from '@ess/contract/strategy';
 import type { Page as Paged } from '@ess/contract';
@@ -64,7 +64,9 @@ describe('demand, strategy and storage control in Chromium', { timeout: 120_000 
       `select id, ts, demand_kw, import_kwh from demand_window where site_id = $1 and ts >= $2 and ts < $3 and demand_kw is not null order by demand_kw desc, ts`,
       [site.id, new Date(localDayStart(site.timeZone, from)), new Date(to)],
     );
-  const monthMax = async () => (await windows(`${month}-01`, Date.now()))[0]!;
+  /** The end of the month (or now, when it has not ended). */
+  const monthEnd = () => Math.min(Date.now(), localDayStart(site.timeZone, `${nextMonth(month)}-01`));
+  const monthMax = async () => (await windows(`${month}-01`, monthEnd()))[0]!;
   const deviceId = async (code: string) => Number((await sql<{ id: number }>('select id from device where code = $1', [code]))[0]!.id);
   const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 20_000) => {
     for (const end = Date.now() + ms; !(await check()); ) {
@@ -78,17 +80,20 @@ describe('demand, strategy and storage control in Chromium', { timeout: 120_000 
     // Chromium starts while the server writes the history (and is closed after all, whatever fails).
     const launching = launchBrowser().then((b) => (browser = b));
     server = await startConsole({
-      SIMULATOR: 'off', DEVICE_OFFLINE_TIMEOUT_MS: '5000', LATEST_FLUSH_MS: '200', INGEST_BATCH_MS: '50', ROLLUP_FLUSH_MS: '1000',
+      SIMULATOR: 'off', DEVICE_OFFLINE_TIMEOUT_MS: '5000', PRESENCE_SWEEP_MS: '1000', LATEST_FLUSH_MS: '200', INGEST_BATCH_MS: '50', ROLLUP_FLUSH_MS: '1000',
       ...(process.env.E2E_WEB_DIST ? { WEB_DIST: process.env.E2E_WEB_DIST } : {}),
     });
+    const serverAt = Date.now();
     const [s] = await sql<{ id: number; name: string; time_zone: string }>('select id, name, time_zone from site where code = $1', [SITE]);
     site = { id: Number(s!.id), name: s!.name, timeZone: s!.time_zone };
     day = addDays(todayIn(site.timeZone), -1);
     month = day.slice(0, 7);
     // The history from a little before yesterday's local midnight: every window of yesterday measured.
     const fleet = createFleet(1);
-    await seedDemoHistory(server.ctx, fleet, (Date.now() - localDayStart(site.timeZone, day)) / DAY_MS + 0.05, '');
-    sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet, intervalMs: 1000 });
+    const history = await seedDemoHistory(server.ctx, fleet, (Date.now() - localDayStart(site.timeZone, day)) / DAY_MS + 0.05, '');
+    const historyAt = Date.now();
+    // Played on from where the history ends (the meters' registers go on from theirs).
+    sim = await runSimulator({ mqttUrl: server.ctx.mqtt.url, fleet, intervalMs: 1000, state: history.state });
     for (const m of METERS) sim.silence(m);
     admin = await ConsoleApi.signIn(server.url, (id) => server.captchaCode(id), 'admin', E2E_ADMIN_PASSWORD);
     await launching;
@@ -98,7 +103,8 @@ describe('demand, strategy and storage control in Chromium', { timeout: 120_000 
     // A target above the month's peak, so that the live guard stays quiet.
     targetKw = Math.ceil(((await monthMax()).demand_kw * 1.2) / 10) * 10;
     marginKw = Math.round(targetKw / 10);
-    console.log(`demand e2e: ready in ${Math.round((Date.now() - started) / 1000)} s`);
+    const s1 = (a: number, b: number) => ((b - a) / 1000).toFixed(1);
+    console.log(`demand e2e: ready in ${s1(started, Date.now())} s (server ${s1(started, serverAt)}, history ${s1(serverAt, historyAt)}, simulator and sign-in ${s1(historyAt, Date.now())})`);
   }, 180_000);
   afterEach(async ({ task }) => {
     if (task.result?.state !== 'fail') return;
@@ -180,9 +186,9 @@ describe('demand, strategy and storage control in Chromium', { timeout: 120_000 
 
   it('lists the windows where storage lowered the demand and opens one in detail', async () => {
     const shaved = await sql<{ n: number }>(
-      `select count(*)::int as n from demand_window where site_id = $1 and ts >= $2 and demand_kw is not null
+      `select count(*)::int as n from demand_window where site_id = $1 and ts >= $2 and ts < $3 and demand_kw is not null
          and round(greatest(0, (import_kwh + coalesce(discharge_kwh, 0) - coalesce(charge_kwh, 0)) * 4)::numeric, 3) > round(demand_kw::numeric, 3)`,
-      [site.id, new Date(localDayStart(site.timeZone, `${month}-01`))],
+      [site.id, new Date(localDayStart(site.timeZone, `${month}-01`)), new Date(monthEnd())],
     );
     const listed = await admin.post<Paged<DemandMeasureRecord>>('/demand/analysis/measure', { siteId: site.id, month, current: 1, pageSize: 10 });
     expect(listed.total).toBe(shaved[0]!.n);
@@ -302,11 +308,9 @@ describe('demand, strategy and storage control in Chromium', { timeout: 120_000 
     expect(deviceValues(sim.state, EMS).runMode).toBe(1);
     await expect(journal()).resolves.toMatchObject([{ device_code: PCS, params: { mode: 'manual', powerKw: 100, durationMin: 15 }, result: 'ok' }]);
 
-    // The PCS silent: its own page offers nothing, and its EMS's page is refused with the reason.
+    // The PCS silent and taken offline: its EMS's page is refused with the reason, its own page offers nothing.
     sim.silence(PCS);
-    await detail.waitForStatus('offline');
-    await expect(page.getByTestId('storage-send').isDisabled()).resolves.toBe(true);
-    await screens.storageCard().getByText('设备在线时才能远程控制').waitFor();
+    await until('the PCS offline', async () => (await admin.post<{ status: string }[]>('/configure/device/query/list', { code: PCS }))[0]?.status === 'offline');
     await page.goto(`${server.url}/monitor/deviceDetail?id=${emsId}`);
     await detail.loaded();
     await screens.storageForm('manual', { power: 50, minutes: 15 });
@@ -314,11 +318,14 @@ describe('demand, strategy and storage control in Chromium', { timeout: 120_000 
     await page.getByTestId('storage-error').filter({ hasText: '设备离线，不能下发储能控制' }).waitFor();
     await page.locator('.ant-modal-wrap:visible').getByRole('button', { name: /取\s*消/ }).click();
     await expect(journal()).resolves.toMatchObject([{ result: 'ok' }, { device_code: EMS, result: 'refused' }]);
+    await page.goto(`${server.url}/monitor/deviceDetail?id=${pcsId}`);
+    await detail.loaded();
+    await detail.waitForStatus('offline');
+    await expect(page.getByTestId('storage-send').isDisabled()).resolves.toBe(true);
+    await screens.storageCard().getByText('设备在线时才能远程控制').waitFor();
 
     // Back online, back to auto.
     sim.unsilence(PCS);
-    await page.goto(`${server.url}/monitor/deviceDetail?id=${pcsId}`);
-    await detail.loaded();
     await detail.waitForStatus('online');
     await screens.storageForm('auto');
     await screens.confirmStorage(E2E_ADMIN_PASSWORD);
