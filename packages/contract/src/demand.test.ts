@@ -13,7 +13,9 @@ describe('demand contract', () => {
 
   it('checks a target: positive, margin within it, month or standing, level 1-5 (default 2)', () => {
     expect(demandSettingAdd.parse({ siteId: 1, targetKw: 100, marginKw: 5 })).toMatchObject({ month: null, allowDischarge: false, alarmLevel: 2 });
-    expect(demandSettingAdd.parse({ siteId: 1, month: '2026-03', targetKw: 100, marginKw: 100 }).month).toBe('2026-03');
+    expect(demandSettingAdd.parse({ siteId: 1, month: '2026-03', targetKw: 100, marginKw: 99.9 }).month).toBe('2026-03');
+    // A margin equal to the target would put the pre-alarm line at 0 kW.
+    expect(demandSettingAdd.safeParse({ siteId: 1, targetKw: 100, marginKw: 100 }).error?.issues[0]?.message).toBe(DEMAND_MARGIN_RANGE);
     expect(demandSettingAdd.safeParse({ siteId: 1, targetKw: 0, marginKw: 0 }).error?.issues[0]?.message).toBe(DEMAND_TARGET_POSITIVE);
     expect(demandSettingAdd.safeParse({ siteId: 1, targetKw: 10, marginKw: 10.5 }).error?.issues[0]?.message).toBe(DEMAND_MARGIN_RANGE);
     expect(demandSettingAdd.safeParse({ siteId: 1, month: '2026-3', targetKw: 10, marginKw: 1 }).success).toBe(false);

@@ -487,7 +487,8 @@ export const demandSettingAdd = z
       .max(5, DEMAND_ALARM_LEVEL_RANGE)
       .default(DEMAND_DEFAULT_ALARM_LEVEL),
   })
-  .refine((v) => v.marginKw <= v.targetKw, { message: DEMAND_MARGIN_RANGE, path: ['marginKw'] });
+  // Below the target: a margin equal to it would put the pre-alarm line at 0 kW (every window pre-alarmed).
+  .refine((v) => v.marginKw < v.targetKw, { message: DEMAND_MARGIN_RANGE, path: ['marginKw'] });
 export type DemandSettingAdd = z.input<typeof demandSettingAdd>;
 
 export const demandSettingRecord = z.object({

@@ -175,6 +175,7 @@ describe.each(DB_TARGETS)('demand management on %s', (target) => {
       ['/demand/setting/add', { siteId, month: '2026-03', targetKw: -5, marginKw: 0 }, 400, /目标需量须大于0/],
       ['/demand/setting/add', { siteId, month: '2026-03', targetKw: 0, marginKw: 0 }, 400, /目标需量须大于0/],
       ['/demand/setting/add', { siteId, month: '2026-03', targetKw: 100, marginKw: 120 }, 400, /预警裕量应在0到目标需量之间/],
+      ['/demand/setting/add', { siteId, month: '2026-03', targetKw: 100, marginKw: 100 }, 400, /预警裕量应在0到目标需量之间/],
       ['/demand/setting/add', { siteId, month: '2026-03', targetKw: 100, marginKw: -1 }, 400, /预警裕量应在0到目标需量之间/],
       ['/demand/setting/add', { siteId, month: '3/2026', targetKw: 100, marginKw: 1 }, 400, /月份格式不正确/],
       ['/demand/setting/add', { siteId, month: '2026-03', targetKw: 100, marginKw: 1, alarmLevel: 9 }, 400, /告警等级应为1-5/],

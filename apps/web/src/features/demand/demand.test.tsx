@@ -56,6 +56,7 @@ describe('demand requests checked with the contract before they are sent', () =>
     });
     expect(settingBody({ siteId: 4, month: '2026-12', targetKw: 800, marginKw: 50, allowDischarge: true, alarmLevel: 1 })).toMatchObject({ ok: true, body: { month: '2026-12', allowDischarge: true, alarmLevel: 1 } });
     expect(settingBody({ siteId: 4, targetKw: 800, marginKw: 900 })).toEqual({ ok: false, issue: DEMAND_MARGIN_RANGE, field: 'marginKw' });
+    expect(settingBody({ siteId: 4, targetKw: 800, marginKw: 800 })).toEqual({ ok: false, issue: DEMAND_MARGIN_RANGE, field: 'marginKw' });
   });
 });
 
