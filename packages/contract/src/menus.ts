@@ -30,6 +30,8 @@ const page = (parentPath: string, child: string, name: string, interfaces: strin
   interfaces,
 });
 
+/** The company picker of company-scoped records (messaging). */
+const COMPANY_PICKER = '/system/company/query/tree';
 const SITE_PICKERS = ['/system/company/query/tree', '/configure/site/query/tree', '/configure/site/query/list'];
 /** The metering screens pick a station's meters from the device registry's list. */
 const METER_PICKER = '/configure/device/query/list';
@@ -143,18 +145,22 @@ export const MENUS: MenuDef[] = [
   page('/log', 'login', '登录日志', ['/system/loginLog/**']),
   page('/log', 'api', '接口日志', ['/system/access/log/**']),
 
+  // Messaging (issue 20, decision 0043): accounts, channels, templates and rules are company-scoped.
   dir('/mail', '邮件', 'mail'),
-  page('/mail', 'mail-account', '邮件账号', []),
-  page('/mail', 'mail-template', '邮件模板', []),
-  page('/mail', 'mail-log', '邮件日志', []),
+  page('/mail', 'mail-account', '邮件账号', ['/mail/account/**', '/mail/template/query/list', COMPANY_PICKER]),
+  page('/mail', 'mail-template', '邮件模板', ['/mail/template/**', COMPANY_PICKER, ...SITE_PICKERS]),
+  page('/mail', 'mail-log', '邮件日志', ['/mail/log/**', '/mail/account/query/list', '/mail/template/query/list', COMPANY_PICKER]),
 
   dir('/sms', '短信', 'message'),
-  page('/sms', 'sms-channel', '短信渠道', []),
-  page('/sms', 'sms-template', '短信模板', []),
-  page('/sms', 'sms-log', '短信日志', []),
+  page('/sms', 'sms-channel', '短信渠道', ['/sms/channel/**', '/sms/template/query/list', COMPANY_PICKER]),
+  page('/sms', 'sms-template', '短信模板', ['/sms/template/**', COMPANY_PICKER, ...SITE_PICKERS]),
+  page('/sms', 'sms-log', '短信日志', ['/sms/log/**', '/sms/channel/query/list', '/sms/template/query/list', COMPANY_PICKER]),
 
   dir('/message', '消息', 'notification'),
-  page('/message', 'message-config', '消息配置', []),
+  page('/message', 'message-config', '消息配置', [
+    '/message/config/**', '/mail/account/query/list', '/mail/template/query/list', '/sms/channel/query/list', '/sms/template/query/list',
+    '/system/role/query/list', '/system/user/query/list', ...SITE_PICKERS,
+  ]),
 
   dir('/overview', '总览', 'fund'),
   page('/overview', 'station', '电站总览', ['/comprehensive/**', NO_SITE_HANDLE, '/home/page/**', ...SITE_PICKERS]),

@@ -16,3 +16,4 @@ export * from './meter-reading.ts';
 export * from './statement.ts';
 export * from './demand.ts';
 export * from './strategy.ts';
+export * from './messaging.ts';
