@@ -83,6 +83,13 @@ const envSchema = z.object({
   /** argon2id cost of stored passwords (the library's defaults: 64 MiB, 3 passes); tests lower it. */
   PASSWORD_HASH_MEMORY_KIB: z.coerce.number().int().min(1024).default(65_536),
   PASSWORD_HASH_TIME_COST: z.coerce.number().int().min(1).default(3),
+  /** Key of secrets at rest (mail passwords, SMS secrets; platform/secrets.ts): 32 bytes hex/base64 or a passphrase; unset: the documented demo key (warned in production). */
+  SECRET_KEY: z.string().min(16).optional(),
+  /** Mail and SMS log rows older than this are deleted (daily job). */
+  MESSAGE_LOG_RETENTION_DAYS: z.coerce.number().positive().default(180),
+  /** How long one SMTP conversation (connect, TLS, AUTH, send) may take. */
+  MAIL_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  NODE_ENV: z.string().optional(),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -144,6 +151,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     commandTimeoutMs: raw.COMMAND_TIMEOUT_MS,
     alarmPopupLevel: raw.ALARM_POPUP_LEVEL,
     alarmSyncMs: raw.ALARM_SYNC_MS,
+    secretKey: raw.SECRET_KEY,
+    messageLogRetentionDays: raw.MESSAGE_LOG_RETENTION_DAYS,
+    mailTimeoutMs: raw.MAIL_TIMEOUT_MS,
+    /** Production mode: NODE_ENV=production or an external database (not the embedded demo). */
+    production: raw.NODE_ENV === 'production' || raw.DATABASE_URL !== undefined,
     passwordHash: { memoryCost: raw.PASSWORD_HASH_MEMORY_KIB, timeCost: raw.PASSWORD_HASH_TIME_COST },
     webDist: raw.WEB_DIST ?? runtimePath('../../web/dist', resolve(import.meta.dirname, '../../../web/dist')),
   };
