@@ -16,3 +16,5 @@ export const messagingModule = defineModule({
 
 /** Queue an SMS (rendered, logged as queued) and its first attempt: for the delivery engine. */
 export { enqueueSms, attemptSms, type SmsToQueue } from './sms.send.ts';
+/** The SMS demo (a channel to the local SMS catcher, an alarm template), written once. */
+export { seedSmsDemo } from './sms.demo.ts';
