@@ -52,7 +52,7 @@ export const mailTemplateResource = defineResource<MailTemplateRecord, MailTempl
       { name: 'name', label: '模板名称', required: true, maxLength: 64 },
       { name: 'code', label: '模板编码', required: true, maxLength: 64, help: '消息规则按编码选用模板，不同语言的模板共用一个编码' },
       { name: 'language', label: '语言', type: 'select', options: LANGUAGE_OPTIONS, required: true },
-      { name: 'subject', label: '邮件主题', required: true, maxLength: 200, wide: true, placeholder: '${station} ${alarmName}' },
+      { name: 'subject', label: '邮件主题', required: true, maxLength: 200, wide: true },
       { name: 'html', label: 'HTML正文', type: 'textarea', required: true, wide: true, help: '变量写作 ${变量名}，取值会做 HTML 转义' },
       { name: 'text', label: '纯文本正文', type: 'textarea', wide: true, help: '不填则由 HTML 正文生成' },
       variablesField<MailTemplateForm>(['subject', 'html', 'text']),
