@@ -1,8 +1,7 @@
 import { mailAccountAdd, mailAccountEdit, mailAccountEndpoints, MAIL_TLS_MODE_LABELS, type MailAccountRecord, type MailTlsMode } from '@ess/contract/messaging';
 import { defineResource, type FormMode } from '../../components/crud/index.ts';
-import { companyTreeSource } from '../../components/options/companies.ts';
 import { messagingKeys } from './messaging.keys.ts';
-import { ENABLED_OPTIONS, TLS_MODE_OPTIONS, YES_NO } from './messaging.options.ts';
+import { companyAndName, companyListFilters, ENABLED_OPTIONS, TLS_MODE_OPTIONS, YES_NO } from './messaging.options.ts';
 import { secretCell } from './parts.tsx';
 
 export interface MailAccountForm {
@@ -93,18 +92,13 @@ export const mailAccountResource = defineResource<MailAccountRecord, MailAccount
     { key: 'remark', title: '备注', inTable: false },
     { key: 'updatedAt', title: '更新时间', type: 'datetime', width: 170 },
   ],
-  filters: [
-    { key: 'name', title: '账号名称' },
-    { key: 'companyId', title: '所属公司', type: 'treeSelect', source: companyTreeSource },
-    { key: 'enabled', title: '状态', type: 'enum', options: ENABLED_OPTIONS },
-  ],
+  filters: companyListFilters('账号名称'),
   form: {
     container: 'drawer',
     width: 720,
     columns: 2,
     fields: [
-      { name: 'companyId', label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true, lockedOnEdit: true },
-      { name: 'name', label: '账号名称', required: true, maxLength: 64 },
+      ...companyAndName<MailAccountForm>('账号名称'),
       { name: 'host', label: 'SMTP服务器', required: true, placeholder: 'smtp.example.com' },
       { name: 'port', label: '端口', type: 'number', required: true, help: '1-65535；SSL/TLS 通常为 465，STARTTLS 通常为 587' },
       { name: 'tlsMode', label: '加密方式', type: 'enum', options: TLS_MODE_OPTIONS, required: true },

@@ -1,11 +1,9 @@
 import { mailTemplateAdd, mailTemplateEdit, mailTemplateEndpoints, type MailTemplateRecord } from '@ess/contract/messaging';
 import { defineResource, type FormMode } from '../../components/crud/index.ts';
-import { companyTreeSource } from '../../components/options/companies.ts';
 import { call } from '../../platform/request.ts';
 import { messagingKeys } from './messaging.keys.ts';
-import { ENABLED_OPTIONS, LANGUAGE_OPTIONS } from './messaging.options.ts';
 import { previewField, variablesField } from './template.parts.tsx';
-import { templateColumns, templateFilters, templateValues } from './template.shared.tsx';
+import { templateColumns, templateFilters, templateHeadFields, templateValues } from './template.shared.tsx';
 
 export interface MailTemplateForm {
   companyId: number;
@@ -48,10 +46,7 @@ export const mailTemplateResource = defineResource<MailTemplateRecord, MailTempl
     width: 820,
     columns: 2,
     fields: [
-      { name: 'companyId', label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true, lockedOnEdit: true },
-      { name: 'name', label: '模板名称', required: true, maxLength: 64 },
-      { name: 'code', label: '模板编码', required: true, maxLength: 64, help: '消息规则按编码选用模板，不同语言的模板共用一个编码' },
-      { name: 'language', label: '语言', type: 'select', options: LANGUAGE_OPTIONS, required: true },
+      ...templateHeadFields<MailTemplateForm>(),
       { name: 'subject', label: '邮件主题', required: true, maxLength: 200, wide: true },
       { name: 'html', label: 'HTML正文', type: 'textarea', required: true, wide: true, help: '变量写作 ${变量名}，取值会做 HTML 转义' },
       { name: 'text', label: '纯文本正文', type: 'textarea', wide: true, help: '不填则由 HTML 正文生成' },

@@ -4,7 +4,8 @@ import {
   MESSAGE_EVENT_LABELS, MESSAGE_EVENTS, MESSAGE_ORIGIN_LABELS, MESSAGE_ORIGINS, MESSAGE_STATE_LABELS, MESSAGE_STATES, MESSAGE_VARIABLE_LABELS,
   SMS_PROVIDER_LABELS, SMS_PROVIDERS, smsChannelEndpoints, smsTemplateEndpoints, type MessageEvent, type MessageState, type TemplateRef,
 } from '@ess/contract/messaging';
-import type { DataOption, EnumOption, OptionSource } from '../../components/crud/index.ts';
+import type { DataOption, EnumOption, FieldDef, FilterDef, OptionSource } from '../../components/crud/index.ts';
+import { companyTreeSource } from '../../components/options/companies.ts';
 import type { Tone } from '../../components/ToneTag.tsx';
 import { LOCALE_NAMES } from '../../platform/i18n/locales.ts';
 import { call } from '../../platform/request.ts';
@@ -70,3 +71,16 @@ export const smsTemplateCodeSource: OptionSource = {
   queryKey: messagingKeys.options(messagingKeys.smsTemplates, 'codes'),
   load: async () => codeOptions(await call(smsTemplateEndpoints.list, {}, { loading: false })),
 };
+
+/** The search fields of a company-scoped list: its name, the company, enabled or not. */
+export const companyListFilters = (nameTitle: string): FilterDef[] => [
+  { key: 'name', title: nameTitle },
+  { key: 'companyId', title: '所属公司', type: 'treeSelect', source: companyTreeSource },
+  { key: 'enabled', title: '状态', type: 'enum', options: ENABLED_OPTIONS },
+];
+
+/** The first fields of a company-scoped record's form: its company (fixed once saved) and its name. */
+export const companyAndName = <F,>(nameLabel: string): FieldDef<F>[] => [
+  { name: 'companyId' as Extract<keyof F, string>, label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true, lockedOnEdit: true },
+  { name: 'name' as Extract<keyof F, string>, label: nameLabel, required: true, maxLength: 64 },
+];

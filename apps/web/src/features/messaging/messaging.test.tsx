@@ -66,8 +66,8 @@ describe('mail accounts: the password is write-only', () => {
 
     fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
     const drawer = await screen.findByRole('dialog');
-    await waitFor(() => expect((within(drawer).getByLabelText('SMTP服务器') as HTMLInputElement).value).toBe('smtp.example.com'));
-    const password = within(drawer).getByLabelText('密码') as HTMLInputElement;
+    await waitFor(() => expect(within(drawer).getByLabelText<HTMLInputElement>('SMTP服务器').value).toBe('smtp.example.com'));
+    const password = within(drawer).getByLabelText<HTMLInputElement>('密码');
     expect(password.value).toBe('');
     expect(within(drawer).getByText('留空则保持原密码不变')).toBeTruthy();
     expect(document.body.innerHTML).not.toContain(LEAKED);
@@ -80,7 +80,7 @@ describe('mail accounts: the password is write-only', () => {
 
     fireEvent.click((await screen.findAllByRole('button', { name: /编\s*辑/ }))[0]!);
     const again = await screen.findByRole('dialog');
-    await waitFor(() => expect((within(again).getByLabelText('SMTP服务器') as HTMLInputElement).value).toBe('smtp.example.com'));
+    await waitFor(() => expect(within(again).getByLabelText<HTMLInputElement>('SMTP服务器').value).toBe('smtp.example.com'));
     fireEvent.change(within(again).getByLabelText('密码'), { target: { value: 'n3w-pass' } });
     fireEvent.click(within(again).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(callsTo(srv.calls, mailAccountEndpoints.edit.path).length).toBe(2));
@@ -98,7 +98,7 @@ describe('mail accounts: the password is write-only', () => {
     const row = (await screen.findByText('运维邮箱', {}, { timeout: 20_000 })).closest('tr')!;
     fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
     const drawer = await screen.findByRole('dialog');
-    await waitFor(() => expect((within(drawer).getByLabelText('端口') as HTMLInputElement).value).toBe('465'));
+    await waitFor(() => expect(within(drawer).getByLabelText<HTMLInputElement>('端口').value).toBe('465'));
     fireEvent.change(within(drawer).getByLabelText('端口'), { target: { value: '70000' } });
     fireEvent.click(within(drawer).getByRole('button', { name: /保\s*存/ }));
     expect((await within(drawer).findAllByText('端口应为1-65535')).length).toBeGreaterThan(0);

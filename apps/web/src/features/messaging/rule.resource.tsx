@@ -4,11 +4,10 @@ import {
 } from '@ess/contract/messaging';
 import { Form, Space, Tag, type FormInstance } from 'antd';
 import { defineResource, type FieldDef, type FormMode } from '../../components/crud/index.ts';
-import { companyTreeSource } from '../../components/options/companies.ts';
 import { siteSource } from '../../components/options/sites.ts';
 import { messagingKeys } from './messaging.keys.ts';
 import {
-  ASSIGNEE_EVENTS, CHANNEL_OPTIONS, ENABLED_OPTIONS, EVENT_OPTIONS, LEVEL_OPTIONS, mailAccountSource, mailTemplateCodeSource, smsChannelSource,
+  ASSIGNEE_EVENTS, CHANNEL_OPTIONS, companyAndName, ENABLED_OPTIONS, EVENT_OPTIONS, LEVEL_OPTIONS, mailAccountSource, mailTemplateCodeSource, smsChannelSource,
   smsTemplateCodeSource,
 } from './messaging.options.ts';
 import { EMPTY_RECIPIENTS, EscalationField, QuietHoursField, RecipientsField } from './RuleFields.tsx';
@@ -165,8 +164,7 @@ export const ruleResource = defineResource<MessageRuleRecord, RuleForm>({
     width: 820,
     columns: 2,
     fields: [
-      { name: 'companyId', label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true, lockedOnEdit: true },
-      { name: 'name', label: '规则名称', required: true, maxLength: 64 },
+      ...companyAndName<RuleForm>('规则名称'),
       { name: 'event', label: '事件', type: 'select', options: EVENT_OPTIONS, required: true },
       { name: 'maxLevel', label: '告警等级', type: 'select', options: LEVEL_OPTIONS, visible: ruleApplies.alarm, help: '该等级及更严重的告警（1级最严重）；不选则全部等级' },
       { name: 'minutes', label: '持续分钟数', type: 'number', visible: ruleApplies.delayed, required: true, help: '未确认、离线或超期达到该分钟数后发送' },

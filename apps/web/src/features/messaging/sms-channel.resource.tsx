@@ -1,8 +1,7 @@
 import { SMS_PROVIDER_LABELS, smsChannelAdd, smsChannelEdit, smsChannelEndpoints, type SmsChannelRecord, type SmsProvider } from '@ess/contract/messaging';
 import { defineResource, type FormMode } from '../../components/crud/index.ts';
-import { companyTreeSource } from '../../components/options/companies.ts';
 import { messagingKeys } from './messaging.keys.ts';
-import { ENABLED_OPTIONS, PROVIDER_OPTIONS, YES_NO } from './messaging.options.ts';
+import { companyAndName, companyListFilters, ENABLED_OPTIONS, PROVIDER_OPTIONS, YES_NO } from './messaging.options.ts';
 import { secretCell } from './parts.tsx';
 
 export interface SmsChannelForm {
@@ -84,19 +83,13 @@ export const smsChannelResource = defineResource<SmsChannelRecord, SmsChannelFor
     { key: 'remark', title: '备注', inTable: false },
     { key: 'updatedAt', title: '更新时间', type: 'datetime', width: 170 },
   ],
-  filters: [
-    { key: 'name', title: '渠道名称' },
-    { key: 'provider', title: '服务商', type: 'enum', options: PROVIDER_OPTIONS },
-    { key: 'companyId', title: '所属公司', type: 'treeSelect', source: companyTreeSource },
-    { key: 'enabled', title: '状态', type: 'enum', options: ENABLED_OPTIONS },
-  ],
+  filters: [...companyListFilters('渠道名称'), { key: 'provider', title: '服务商', type: 'enum', options: PROVIDER_OPTIONS }],
   form: {
     container: 'drawer',
     width: 720,
     columns: 2,
     fields: [
-      { name: 'companyId', label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true, lockedOnEdit: true },
-      { name: 'name', label: '渠道名称', required: true, maxLength: 64 },
+      ...companyAndName<SmsChannelForm>('渠道名称'),
       { name: 'provider', label: '服务商', type: 'enum', options: PROVIDER_OPTIONS, required: true, wide: true },
       { name: 'accessKeyId', label: '访问密钥ID', required: true, maxLength: 128, help: 'AccessKeyId / SecretId / Account SID' },
       {

@@ -1,11 +1,9 @@
 import { smsTemplateAdd, smsTemplateEdit, smsTemplateEndpoints, type SmsTemplateRecord } from '@ess/contract/messaging';
 import { defineResource, type FormMode } from '../../components/crud/index.ts';
-import { companyTreeSource } from '../../components/options/companies.ts';
 import { call } from '../../platform/request.ts';
 import { messagingKeys } from './messaging.keys.ts';
-import { LANGUAGE_OPTIONS } from './messaging.options.ts';
 import { previewField, variablesField } from './template.parts.tsx';
-import { templateColumns, templateFilters, templateValues } from './template.shared.tsx';
+import { templateColumns, templateFilters, templateHeadFields, templateValues } from './template.shared.tsx';
 
 export interface SmsTemplateForm {
   companyId: number;
@@ -54,10 +52,7 @@ export const smsTemplateResource = defineResource<SmsTemplateRecord, SmsTemplate
     width: 760,
     columns: 2,
     fields: [
-      { name: 'companyId', label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true, lockedOnEdit: true },
-      { name: 'name', label: '模板名称', required: true, maxLength: 64 },
-      { name: 'code', label: '模板编码', required: true, maxLength: 64, help: '消息规则按编码选用模板，不同语言的模板共用一个编码' },
-      { name: 'language', label: '语言', type: 'select', options: LANGUAGE_OPTIONS, required: true },
+      ...templateHeadFields<SmsTemplateForm>(),
       { name: 'providerTemplateCode', label: '服务商模板编号', maxLength: 64, placeholder: 'SMS_123456789', help: '阿里云、腾讯云发送时必填：服务商审核通过的模板' },
       { name: 'signName', label: '签名', maxLength: 64, help: '不填则使用渠道的默认签名' },
       { name: 'content', label: '短信内容', type: 'textarea', required: true, maxLength: 1000, wide: true, help: '变量写作 ${变量名}；阿里云、腾讯云按变量向服务商模板传参' },

@@ -8,7 +8,7 @@ import type { MailPreview, SmsPreview } from '@ess/contract/messaging';
 
 /** The form fields a template's variable list watches. */
 function WatchedVariables<F>({ form, names }: { form: FormInstance<F>; names: readonly (keyof F & string)[] }) {
-  const values = (Form.useWatch((v: Partial<F>) => v, { form, preserve: true }) ?? {}) as Partial<F>;
+  const values: Partial<F> = Form.useWatch((v: Partial<F>) => v, { form, preserve: true }) ?? {};
   return <VariableList texts={names.map((n) => values[n] as string | undefined)} />;
 }
 

@@ -1,9 +1,9 @@
 import { MESSAGE_VARIABLE_LABELS } from '@ess/contract/messaging';
 import { Space, Tag } from 'antd';
-import type { ColumnDef, FilterDef } from '../../components/crud/index.ts';
+import type { ColumnDef, FieldDef, FilterDef } from '../../components/crud/index.ts';
 import { companyTreeSource } from '../../components/options/companies.ts';
 import { LOCALE_NAMES } from '../../platform/i18n/locales.ts';
-import { ENABLED_OPTIONS, LANGUAGE_OPTIONS } from './messaging.options.ts';
+import { companyAndName, ENABLED_OPTIONS, LANGUAGE_OPTIONS } from './messaging.options.ts';
 
 interface TemplateRow {
   id: number;
@@ -57,3 +57,10 @@ export const templateFilters: FilterDef[] = [
 export const templateValues = (r: TemplateRow & { companyId: number }) => ({
   companyId: r.companyId, name: r.name, code: r.code, language: r.language, enabled: r.enabled, remark: r.remark,
 });
+
+/** The first fields of both kinds' forms: company, name, code (rules pick by it) and language. */
+export const templateHeadFields = <F,>(): FieldDef<F>[] => [
+  ...companyAndName<F>('模板名称'),
+  { name: 'code' as Extract<keyof F, string>, label: '模板编码', required: true, maxLength: 64, help: '消息规则按编码选用模板，不同语言的模板共用一个编码' },
+  { name: 'language' as Extract<keyof F, string>, label: '语言', type: 'select', options: LANGUAGE_OPTIONS, required: true },
+];
