@@ -41,12 +41,12 @@ export const SENDER_DISABLED = '发送账号已停用';
 
 const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
-/** Per instance: one sweep at a time (a second request runs once more after it), and the rate windows. */
-const running = perApp<{ busy: Promise<unknown> | null; again: boolean; sent: Map<string, number[]> }>('message delivery');
+/** Per instance: sweeps one after the other (a queued one not yet begun takes the place of another), and the rate windows. */
+const running = perApp<{ chain: Promise<unknown>; queued: boolean; sent: Map<string, number[]> }>('message delivery');
 const stateOf = (ctx: AppContext) => {
   let s = running.get(ctx);
   if (!s) {
-    s = { busy: null, again: false, sent: new Map() };
+    s = { chain: Promise.resolve(), queued: false, sent: new Map() };
     running.set(ctx, s);
   }
   return s;
@@ -60,8 +60,19 @@ export interface SweepResult {
   held: number;
 }
 
-/** Judges the due timers and sends the due messages as of `now` (tests pass a later clock). */
-export async function processDue(ctx: AppContext, now: Date = clock.now()): Promise<SweepResult> {
+/**
+ * Judges the due timers and sends the due messages as of `now` (tests pass a later clock), after
+ * any sweep of this instance in progress (so one message is never in two hands here; across
+ * instances the claim's lease keeps them apart).
+ */
+export function processDue(ctx: AppContext, now?: Date): Promise<SweepResult> {
+  const s = stateOf(ctx);
+  const run = s.chain.then(() => runDue(ctx, now ?? clock.now()));
+  s.chain = run.catch(() => undefined);
+  return run;
+}
+
+async function runDue(ctx: AppContext, now: Date): Promise<SweepResult> {
   const result: SweepResult = { timers: 0, sent: 0, retrying: 0, failed: 0, held: 0 };
   for (;;) {
     const n = await judgeTimers(ctx, now);
@@ -79,22 +90,14 @@ export async function processDue(ctx: AppContext, now: Date = clock.now()): Prom
   return result;
 }
 
-/** Runs processDue, one at a time per instance (the job, the periodic sweep and the subscriber's wake share it). */
+/** A sweep on the wall clock (the job, the periodic safety net, the planner's wake-up); one waiting is enough. */
 export async function sweep(ctx: AppContext): Promise<void> {
   const s = stateOf(ctx);
-  if (s.busy) {
-    s.again = true;
-    return;
-  }
-  s.busy = (async () => {
-    do {
-      s.again = false;
-      await processDue(ctx);
-    } while (s.again);
-  })().finally(() => {
-    s.busy = null;
-  });
-  await s.busy;
+  if (s.queued) return;
+  s.queued = true;
+  await s.chain;
+  s.queued = false;
+  await processDue(ctx);
 }
 
 // ── Timers ──────────────────────────────────────────────────────────────────────────────
