@@ -118,6 +118,7 @@ async function sendersOf(db: DbOrTx, rule: RuleRow) {
   return { account, channel };
 }
 
+export const QUIET_HOURS_HELD = '免打扰时段，结束后发送';
 export const NO_TEMPLATE = '没有可用的模板（已删除或停用）';
 export const NO_ACCOUNT = '没有可用的邮件账号';
 export const NO_CHANNEL = '没有可用的短信通道';
@@ -144,7 +145,7 @@ export async function planMessages(tx: DbOrTx, plan: Plan, recipients: Recipient
         .insert(messageDelivery)
         .values({
           companyId: rule.companyId, eventId: subject.eventId, eventType: subject.message, ruleId: rule.id, channel, recipientKey: key, userId: r.userId, step,
-          subjectType: subject.subjectType, subjectId: subject.subjectId, dueAt: held ?? now, heldReason: held ? `免打扰至 ${held.toISOString()}` : null,
+          subjectType: subject.subjectType, subjectId: subject.subjectId, dueAt: held ?? now, heldReason: held ? QUIET_HOURS_HELD : null,
         })
         .onConflictDoNothing()
         .returning({ id: messageDelivery.id });

@@ -250,7 +250,7 @@ type Attempt = { ok: true; providerMessageId: string } | { ok: false; temporary:
 async function record(ctx: AppContext, d: Claimed, log: LogTable, logId: number, a: Attempt, now: Date): Promise<Outcome> {
   const attempts = d.attempts + 1;
   const outcome: Outcome = a.ok ? 'sent' : a.temporary && attempts < MAX_ATTEMPTS ? 'retrying' : 'failed';
-  const error = a.ok ? null : a.temporary && outcome === 'failed' ? `重试${attempts}次后仍失败：${a.reason}`.slice(0, 1000) : a.reason.slice(0, 1000);
+  const error = a.ok ? null : a.reason.slice(0, 1000);
   const next = outcome === 'retrying' ? new Date(now.getTime() + backoffMs(attempts)) : null;
   await ctx.db.transaction(async (tx) => {
     await tx
