@@ -121,6 +121,7 @@ async function toRecords(db: DbOrTx, rows: Row[]): Promise<RuleReply[]> {
 }
 
 export async function rulePage(ctx: AppContext, user: AuthUser, req: RulePage) {
+  if (req.companyId) await assertCompany(ctx.db, user, req.companyId);
   const page = await rules.page(ctx.db, user, req);
   return { ...page, records: await toRecords(ctx.db, page.records) };
 }
