@@ -13,6 +13,7 @@ import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { siteStatementSetting, statement } from '../src/db/schema/statement.ts';
 import { demandWindow } from '../src/db/schema/demand.ts';
 import { strategy } from '../src/db/schema/strategy.ts';
+import { messageRule } from '../src/db/schema/messaging.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
 
@@ -256,4 +257,13 @@ scopeFixtures.demandWindow = async (t, companyId) => {
     .values({ siteId, ts: new Date('2026-01-15T02:00:00Z'), importKwh: 10, demandKw: 40, chargeKwh: 0, dischargeKwh: 5 })
     .returning({ id: demandWindow.id });
   return w!.id;
+};
+
+// Messaging: a message rule of the given company (console to the station's contacts).
+scopeFixtures.messageRule = async (t, companyId) => {
+  const [r] = await t.ctx.db
+    .insert(messageRule)
+    .values({ companyId, name: `probe-${suffix()}`, event: 'alarmOpened', channels: ['console'], recipients: { userIds: [], roleIds: [], siteContacts: true, assignee: false } })
+    .returning({ id: messageRule.id });
+  return r!.id;
 };

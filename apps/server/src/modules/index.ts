@@ -8,6 +8,7 @@ import { dictionaryModule } from './dictionary/index.ts';
 import { filesModule } from './files/index.ts';
 import { i18nModule } from './i18n/index.ts';
 import { maintenanceModule } from './maintenance/index.ts';
+import { messagingModule } from './messaging/index.ts';
 import { meterModule } from './meter/index.ts';
 import { monitorModule } from './monitor/index.ts';
 import { pricingModule } from './pricing/index.ts';
@@ -28,7 +29,7 @@ import { telemetryModule } from './telemetry/index.ts';
 export const modules: readonly ServerModule[] = [
   systemModule, dictionaryModule, filesModule, basicModule, i18nModule,
   deviceModule, monitorModule, meterModule, siteModule, productModule, pricingModule, comprehensiveModule,
-  alarmModule, maintenanceModule, dashboardModule, statementModule, demandModule, strategyModule, telemetryModule,
+  alarmModule, maintenanceModule, dashboardModule, statementModule, demandModule, strategyModule, messagingModule, telemetryModule,
 ];
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */
