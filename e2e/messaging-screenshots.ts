@@ -62,9 +62,10 @@ async function prepare(api: ConsoleApi, smtpPort: number, twilio: TwilioPeer): P
       fromAddress: 'ops@example.com', replyTo: 'noc@example.com', dailyLimit: 500, isDefault: true,
     }),
   );
+  const shut = await closedPort();
   const bad = await attempt('second mail account', () =>
     api.post<{ id: number }>('/mail/account/add', {
-      companyId, name: '备用邮箱', host: '127.0.0.1', port: await closedPort(), tlsMode: 'starttls', username: 'backup@example.com', password: 'demo-password',
+      companyId, name: '备用邮箱', host: '127.0.0.1', port: shut, tlsMode: 'starttls', username: 'backup@example.com', password: 'demo-password',
       fromAddress: 'backup@example.com', dailyLimit: 200, enabled: false,
     }),
   );
@@ -160,6 +161,26 @@ async function shootOverlay(page: Page, name: string, problems: string[]): Promi
   log(`${name}.png`);
 }
 
+/** The alarm rule's form (its event shows level, escalation and quiet hours); without one, a new rule with that event, mail and SMS. */
+async function openAlarmRule(page: Page): Promise<void> {
+  const named = page.locator('main .ant-table-row').filter({ hasText: '一二级告警通知' });
+  if (await named.count()) {
+    await named.getByRole('button', { name: /编\s*辑/ }).click();
+    return;
+  }
+  log('rule: no alarm rule, the form of a new one');
+  await page.locator('main').getByRole('button', { name: /新\s*增/ }).click();
+  const option = (text: string) => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option', { hasText: text }).first();
+  await page.locator('.ant-drawer-open #field-event').click();
+  await option('告警产生').click();
+  await page.locator('.ant-drawer-open #field-channels').click();
+  await option('邮件').click();
+  await option('短信').click();
+  await page.locator('.ant-drawer-open .ant-drawer-title').click();
+  await page.getByTestId('rule-quiet-switch').click();
+  await page.getByTestId('rule-escalation-switch').click();
+}
+
 const closeOverlay = async (page: Page) => {
   await page.keyboard.press('Escape');
   await page.waitForTimeout(400);
@@ -225,7 +246,7 @@ runScript(async () => {
     await closeOverlay(page);
   }
   if (await shoot(page, base, '/message/message-config', 'messaging-message-config', problems)) {
-    await page.locator('main .ant-table-row').filter({ hasText: '一二级告警通知' }).getByRole('button', { name: /编\s*辑/ }).click();
+    await openAlarmRule(page);
     await page.getByTestId('rule-escalation-fields').waitFor({ timeout: 30_000 }).catch(() => log('rule: no escalation fields'));
     await shootOverlay(page, 'messaging-message-config-form', problems);
     await closeOverlay(page);

@@ -19,7 +19,7 @@ function logColumns<R extends LogRow>(own: ColumnDef<R>[], sender: ColumnDef<R>)
     { key: 'recipient', title: '接收人', width: 200, ellipsis: true, render: (r) => (r.userName ? `${r.userName} · ${r.recipient}` : r.recipient) },
     ...own,
     { key: 'state', title: '状态', width: 100, render: (r) => <StateTag state={r.state} /> },
-    { key: 'attempts', title: '尝试次数', width: 90 },
+    { key: 'attempts', title: '尝试次数', width: 110 },
     { key: 'templateName', title: '模板', width: 150, ellipsis: true, render: (r) => r.templateName ?? '-' },
     sender,
     { key: 'origin', title: '来源', width: 100, render: (r, t) => t(MESSAGE_ORIGIN_LABELS[r.origin]) },
