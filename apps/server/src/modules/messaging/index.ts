@@ -5,6 +5,8 @@ import { registerDeliveryJobs } from './delivery.send.ts';
 import { mailRoutes } from './mail.routes.ts';
 import { attemptMail, MAIL_SEND_JOB, pruneMailLog, sendDueMail } from './mail.send.ts';
 import { seedMessagingDemo } from './message.demo.ts';
+import { registerSmsJobs } from './sms.jobs.ts';
+import { smsRoutes } from './sms.routes.ts';
 import { startSecrets } from './message.context.ts';
 import { messageRuleRoutes } from './message.rule.routes.ts';
 
@@ -19,10 +21,11 @@ const PRUNE_MS = 6 * 3_600_000;
 
 export const messagingModule = defineModule({
   name: 'messaging',
-  routes: [...mailRoutes, ...messageRuleRoutes],
+  routes: [...mailRoutes, ...smsRoutes, ...messageRuleRoutes],
   seeds: [seedMessagingDemo],
   jobs: (ctx) => {
     registerDeliveryJobs(ctx);
+    registerSmsJobs(ctx);
     ctx.jobs.handle<{ logId: number }>(MAIL_SEND_JOB, async ({ logId }) => {
       await attemptMail(ctx, logId);
     });
@@ -46,3 +49,5 @@ export { queueMail, attemptMail } from './mail.send.ts';
 export { mailVariantFor, renderMail } from './mail.template.service.ts';
 export { renderTemplate, variablesOf, smsSegments, htmlToText } from './message.template.ts';
 export { secretsOf, previewData, pickVariant, MAIL_PASSWORD, SMS_SECRET } from './message.context.ts';
+/** Queue an SMS (rendered, logged as queued) and its first attempt: for the delivery engine. */
+export { enqueueSms, attemptSms, type SmsToQueue } from './sms.send.ts';
