@@ -66,7 +66,7 @@ async function prepare(api: ConsoleApi, smtpPort: number, twilio: TwilioPeer): P
   const bad = await attempt('second mail account', () =>
     api.post<{ id: number }>('/mail/account/add', {
       companyId, name: '备用邮箱', host: '127.0.0.1', port: shut, tlsMode: 'starttls', username: 'backup@example.com', password: 'demo-password',
-      fromAddress: 'backup@example.com', dailyLimit: 200, enabled: false,
+      fromAddress: 'backup@example.com', dailyLimit: 200,
     }),
   );
   const mailTemplate = await attempt('mail template', () =>
@@ -249,6 +249,8 @@ runScript(async () => {
     await openAlarmRule(page);
     await page.getByTestId('rule-escalation-fields').waitFor({ timeout: 30_000 }).catch(() => log('rule: no escalation fields'));
     await shootOverlay(page, 'messaging-message-config-form', problems);
+    await page.getByTestId('rule-escalation-fields').scrollIntoViewIfNeeded().catch(() => undefined);
+    await shootOverlay(page, 'messaging-message-config-form-escalation', problems);
     await closeOverlay(page);
   }
   await browser.close();

@@ -17,8 +17,8 @@ function logColumns<R extends LogRow>(own: ColumnDef<R>[], sender: ColumnDef<R>)
   return [
     { key: 'createdAt', title: '创建时间', type: 'datetime', width: 170 },
     { key: 'recipient', title: '接收人', width: 200, ellipsis: true, render: (r) => (r.userName ? `${r.userName} · ${r.recipient}` : r.recipient) },
-    ...own,
     { key: 'state', title: '状态', width: 100, render: (r) => <StateTag state={r.state} /> },
+    ...own,
     { key: 'attempts', title: '尝试次数', width: 110 },
     { key: 'templateName', title: '模板', width: 150, ellipsis: true, render: (r) => r.templateName ?? '-' },
     sender,

@@ -79,8 +79,8 @@ export const companyListFilters = (nameTitle: string): FilterDef[] => [
   { key: 'enabled', title: '状态', type: 'enum', options: ENABLED_OPTIONS },
 ];
 
-/** The first fields of a company-scoped record's form: its company (fixed once saved) and its name. */
+/** The first fields of a company-scoped record's form: its company (the server checks it is in the caller's scope) and its name. */
 export const companyAndName = <F,>(nameLabel: string): FieldDef<F>[] => [
-  { name: 'companyId' as Extract<keyof F, string>, label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true, lockedOnEdit: true },
+  { name: 'companyId' as Extract<keyof F, string>, label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true },
   { name: 'name' as Extract<keyof F, string>, label: nameLabel, required: true, maxLength: 64 },
 ];

@@ -19,7 +19,7 @@ export function StateTag({ state }: { state: MessageState }) {
 }
 
 /** Whether a secret is stored: never its value. */
-export const secretCell = (set: boolean, t: Translate) => (set ? <Tag color="green">{t('已设置')}</Tag> : <Tag>{t('未设置')}</Tag>);
+export const secretCell = (set: boolean, t: Translate) => <ToneTag tone={set ? 'success' : 'default'}>{t(set ? '已设置' : '未设置')}</ToneTag>;
 
 /** The log filters' time range as the contract takes it (ISO times with their offset). */
 export const isoRange = (v: unknown): Record<string, unknown> => {
