@@ -51,3 +51,5 @@ export { renderTemplate, variablesOf, smsSegments, htmlToText } from './message.
 export { secretsOf, previewData, pickVariant, MAIL_PASSWORD, SMS_SECRET } from './message.context.ts';
 /** Queue an SMS (rendered, logged as queued) and its first attempt: for the delivery engine. */
 export { enqueueSms, attemptSms, type SmsToQueue } from './sms.send.ts';
+/** The SMS demo (a channel to the local SMS catcher, an alarm template), written once. */
+export { seedSmsDemo } from './sms.demo.ts';

@@ -7,7 +7,8 @@ import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newAlarm, newDevice, newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { startHttpPeer, type HttpPeer, type PeerAnswer, type PeerRequest } from '../../../test/http-peer.ts';
 import { smsChannel, smsLog, smsTemplate } from '../../db/schema/messaging.ts';
-import { attemptSms } from './index.ts';
+import { attemptSms, seedSmsDemo } from './index.ts';
+import { DEMO_SMS_CATCHER_URL } from './sms.demo.ts';
 import { CHANNEL_SECRET_REQUIRED } from './sms.channel.service.ts';
 import { backoffMs, SMS_DAILY_LIMIT } from './sms.send.ts';
 import { TWILIO_ACCOUNT_SID_FORMAT } from './sms-providers/twilio.ts';
@@ -60,6 +61,16 @@ describe('SMS channels, templates and log', () => {
   afterAll(async () => {
     await t?.stop();
     await peer?.close();
+  });
+
+  it('seeds the demo once: a default channel to the local SMS catcher and an alarm template in two languages', async () => {
+    expect(await seedSmsDemo(t.ctx)).toBe(true);
+    expect(await seedSmsDemo(t.ctx)).toBe(false);
+    const channels = await okData(t.api.post<Page<SmsChannelRecord>>('/sms/channel/query/page', t.adminToken, {}));
+    expect(channels.records).toEqual([expect.objectContaining({ provider: 'twilio', endpoint: DEMO_SMS_CATCHER_URL, secretSet: true, isDefault: true })]);
+    const tpl = await t.ctx.db.select().from(smsTemplate);
+    expect(tpl.map((x) => [x.code, x.language])).toEqual([['alarm.opened', 'zh-CN'], ['alarm.opened', 'en-US']]);
+    await t.ctx.db.delete(smsTemplate);
   });
 
   it('adds a Twilio channel; the secret is sealed at rest and answered only as secretSet', async () => {
