@@ -3,6 +3,7 @@ import './delivery.events.ts';
 import { deliverySubscriber } from './delivery.plan.ts';
 import { registerDeliveryJobs } from './delivery.send.ts';
 import { startSecrets } from './message.context.ts';
+import { seedMessageRulesDemo } from './message.rule.demo.ts';
 import { messageRuleRoutes } from './message.rule.routes.ts';
 
 /**
@@ -13,6 +14,8 @@ import { messageRuleRoutes } from './message.rule.routes.ts';
 export const messagingModule = defineModule({
   name: 'messaging',
   routes: [...messageRuleRoutes],
+  /** After the mail demo's account and templates (m20mail's seed goes first when merged). */
+  seeds: [seedMessageRulesDemo],
   jobs: registerDeliveryJobs,
   subscribers: [deliverySubscriber],
   start: (ctx) => {
