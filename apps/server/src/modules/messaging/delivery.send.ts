@@ -14,7 +14,6 @@ import { clock, nextDue, planEscalation, setWake } from './delivery.plan.ts';
 import { subjectOf } from './delivery.subject.ts';
 import { smtpFailure, smtpTransport } from './mail.transport.ts';
 import { MAIL_PASSWORD, secretsOf, SMS_SECRET, utcDay } from './message.context.ts';
-import type { RuleRow } from './message.rule.service.ts';
 import { sendSms } from './sms-providers/registry.ts';
 import type { SmsProviderKind } from './sms-providers/provider.ts';
 
@@ -151,10 +150,10 @@ async function judge(tx: DbOrTx, row: LedgerRow, now: Date): Promise<Judged> {
     if ('why' in a) return close(tx, row.id, 'cancelled', a.why).then(() => none);
     const [rule] = row.ruleId ? await tx.select().from(messageRule).where(eq(messageRule.id, row.ruleId)) : [];
     if (!rule?.enabled) return close(tx, row.id, 'cancelled', CONDITION_GONE).then(() => none);
-    const e = { id: row.eventId, type: 'alarm.opened', payload: a.payload, createdAt: row.createdAt } as DomainEvent;
+    const e: DomainEvent<'alarm.opened'> = { id: row.eventId, type: 'alarm.opened', payload: a.payload, createdAt: row.createdAt };
     const s = await subjectOf(tx, e, rule.event as MessageEvent);
     await close(tx, row.id, 'sent');
-    return { notices: s ? await planEscalation(tx, rule as RuleRow, s, row.step, now) : [], emitted: false };
+    return { notices: s ? await planEscalation(tx, rule, s, row.step, now) : [], emitted: false };
   }
   const [message, , , minutesText] = row.recipientKey.split(':');
   const minutes = Number(minutesText);
