@@ -167,7 +167,7 @@ describe.each(DB_TARGETS)('message delivery with real peers on %s', (target) => 
   it('an alarm from the engine goes by mail to the SMTP server and by SMS to the Twilio peer; the logs say sent', async () => {
     mainAlarm = await fault(stations.main.pcs, 'PCS_IGBT_FAULT');
     await processDue(t.ctx);
-    await until('two mails and two SMS', async () => smtp.received.length >= 2 && twilio.accepted.length >= 2);
+    await until('two mails and two SMS', () => smtp.received.length >= 2 && twilio.accepted.length >= 2);
     // The on-call user and the station's contact, each once; the blank contact phone of the other stations is dropped.
     expect(smtp.received.map((m) => m.to).flat().sort()).toEqual(['main-site@example.com', users.oncall.email]);
     const mail = smtp.received.find((m) => m.to[0] === users.oncall.email)!;

@@ -15,7 +15,7 @@ import {
   CANCEL_ACKNOWLEDGED, CANCEL_BACK_ONLINE, CANCEL_ENDED, cancelDeliveries, ESCALATE, pendingAbout, quietUntil, TIMER,
 } from './delivery.ledger.ts';
 import './delivery.events.ts';
-import { companyChain, MESSAGE_OF, subjectOf, type Subject } from './delivery.subject.ts';
+import { companyChain, hasSubject, MESSAGE_OF, subjectOf, type Subject } from './delivery.subject.ts';
 import { pickVariant } from './message.context.ts';
 import { rulesFor, type RuleRow, type StoredEscalation, type StoredQuietHours, type StoredRecipients } from './message.rule.service.ts';
 import { htmlToText, renderTemplate, smsSegments } from './message.template.ts';
@@ -262,7 +262,7 @@ export const escalationKey = (ruleId: number) => `rule:${ruleId}`;
 
 async function startTimers(tx: DbOrTx, e: DomainEvent, now: Date): Promise<void> {
   const message = DELAYED_FROM[e.type];
-  if (!message) return;
+  if (!message || !hasSubject(e)) return;
   const s = await subjectOf(tx, e, message);
   if (!s) return;
   const rules = (await matchingRules(tx, message, s)).filter((r) => r.minutes !== null);
@@ -320,7 +320,7 @@ export async function planEvent(tx: DbOrTx, e: DomainEvent, now: Date): Promise<
   await stopPending(tx, e);
   await startTimers(tx, e, now);
   const message = MESSAGE_OF[e.type];
-  if (!message) return [];
+  if (!message || !hasSubject(e)) return [];
   const s = await subjectOf(tx, e, message);
   return s ? planSubject(tx, s, now) : [];
 }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { MessageEvent } from '@ess/contract/messaging';
 import { alarm } from '../../db/schema/alarm.ts';
 import { device, devicePresence } from '../../db/schema/device.ts';
@@ -14,7 +14,6 @@ import { clock, nextDue, planEscalation, setWake } from './delivery.plan.ts';
 import { subjectOf } from './delivery.subject.ts';
 import { smtpFailure, smtpTransport } from './mail.transport.ts';
 import { MAIL_PASSWORD, secretsOf, SMS_SECRET, utcDay } from './message.context.ts';
-import type { RuleRow } from './message.rule.service.ts';
 import { sendSms } from './sms-providers/registry.ts';
 import type { SmsProviderKind } from './sms-providers/provider.ts';
 
@@ -151,10 +150,10 @@ async function judge(tx: DbOrTx, row: LedgerRow, now: Date): Promise<Judged> {
     if ('why' in a) return close(tx, row.id, 'cancelled', a.why).then(() => none);
     const [rule] = row.ruleId ? await tx.select().from(messageRule).where(eq(messageRule.id, row.ruleId)) : [];
     if (!rule?.enabled) return close(tx, row.id, 'cancelled', CONDITION_GONE).then(() => none);
-    const e = { id: row.eventId, type: 'alarm.opened', payload: a.payload, createdAt: row.createdAt } as DomainEvent;
+    const e: DomainEvent<'alarm.opened'> = { id: row.eventId, type: 'alarm.opened', payload: a.payload, createdAt: row.createdAt };
     const s = await subjectOf(tx, e, rule.event as MessageEvent);
     await close(tx, row.id, 'sent');
-    return { notices: s ? await planEscalation(tx, rule as RuleRow, s, row.step, now) : [], emitted: false };
+    return { notices: s ? await planEscalation(tx, rule, s, row.step, now) : [], emitted: false };
   }
   const [message, , , minutesText] = row.recipientKey.split(':');
   const minutes = Number(minutesText);
@@ -268,6 +267,20 @@ async function record(ctx: AppContext, d: Claimed, log: LogTable, logId: number,
   return outcome;
 }
 
+/**
+ * Claims the log row itself for CLAIM_MS, as every sender of the log does (the mail and SMS
+ * senders' own sweeps and test sends): whoever claims a row sends it, so two senders of one row
+ * never both send. False: another holds it (or it is not due); the ledger row looks again later.
+ */
+async function claimLog(ctx: AppContext, log: LogTable, logId: number, now: Date): Promise<boolean> {
+  const rows = await ctx.db
+    .update(log)
+    .set({ nextAttemptAt: new Date(now.getTime() + CLAIM_MS) })
+    .where(and(eq(log.id, logId), inArray(log.state, ['queued', 'retrying']), or(isNull(log.nextAttemptAt), lte(log.nextAttemptAt, now))))
+    .returning({ id: log.id });
+  return rows.length > 0;
+}
+
 /** A log row that was cancelled (or finished) meanwhile: the ledger row follows it, nothing is sent. */
 async function settled(ctx: AppContext, d: Claimed, state: string): Promise<Outcome> {
   await ctx.db.update(messageDelivery).set({ state, updatedAt: new Date() }).where(eq(messageDelivery.id, d.id));
@@ -279,6 +292,7 @@ async function sendMail(ctx: AppContext, d: Claimed, now: Date): Promise<Outcome
   const [l] = await ctx.db.select().from(mailLog).where(eq(mailLog.id, d.mailLogId));
   if (!l) return settled(ctx, d, 'failed');
   if (l.state !== 'queued' && l.state !== 'retrying') return settled(ctx, d, l.state);
+  if (!(await claimLog(ctx, mailLog, l.id, now))) return 'held';
   const [acc] = l.accountId ? await ctx.db.select().from(mailAccount).where(eq(mailAccount.id, l.accountId)) : [];
   if (!acc || !acc.enabled) return record(ctx, d, mailLog, l.id, { ok: false, temporary: false, reason: SENDER_DISABLED }, now);
   if (!withinRate(ctx, `mail:${acc.id}`, now)) return hold(ctx, d, mailLog, l.id, new Date(now.getTime() + 60_000), RATE_LIMITED);
@@ -318,6 +332,7 @@ async function sendOneSms(ctx: AppContext, d: Claimed, now: Date): Promise<Outco
   const [l] = await ctx.db.select().from(smsLog).where(eq(smsLog.id, d.smsLogId));
   if (!l) return settled(ctx, d, 'failed');
   if (l.state !== 'queued' && l.state !== 'retrying') return settled(ctx, d, l.state);
+  if (!(await claimLog(ctx, smsLog, l.id, now))) return 'held';
   const [ch] = l.channelId ? await ctx.db.select().from(smsChannel).where(eq(smsChannel.id, l.channelId)) : [];
   if (!ch || !ch.enabled) return record(ctx, d, smsLog, l.id, { ok: false, temporary: false, reason: SENDER_DISABLED }, now);
   if (!withinRate(ctx, `sms:${ch.id}`, now)) return hold(ctx, d, smsLog, l.id, new Date(now.getTime() + 60_000), RATE_LIMITED);

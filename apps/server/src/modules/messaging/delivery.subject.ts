@@ -87,8 +87,16 @@ export const MESSAGE_OF: Partial<Record<string, MessageEvent>> = {
   'statement.generated': 'statementToConfirm',
 };
 
+/** The domain events that have a subject (a message event, or the clock of a delayed one). */
+const SUBJECT_EVENTS = [
+  'alarm.opened', 'alarm.ended', 'alarm.unacknowledged', 'device.offline', 'device.offlineFor', 'workorder.created', 'workorder.assigned', 'workorder.overdue',
+  'repair.assigned', 'statement.generated',
+] as const;
+export type SubjectEvent = DomainEvent<(typeof SUBJECT_EVENTS)[number]>;
+export const hasSubject = (e: DomainEvent): e is SubjectEvent => (SUBJECT_EVENTS as readonly string[]).includes(e.type);
+
 /** The subject of an event the engine sends about; undefined when its station is gone. */
-export async function subjectOf(db: DbOrTx, e: DomainEvent, message: MessageEvent): Promise<Subject | undefined> {
+export async function subjectOf(db: DbOrTx, e: SubjectEvent, message: MessageEvent): Promise<Subject | undefined> {
   switch (e.type) {
     case 'alarm.opened':
     case 'alarm.ended':
@@ -156,8 +164,6 @@ export async function subjectOf(db: DbOrTx, e: DomainEvent, message: MessageEven
         values: { month: p.month, statementNo: st?.code },
       });
     }
-    default:
-      return undefined;
   }
 }
 

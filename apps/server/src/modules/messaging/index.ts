@@ -8,6 +8,7 @@ import { seedMessagingDemo } from './message.demo.ts';
 import { registerSmsJobs } from './sms.jobs.ts';
 import { smsRoutes } from './sms.routes.ts';
 import { startSecrets } from './message.context.ts';
+import { seedMessageRulesDemo } from './message.rule.demo.ts';
 import { messageRuleRoutes } from './message.rule.routes.ts';
 
 /**
@@ -22,7 +23,8 @@ const PRUNE_MS = 6 * 3_600_000;
 export const messagingModule = defineModule({
   name: 'messaging',
   routes: [...mailRoutes, ...smsRoutes, ...messageRuleRoutes],
-  seeds: [seedMessagingDemo],
+  /** The mail demo's account and templates first: the rules' demo names them. */
+  seeds: [seedMessagingDemo, seedMessageRulesDemo],
   jobs: (ctx) => {
     registerDeliveryJobs(ctx);
     registerSmsJobs(ctx);

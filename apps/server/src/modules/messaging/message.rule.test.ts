@@ -8,6 +8,8 @@ import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts
 import { newCompany, newRole, newSite, newUser, okData, seededCompanies } from '../../../test/factory.ts';
 import { literals, serverPack } from '../../../test/packs.ts';
 import { LOCALES } from '@ess/contract';
+import { appUser } from '../../db/schema/system.ts';
+import { DEMO_ADMIN_MAIL, seedMessageRulesDemo } from './message.rule.demo.ts';
 
 /**
  * Message rules (/message/config): the contract's refinements and the server's own checks refuse
@@ -50,6 +52,22 @@ describe.each(DB_TARGETS)('message rules on %s', (target) => {
   afterAll(async () => t?.stop());
 
   let id = 0;
+
+  it('the demo seed writes its rules once (console only without a group mail account), and gives the administrator an address', async () => {
+    const seed = { config: { ...t.ctx.config, seedDemo: true }, database: t.ctx.database, db: t.ctx.db, log: t.ctx.log };
+    await seedMessageRulesDemo(seed);
+    const seeded = await okData(post<{ records: MessageRuleRecord[] }>('/message/config/query/page', { current: 1, pageSize: 10 }));
+    expect(seeded.records.map((r) => [r.event, r.channels, r.maxLevel, r.minutes]).sort()).toEqual([
+      ['alarmOpened', ['console'], 2, null],
+      ['deviceOffline', ['console'], null, 15],
+    ]);
+    expect(seeded.records.find((r) => r.event === 'alarmOpened')!.escalation).toMatchObject({ intervalMinutes: 30, maxRepeats: 1 });
+    await seedMessageRulesDemo(seed);
+    expect(await rules()).toBe(2);
+    const [admin] = await t.ctx.db.select({ email: appUser.email }).from(appUser).where(eq(appUser.username, 'admin'));
+    expect(admin!.email).toBe(DEMO_ADMIN_MAIL);
+    await t.ctx.db.delete(messageRule);
+  });
 
   it('adds a rule and reads it back with the names of its stations, users and roles', async () => {
     id = (await okData(post<{ id: number }>('/message/config/add', valid()))).id;
