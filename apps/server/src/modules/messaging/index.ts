@@ -7,6 +7,7 @@ import { attemptMail, MAIL_SEND_JOB, pruneMailLog, sendDueMail } from './mail.se
 import { seedMessagingDemo } from './message.demo.ts';
 import { registerSmsJobs } from './sms.jobs.ts';
 import { smsRoutes } from './sms.routes.ts';
+import { seedSmsDemo } from './sms.demo.ts';
 import { startSecrets } from './message.context.ts';
 import { seedMessageRulesDemo } from './message.rule.demo.ts';
 import { messageRuleRoutes } from './message.rule.routes.ts';
@@ -23,8 +24,8 @@ const PRUNE_MS = 6 * 3_600_000;
 export const messagingModule = defineModule({
   name: 'messaging',
   routes: [...mailRoutes, ...smsRoutes, ...messageRuleRoutes],
-  /** The mail demo's account and templates first: the rules' demo names them. */
-  seeds: [seedMessagingDemo, seedMessageRulesDemo],
+  /** The mail and SMS demos' accounts, channels and templates first: the rules' demo names them. */
+  seeds: [seedMessagingDemo, async (s) => void (await seedSmsDemo(s)), seedMessageRulesDemo],
   jobs: (ctx) => {
     registerDeliveryJobs(ctx);
     registerSmsJobs(ctx);
