@@ -8,7 +8,7 @@ import { startApp, type RunningApp } from '../src/app.ts';
 import { captcha } from '../src/db/schema/system.ts';
 import { loadConfig, type RawConfig } from '../src/platform/config.ts';
 import type { Db } from '../src/platform/db/database.ts';
-import { createLogger } from '../src/platform/logging.ts';
+import { createLogger, type Logger } from '../src/platform/logging.ts';
 import type { ServerModule } from '../src/platform/module.ts';
 import { migratedPgliteImage, migratedPostgresTemplate } from './db-images.ts';
 
@@ -65,6 +65,8 @@ export async function startTestApp(
   shared?: { databaseUrl: string },
   /** The module list to run instead of the application's (a test module added to it). */
   modules?: readonly ServerModule[],
+  /** The server's logger (a test that reads the log lines); default silent. */
+  logger?: Logger,
 ): Promise<TestApp> {
   let drop: (() => Promise<void>) | null = null;
   let databaseUrl = shared?.databaseUrl;
@@ -90,7 +92,7 @@ export async function startTestApp(
   );
   const running = await startApp(config, {
     memoryDb: target === 'pglite',
-    logger: createLogger('silent'),
+    logger: logger ?? createLogger('silent'),
     ...(target === 'pglite' ? { pgliteImage: await migratedPgliteImage() } : {}),
     ...(modules ? { modules } : {}),
   });

@@ -13,7 +13,7 @@ import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { siteStatementSetting, statement } from '../src/db/schema/statement.ts';
 import { demandWindow } from '../src/db/schema/demand.ts';
 import { strategy } from '../src/db/schema/strategy.ts';
-import { messageRule } from '../src/db/schema/messaging.ts';
+import { mailAccount, mailLog, mailTemplate, messageRule } from '../src/db/schema/messaging.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
 
@@ -266,4 +266,26 @@ scopeFixtures.messageRule = async (t, companyId) => {
     .values({ companyId, name: `probe-${suffix()}`, event: 'alarmOpened', channels: ['console'], recipients: { userIds: [], roleIds: [], siteContacts: true, assignee: false } })
     .returning({ id: messageRule.id });
   return r!.id;
+};
+// Messaging: a mail account, a mail template and a mail log row of the given company.
+scopeFixtures.mailAccount = async (t, companyId) => {
+  const [a] = await t.ctx.db
+    .insert(mailAccount)
+    .values({ companyId, name: `probe-${suffix()}`, host: '127.0.0.1', port: 9, tlsMode: 'none', fromAddress: 'probe@example.com' })
+    .returning({ id: mailAccount.id });
+  return a!.id;
+};
+scopeFixtures.mailTemplate = async (t, companyId) => {
+  const [m] = await t.ctx.db
+    .insert(mailTemplate)
+    .values({ companyId, name: 'probe', code: `probe${suffix()}`, language: 'zh-CN', subject: 'probe', html: '<p>probe</p>' })
+    .returning({ id: mailTemplate.id });
+  return m!.id;
+};
+scopeFixtures.mailLog = async (t, companyId) => {
+  const [l] = await t.ctx.db
+    .insert(mailLog)
+    .values({ companyId, recipient: 'probe@example.com', origin: 'test', subject: 'probe', html: '', text: '', state: 'failed' })
+    .returning({ id: mailLog.id });
+  return l!.id;
 };

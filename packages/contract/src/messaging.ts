@@ -243,6 +243,7 @@ export const mailAccountFilter = z.object({
   companyId: id.optional(),
   enabled: enabledFilter,
 });
+export type MailAccountFilter = z.infer<typeof mailAccountFilter>;
 export const mailAccountPage = pageRequest.extend(mailAccountFilter.shape).extend(mailAccountSort.shape);
 export type MailAccountPage = z.input<typeof mailAccountPage>;
 
@@ -322,6 +323,7 @@ const templateFilter = {
 };
 export const mailTemplateSort = sortRequest(['name', 'code', 'language', 'enabled', 'createdAt', 'updatedAt']);
 export const mailTemplateFilter = z.object(templateFilter);
+export type TemplateFilter = z.infer<typeof mailTemplateFilter>;
 export const mailTemplatePage = pageRequest.extend(templateFilter).extend(mailTemplateSort.shape);
 export type MailTemplatePage = z.input<typeof mailTemplatePage>;
 
@@ -424,6 +426,7 @@ export const smsChannelFilter = z.object({
   companyId: id.optional(),
   enabled: enabledFilter,
 });
+export type SmsChannelFilter = z.infer<typeof smsChannelFilter>;
 export const smsChannelPage = pageRequest.extend(smsChannelFilter.shape).extend(smsChannelSort.shape);
 export type SmsChannelPage = z.input<typeof smsChannelPage>;
 
@@ -546,7 +549,7 @@ const logFilterFields = {
 export const MAIL_LOG_SORT = ['createdAt', 'sentAt', 'state', 'recipient', 'attempts'] as const;
 export const mailLogSort = sortRequest(MAIL_LOG_SORT);
 export const mailLogFilter = z.object({ ...logFilterFields, accountId: id.optional() });
-export type MailLogFilter = z.input<typeof mailLogFilter>;
+export type MailLogFilter = z.infer<typeof mailLogFilter>;
 export const mailLogPage = pageRequest.extend(mailLogFilter.shape).extend(mailLogSort.shape);
 export type MailLogPage = z.input<typeof mailLogPage>;
 
@@ -588,7 +591,7 @@ export type MailLogDetail = z.infer<typeof mailLogDetail>;
 export const SMS_LOG_SORT = MAIL_LOG_SORT;
 export const smsLogSort = sortRequest(SMS_LOG_SORT);
 export const smsLogFilter = z.object({ ...logFilterFields, channelId: id.optional() });
-export type SmsLogFilter = z.input<typeof smsLogFilter>;
+export type SmsLogFilter = z.infer<typeof smsLogFilter>;
 export const smsLogPage = pageRequest.extend(smsLogFilter.shape).extend(smsLogSort.shape);
 export type SmsLogPage = z.input<typeof smsLogPage>;
 export const smsLogRecord = z.object({

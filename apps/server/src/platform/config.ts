@@ -89,6 +89,8 @@ const envSchema = z.object({
   MESSAGE_LOG_RETENTION_DAYS: z.coerce.number().positive().default(180),
   /** How long one SMTP conversation (connect, TLS, AUTH, send) may take. */
   MAIL_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** The demo's mail account points at a local SMTP catcher on this port (`npm run mail-catcher`). */
+  MAIL_CATCHER_PORT: z.coerce.number().int().min(1).max(65535).default(2525),
   NODE_ENV: z.string().optional(),
 });
 
@@ -154,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey: raw.SECRET_KEY,
     messageLogRetentionDays: raw.MESSAGE_LOG_RETENTION_DAYS,
     mailTimeoutMs: raw.MAIL_TIMEOUT_MS,
+    mailCatcherPort: raw.MAIL_CATCHER_PORT,
     /** Production mode: NODE_ENV=production or an external database (not the embedded demo). */
     production: raw.NODE_ENV === 'production' || raw.DATABASE_URL !== undefined,
     passwordHash: { memoryCost: raw.PASSWORD_HASH_MEMORY_KIB, timeCost: raw.PASSWORD_HASH_TIME_COST },

@@ -2,21 +2,40 @@ import { defineModule } from '../../platform/module.ts';
 import './delivery.events.ts';
 import { deliverySubscriber } from './delivery.plan.ts';
 import { registerDeliveryJobs } from './delivery.send.ts';
+import { mailRoutes } from './mail.routes.ts';
+import { attemptMail, MAIL_SEND_JOB, pruneMailLog, sendDueMail } from './mail.send.ts';
+import { seedMessagingDemo } from './message.demo.ts';
 import { startSecrets } from './message.context.ts';
 import { seedMessageRulesDemo } from './message.rule.demo.ts';
 import { messageRuleRoutes } from './message.rule.routes.ts';
 
 /**
  * Messaging (issue 20; decisions 0043, 0046): mail accounts, templates and log; SMS channels,
- * templates and log; message rules and the delivery engine (a subscriber of the domain-event
- * outbox that plans messages into the delivery ledger, and the jobs that send them).
+ * templates and log (sms.*.ts); message rules and the delivery engine (a subscriber of the
+ * domain-event outbox that plans messages into the delivery ledger, and the jobs that send them).
+ * Secrets are sealed at rest (platform/secrets.ts).
  */
+const SWEEP_MS = 60_000;
+const PRUNE_MS = 6 * 3_600_000;
+
 export const messagingModule = defineModule({
   name: 'messaging',
-  routes: [...messageRuleRoutes],
-  /** After the mail demo's account and templates (m20mail's seed goes first when merged). */
-  seeds: [seedMessageRulesDemo],
-  jobs: registerDeliveryJobs,
+  routes: [...mailRoutes, ...messageRuleRoutes],
+  /** The rules' demo after the mail demo's account and templates, which its rules name. */
+  seeds: [seedMessagingDemo, seedMessageRulesDemo],
+  jobs: (ctx) => {
+    ctx.jobs.handle<{ logId: number }>(MAIL_SEND_JOB, async ({ logId }) => {
+      await attemptMail(ctx, logId);
+    });
+    // Mails whose job went missing (a crash between insert and send) and those due again.
+    ctx.jobs.every(SWEEP_MS, async () => {
+      await sendDueMail(ctx);
+    });
+    ctx.jobs.every(PRUNE_MS, async () => {
+      await pruneMailLog(ctx);
+    });
+    registerDeliveryJobs(ctx);
+  },
   subscribers: [deliverySubscriber],
   start: (ctx) => {
     startSecrets(ctx);
@@ -25,3 +44,7 @@ export const messagingModule = defineModule({
 });
 
 export { processDue } from './delivery.send.ts';
+export { queueMail, attemptMail } from './mail.send.ts';
+export { mailVariantFor, renderMail } from './mail.template.service.ts';
+export { renderTemplate, variablesOf, smsSegments, htmlToText } from './message.template.ts';
+export { secretsOf, previewData, pickVariant, MAIL_PASSWORD, SMS_SECRET } from './message.context.ts';

@@ -50,8 +50,10 @@ export interface SmtpFailure {
 
 /** What an SMTP failure means, with every occurrence of the password (and its base64) removed from the reason. */
 export function smtpFailure(err: unknown, password: string | null): SmtpFailure {
-  const e = (err ?? {}) as { message?: string; response?: string; responseCode?: number; code?: string };
-  let reason = (e.response ?? e.message ?? String(err)).trim().slice(0, 900);
+  const e = (err ?? {}) as { message?: string; response?: string; responseCode?: number; code?: string; command?: string };
+  // The command's verb only (an AUTH command line carries credentials).
+  const verb = typeof e.command === 'string' ? e.command.split(' ')[0]!.toUpperCase() : '';
+  let reason = `${verb && e.response ? `${verb}: ` : ''}${e.response ?? e.message ?? String(err)}`.trim().slice(0, 900);
   if (password) {
     for (const p of [password, Buffer.from(password).toString('base64')]) reason = reason.split(p).join('***');
   }

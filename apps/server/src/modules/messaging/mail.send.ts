@@ -1,0 +1,165 @@
+import { and, eq, inArray, lt, or, isNull, lte, sql } from 'drizzle-orm';
+import type { MailTlsMode, MessageOrigin } from '@ess/contract/messaging';
+import { mailAccount, mailLog } from '../../db/schema/messaging.ts';
+import type { AppContext } from '../../platform/context.ts';
+import { MAIL_PASSWORD, secretsOf, utcDay } from './message.context.ts';
+import { smtpFailure, smtpTransport } from './mail.transport.ts';
+
+/**
+ * Sending one mail of the log (decision 0043): a row is written `queued`, then each attempt
+ * claims it (a lease: only one instance sends it), reserves one of the account's daily sends,
+ * talks SMTP, and records the outcome: `sent` with the server's message id, `retrying` after a
+ * temporary failure (backoff 1, 2, 4, … minutes, at most an hour, MAIL_MAX_ATTEMPTS in all), or
+ * `failed` with the server's reason. Nothing is lost: a row stays queued or retrying until an
+ * attempt settles it, and the sweep picks up any whose job went missing.
+ */
+export const MAIL_SEND_JOB = 'messaging.mail.send';
+export const MAIL_MAX_ATTEMPTS = 5;
+export const DAILY_LIMIT_REACHED = '已达每日发送上限';
+export const ACCOUNT_DISABLED = '邮件账号已停用';
+export const ACCOUNT_MISSING = '邮件账号不存在';
+const LEASE_MS = 10 * 60_000;
+
+export interface QueueMail {
+  companyId: number;
+  accountId: number;
+  recipient: string;
+  subject: string;
+  html: string;
+  text: string;
+  origin: MessageOrigin;
+  userId?: number | null;
+  template?: { id: number; name: string; code: string; language: string } | null;
+  eventId?: number | null;
+  eventType?: string | null;
+  ruleId?: number | null;
+}
+
+/** Writes a queued mail and asks the job queue to send it (the delivery engine's entry). */
+export async function queueMail(ctx: AppContext, m: QueueMail): Promise<number> {
+  const id = await insertMail(ctx, m);
+  await ctx.jobs.send(MAIL_SEND_JOB, { logId: id });
+  return id;
+}
+
+export async function insertMail(ctx: AppContext, m: QueueMail): Promise<number> {
+  const [acc] = await ctx.db.select({ name: mailAccount.name }).from(mailAccount).where(eq(mailAccount.id, m.accountId));
+  const [row] = await ctx.db
+    .insert(mailLog)
+    .values({
+      companyId: m.companyId, accountId: m.accountId, accountName: acc?.name ?? null, recipient: m.recipient, subject: m.subject.slice(0, 1000),
+      html: m.html, text: m.text, origin: m.origin, userId: m.userId ?? null, templateId: m.template?.id ?? null,
+      templateName: m.template?.name ?? null, templateCode: m.template?.code ?? null, language: m.template?.language ?? null,
+      eventId: m.eventId ?? null, eventType: m.eventType ?? null, ruleId: m.ruleId ?? null, state: 'queued',
+    })
+    .returning({ id: mailLog.id });
+  return row!.id;
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  reason: string | null;
+  providerMessageId: string | null;
+  /** The row's state after the attempt ('skipped': not due, or another instance holds it). */
+  state: 'sent' | 'retrying' | 'failed' | 'skipped';
+}
+
+const backoffMs = (attempts: number) => Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 1));
+const nextUtcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+
+/**
+ * One attempt at a queued or retrying mail. `retry: false` (a test send) settles it at once:
+ * sent or failed.
+ */
+export async function attemptMail(ctx: AppContext, logId: number, opts: { retry?: boolean; now?: Date } = {}): Promise<AttemptResult> {
+  const { db } = ctx;
+  const now = opts.now ?? new Date();
+  const retry = opts.retry ?? true;
+  // Claim: due, unsettled, not held by another attempt.
+  const [m] = await db
+    .update(mailLog)
+    .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS), lastAttemptAt: now })
+    .where(and(eq(mailLog.id, logId), inArray(mailLog.state, ['queued', 'retrying']), or(isNull(mailLog.nextAttemptAt), lte(mailLog.nextAttemptAt, now))))
+    .returning();
+  if (!m) return { ok: false, reason: null, providerMessageId: null, state: 'skipped' };
+  const settle = async (state: 'sent' | 'retrying' | 'failed', patch: Partial<typeof mailLog.$inferInsert>) => {
+    await db.update(mailLog).set({ state, ...patch }).where(eq(mailLog.id, logId));
+  };
+  const fail = async (reason: string, temporary: boolean, at: Date | null = null): Promise<AttemptResult> => {
+    const attempts = m.attempts + 1;
+    if (retry && temporary && attempts < MAIL_MAX_ATTEMPTS) {
+      const nextAt = at ?? new Date(now.getTime() + backoffMs(attempts));
+      await settle('retrying', { attempts, error: reason, nextAttemptAt: nextAt });
+      await ctx.jobs.send(MAIL_SEND_JOB, { logId }, nextAt);
+      return { ok: false, reason, providerMessageId: null, state: 'retrying' };
+    }
+    await settle('failed', { attempts, error: reason, nextAttemptAt: null });
+    return { ok: false, reason, providerMessageId: null, state: 'failed' };
+  };
+
+  const [acc] = m.accountId === null ? [] : await db.select().from(mailAccount).where(eq(mailAccount.id, m.accountId));
+  if (!acc) return fail(ACCOUNT_MISSING, false);
+  if (!acc.enabled) return fail(ACCOUNT_DISABLED, false);
+  // One of today's sends (UTC day), reserved before the conversation, given back if it fails.
+  const today = utcDay(now);
+  const [reserved] = await db
+    .update(mailAccount)
+    .set({ sentDay: today, sentToday: sql`case when ${mailAccount.sentDay} = ${today} then ${mailAccount.sentToday} + 1 else 1 end` })
+    .where(and(eq(mailAccount.id, acc.id), or(sql`${mailAccount.sentDay} is distinct from ${today}`, lt(mailAccount.sentToday, mailAccount.dailyLimit))))
+    .returning({ id: mailAccount.id });
+  if (!reserved) {
+    // Not the mail's fault: it waits for tomorrow without using an attempt.
+    if (!retry) return fail(DAILY_LIMIT_REACHED, false);
+    const at = nextUtcMidnight(now);
+    await settle('retrying', { error: DAILY_LIMIT_REACHED, nextAttemptAt: at });
+    await ctx.jobs.send(MAIL_SEND_JOB, { logId }, at);
+    return { ok: false, reason: DAILY_LIMIT_REACHED, providerMessageId: null, state: 'retrying' };
+  }
+  const password = acc.passwordEnc ? secretsOf(ctx).open(acc.passwordEnc, MAIL_PASSWORD) : null;
+  const transport = smtpTransport({
+    host: acc.host, port: acc.port, tlsMode: acc.tlsMode as MailTlsMode, verifyCertificate: acc.verifyCertificate,
+    username: acc.username, password, timeoutMs: ctx.config.mailTimeoutMs,
+  });
+  try {
+    const info = await transport.sendMail({
+      from: acc.fromName ? { name: acc.fromName, address: acc.fromAddress } : acc.fromAddress,
+      to: m.recipient,
+      replyTo: acc.replyTo ?? undefined,
+      subject: m.subject,
+      html: m.html,
+      text: m.text,
+      headers: { 'X-ESS-Message-Id': `mail-${m.id}` },
+    });
+    const providerMessageId = (info.messageId || null)?.slice(0, 256) ?? null;
+    await settle('sent', { attempts: m.attempts + 1, sentAt: new Date(), providerMessageId, error: null, nextAttemptAt: null });
+    return { ok: true, reason: null, providerMessageId, state: 'sent' };
+  } catch (err) {
+    await db
+      .update(mailAccount)
+      .set({ sentToday: sql`greatest(${mailAccount.sentToday} - 1, 0)` })
+      .where(and(eq(mailAccount.id, acc.id), eq(mailAccount.sentDay, today)));
+    const f = smtpFailure(err, password);
+    return fail(f.reason, f.temporary);
+  } finally {
+    transport.close();
+  }
+}
+
+/** Mails due (queued or retrying, their time come): attempted one by one (the sweep). */
+export async function sendDueMail(ctx: AppContext, now = new Date(), limit = 50): Promise<number> {
+  const due = await ctx.db
+    .select({ id: mailLog.id })
+    .from(mailLog)
+    .where(and(inArray(mailLog.state, ['queued', 'retrying']), or(isNull(mailLog.nextAttemptAt), lte(mailLog.nextAttemptAt, now))))
+    .orderBy(mailLog.id)
+    .limit(limit);
+  for (const d of due) await attemptMail(ctx, d.id, { now });
+  return due.length;
+}
+
+/** Deletes mail log rows older than the retention (MESSAGE_LOG_RETENTION_DAYS). */
+export async function pruneMailLog(ctx: AppContext, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - ctx.config.messageLogRetentionDays * 86_400_000);
+  const rows = await ctx.db.delete(mailLog).where(lt(mailLog.createdAt, before)).returning({ id: mailLog.id });
+  return rows.length;
+}

@@ -1,0 +1,393 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { eq, sql } from 'drizzle-orm';
+import { pino } from 'pino';
+import { generate } from 'selfsigned';
+import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from '@ess/contract';
+import {
+  CONNECTION_FAILED, CONNECTION_SUCCEEDED, PORT_RANGE, SEND_FAILED, SEND_SUCCEEDED, TEMPLATE_UNKNOWN_VARIABLE, type ConnectionTestResult, type MailAccountRecord,
+  type MailLogDetail, type MailLogRecord, type MailPreview, type MailTemplateRecord, type SendTestResult,
+} from '@ess/contract/messaging';
+import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { newAlarm, newCompany, newDevice, newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
+import { mailAccount, mailLog, mailTemplate } from '../../db/schema/messaging.ts';
+import { accessLog } from '../../db/schema/system.ts';
+import { attemptMail, DAILY_LIMIT_REACHED, insertMail, MAIL_MAX_ATTEMPTS, pruneMailLog } from './mail.send.ts';
+
+/**
+ * Mail against real SMTP peers (smtp-server from npm, started here on free ports): a plain server,
+ * one offering STARTTLS with a self-signed certificate made in the test, one speaking TLS from the
+ * first byte, one without STARTTLS, one requiring AUTH, and one refusing recipients (temporary,
+ * then permanent). Messages arrive with their headers and both parts; the account's TLS mode is
+ * honoured; the password appears in no answer, export or log line.
+ */
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+  secure: boolean;
+  user: string | undefined;
+}
+
+interface Peer {
+  port: number;
+  received: Received[];
+  close: () => Promise<void>;
+}
+
+async function smtpPeer(opts: Partial<SMTPServerOptions>): Promise<Peer> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    allowInsecureAuth: true,
+    disabledCommands: opts.secure || opts.key ? [] : ['STARTTLS'],
+    logger: false,
+    ...opts,
+    onData(stream, session: SMTPServerSession, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+          secure: session.secure,
+          user: session.user as string | undefined,
+        });
+        cb();
+      });
+    },
+  });
+  // A client speaking plain SMTP to the TLS port is the peer's problem, not the test's.
+  server.on('error', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** A port nobody listens on. */
+async function closedPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+const header = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim();
+const PASSWORD = 'S3cret-smtp-Pa55';
+
+describe.each(DB_TARGETS)('mail on %s', (target) => {
+  let t: TestApp;
+  let lines = '';
+  let companyId: number;
+  let foreignCompanyId: number;
+  let mailUser: FactoryUser;
+  let plain: Peer;
+  let starttls: Peer;
+  let implicit: Peer;
+  let noStarttls: Peer;
+  let auth: Peer;
+  let pem: { private: string; cert: string };
+  const post = <T>(path: string, body: unknown, token = t.adminToken) => t.api.post<T>(path, token, body);
+  const account = (port: number, extra: Record<string, unknown> = {}) => ({
+    companyId, name: `acc-${port}-${Math.random().toString(36).slice(2, 7)}`, host: '127.0.0.1', port, tlsMode: 'none',
+    fromName: 'Ops Desk', fromAddress: 'ops@example.com', ...extra,
+  });
+  const addAccount = async (port: number, extra: Record<string, unknown> = {}) =>
+    (await okData(post<{ id: number }>('/mail/account/add', account(port, extra)))).id;
+  const count = async (table: typeof mailAccount | typeof mailTemplate | typeof mailLog) =>
+    Number((await t.ctx.db.execute<{ n: number }>(sql`select count(*)::int as n from ${table}`)).rows[0]!.n);
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, cb) {
+        lines += chunk.toString('utf8');
+        cb();
+      },
+    });
+    t = await startTestApp(target, { MAIL_TIMEOUT_MS: '4000' }, undefined, undefined, pino({ level: 'trace' }, sink));
+    const { group } = await seededCompanies(t);
+    companyId = (await newCompany(t, group.id)).id;
+    foreignCompanyId = (await newCompany(t, group.id)).id;
+    // A user of the company with the mail pages (scope: their company and below).
+    mailUser = await newUser(t, companyId, { menus: ['/mail/mail-account', '/mail/mail-template', '/mail/mail-log'] });
+    const cert = await generate([{ name: 'commonName', value: 'localhost' }], { keySize: 2048, algorithm: 'sha256' });
+    pem = { private: cert.private, cert: cert.cert };
+    plain = await smtpPeer({});
+    starttls = await smtpPeer({ key: pem.private, cert: pem.cert });
+    implicit = await smtpPeer({ secure: true, key: pem.private, cert: pem.cert });
+    noStarttls = await smtpPeer({ hideSTARTTLS: true, disabledCommands: ['STARTTLS'] });
+    auth = await smtpPeer({
+      authOptional: false,
+      onAuth(a, _session, cb) {
+        if (a.username === 'mailer' && a.password === PASSWORD) cb(null, { user: 'mailer' });
+        else cb(Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }));
+      },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const p of [plain, starttls, implicit, noStarttls, auth]) await p?.close();
+    await t?.stop();
+  });
+
+  it('sends a test mail through a real SMTP conversation: From, To, Subject, HTML and text parts, the server’s message id in the log', async () => {
+    const accountId = await addAccount(plain.port);
+    const site = await newSite(t, companyId, { name: 'R&D <Lab>' });
+    const dev = await newDevice(t, site.id, { type: 'bms', name: 'BMS-7' });
+    await newAlarm(t, dev.id, { level: 1, description: 'Cell over-temperature' });
+    const { id: templateId } = await okData(
+      post<{ id: number }>('/mail/template/add', {
+        companyId, name: 'Alarm', code: 'alarm.opened', language: 'en-US',
+        subject: 'Level ${level} at ${station}', html: '<h1>${station}</h1><p>${device}: ${description}</p>',
+      }),
+    );
+    const r = await okData(post<SendTestResult>('/mail/account/test/send', { id: accountId, to: 'oncall@example.com', templateId, siteId: site.id }));
+    expect(r).toMatchObject({ ok: true, message: SEND_SUCCEEDED, reason: null });
+    const m = plain.received.at(-1)!;
+    expect(m.from).toBe('ops@example.com');
+    expect(m.to).toEqual(['oncall@example.com']);
+    expect(header(m.raw, 'From')).toBe('Ops Desk <ops@example.com>');
+    expect(header(m.raw, 'To')).toBe('oncall@example.com');
+    // The subject is plain text: the station's name as it is.
+    expect(header(m.raw, 'Subject')).toBe('Level 1 at R&D <Lab>');
+    expect(m.raw).toMatch(/Content-Type: multipart\/alternative/);
+    expect(m.raw).toMatch(/Content-Type: text\/plain/);
+    expect(m.raw).toMatch(/Content-Type: text\/html/);
+    // HTML escapes the value; the text part keeps it plain.
+    expect(m.raw).toContain('<h1>R&amp;D &lt;Lab&gt;</h1>');
+    expect(m.raw).toContain('BMS-7: Cell over-temperature');
+    expect(r.providerMessageId).toBe(header(m.raw, 'Message-ID'));
+    const log = await okData(post<MailLogDetail>('/mail/log/query/one', { id: r.logId }));
+    expect(log).toMatchObject({ state: 'sent', attempts: 1, recipient: 'oncall@example.com', subject: 'Level 1 at R&D <Lab>', origin: 'test', templateName: 'Alarm', error: null });
+    expect(log.providerMessageId).toBe(r.providerMessageId);
+    expect(log.html).toContain('R&amp;D');
+  });
+
+  it('honours STARTTLS: upgraded with a self-signed certificate when told not to verify, refused when verifying, refused by a server without STARTTLS', async () => {
+    const lax = await addAccount(starttls.port, { tlsMode: 'starttls', verifyCertificate: false });
+    expect(await okData(post<ConnectionTestResult>('/mail/account/test/connection', { id: lax }))).toMatchObject({ ok: true, message: CONNECTION_SUCCEEDED });
+    await okData(post<SendTestResult>('/mail/account/test/send', { id: lax, to: 'a@example.com' }));
+    expect(starttls.received.at(-1)!.secure).toBe(true);
+
+    const strict = await addAccount(starttls.port, { tlsMode: 'starttls', verifyCertificate: true });
+    const refused = await okData(post<ConnectionTestResult>('/mail/account/test/connection', { id: strict }));
+    expect(refused).toMatchObject({ ok: false, message: CONNECTION_FAILED });
+    expect(refused.reason).toMatch(/self[- ]signed/i);
+
+    const required = await addAccount(noStarttls.port, { tlsMode: 'starttls', verifyCertificate: false });
+    const noTls = await okData(post<ConnectionTestResult>('/mail/account/test/connection', { id: required }));
+    expect(noTls).toMatchObject({ ok: false, message: CONNECTION_FAILED });
+    expect(noTls.reason).toMatch(/^STARTTLS: 500/);
+    // The same server is fine for an account that asks for no TLS; and "none" never upgrades.
+    const none = await addAccount(starttls.port, { tlsMode: 'none' });
+    await okData(post<SendTestResult>('/mail/account/test/send', { id: none, to: 'b@example.com' }));
+    expect(starttls.received.at(-1)!.secure).toBe(false);
+    // The outcome of a saved account's test is kept on it.
+    const rec = await okData(post<MailAccountRecord>('/mail/account/query/one', { id: strict }));
+    expect(rec).toMatchObject({ lastTestOk: false });
+    expect(rec.lastTestReason).toMatch(/self[- ]signed/i);
+  });
+
+  it('speaks TLS from the first byte in tls mode', async () => {
+    const id = await addAccount(implicit.port, { tlsMode: 'tls', verifyCertificate: false });
+    const r = await okData(post<SendTestResult>('/mail/account/test/send', { id, to: 'tls@example.com' }));
+    expect(r.ok).toBe(true);
+    expect(implicit.received.at(-1)).toMatchObject({ secure: true, to: ['tls@example.com'] });
+    // A plain account against the TLS port fails with the server's reason.
+    const wrong = await okData(post<ConnectionTestResult>('/mail/account/test/connection', { ...account(implicit.port), tlsMode: 'none' }));
+    expect(wrong.ok).toBe(false);
+    expect(wrong.reason).toBeTruthy();
+  });
+
+  it('answers "Connection failed" with the reason for a closed port, and tests unsaved form values', async () => {
+    const port = await closedPort();
+    const r = await okData(post<ConnectionTestResult>('/mail/account/test/connection', account(port)));
+    expect(r).toMatchObject({ ok: false, message: CONNECTION_FAILED });
+    expect(r.reason).toMatch(/ECONNREFUSED/);
+    expect(await count(mailAccount)).toBe((await t.ctx.db.select().from(mailAccount)).length);
+  });
+
+  it('authenticates with the sealed password; the password is in no answer, export, log line or access log', async () => {
+    const id = await addAccount(auth.port, { username: 'mailer', password: PASSWORD });
+    const [row] = await t.ctx.db.select({ enc: mailAccount.passwordEnc }).from(mailAccount).where(eq(mailAccount.id, id));
+    expect(row!.enc).toMatch(/^v1\./);
+    expect(row!.enc).not.toContain(PASSWORD);
+    const rec = await post<MailAccountRecord>('/mail/account/query/one', { id });
+    expect(rec.body.data.passwordSet).toBe(true);
+    expect(rec.raw.toString()).not.toContain(PASSWORD);
+    expect(await okData(post<ConnectionTestResult>('/mail/account/test/connection', { id }))).toMatchObject({ ok: true });
+    const sent = await okData(post<SendTestResult>('/mail/account/test/send', { id, to: 'auth@example.com' }));
+    expect(sent.ok).toBe(true);
+    expect(auth.received.at(-1)!.user).toBe('mailer');
+    // A wrong password in the form (not saved): refused by the server, 535 in the reason, the wrong password nowhere.
+    const wrong = await post<ConnectionTestResult>('/mail/account/test/connection', { id, ...account(auth.port, { username: 'mailer', password: 'wrong-Passw0rd' }) });
+    expect(wrong.body.data).toMatchObject({ ok: false, message: CONNECTION_FAILED });
+    expect(wrong.body.data.reason).toMatch(/535/);
+    expect(wrong.raw.toString()).not.toContain('wrong-Passw0rd');
+    // Edit without a password keeps it; the page and list never carry it.
+    await okData(post('/mail/account/edit', { id, ...account(auth.port, { name: 'auth-kept', username: 'mailer' }) }));
+    expect(await okData(post<ConnectionTestResult>('/mail/account/test/connection', { id }))).toMatchObject({ ok: true });
+    const page = await post<Page<MailAccountRecord>>('/mail/account/query/page', { pageSize: 100 });
+    expect(page.raw.toString()).not.toContain(PASSWORD);
+    expect(page.body.data.records.find((a) => a.id === id)).toMatchObject({ passwordSet: true, name: 'auth-kept' });
+    expect((await post('/mail/account/query/list', {})).raw.toString()).not.toContain(PASSWORD);
+    // The export of the log.
+    const file = await t.api.call('POST', '/mail/log/export', { token: t.adminToken, body: {} });
+    expect(file.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(file.raw as unknown as ArrayBuffer);
+    const cells: string[] = [];
+    wb.worksheets[0]!.eachRow((r) => r.eachCell((c) => void cells.push(c.text)));
+    expect(cells).toContain('auth@example.com');
+    expect(cells.join('\n')).not.toContain(PASSWORD);
+    // Every log line of the server so far, and the access log.
+    await new Promise((r) => setTimeout(r, 300));
+    expect(lines.length).toBeGreaterThan(100);
+    expect(lines).not.toContain(PASSWORD);
+    expect(lines).not.toContain(Buffer.from(PASSWORD).toString('base64'));
+    const access = await t.ctx.db.select().from(accessLog);
+    expect(JSON.stringify(access)).not.toContain(PASSWORD);
+    // Clearing it: null.
+    await okData(post('/mail/account/edit', { id, ...account(auth.port, { name: 'auth-kept', username: 'mailer', password: null }) }));
+    expect((await okData(post<MailAccountRecord>('/mail/account/query/one', { id }))).passwordSet).toBe(false);
+  });
+
+  it('refuses bad input with a 4xx and writes nothing', async () => {
+    const before = [await count(mailAccount), await count(mailTemplate)];
+    const port = await post('/mail/account/add', account(25, { port: 70000 }));
+    expect(port.status).toBe(400);
+    expect(port.body.tipMsg).toContain(PORT_RANGE);
+    const addr = await post('/mail/account/add', account(25, { fromAddress: 'not an address' }));
+    expect(addr.status).toBe(400);
+    const test = await post('/mail/account/test/send', { id: 1, to: 'nobody@' });
+    expect(test.status).toBe(400);
+    const tpl = await post('/mail/template/add', { companyId, name: 'Bad', code: 'bad', language: 'en-US', subject: 'x', html: '<p>${stationn}</p>' });
+    expect(tpl.status).toBe(400);
+    expect(tpl.body.tipMsg).toContain(`${TEMPLATE_UNKNOWN_VARIABLE}：stationn`);
+    const unclosed = await post('/mail/template/add', { companyId, name: 'Bad', code: 'bad', language: 'en-US', subject: 'x ${station', html: '<p/>' });
+    expect(unclosed.status).toBe(400);
+    const lang = await post('/mail/template/add', { companyId, name: 'Bad', code: 'bad', language: 'xx-XX', subject: 'x', html: '<p/>' });
+    expect(lang.status).toBe(400);
+    expect([await count(mailAccount), await count(mailTemplate)]).toEqual(before);
+    // A duplicate name in the company: 406, nothing written.
+    await addAccount(plain.port, { name: 'dup' });
+    const dup = await post('/mail/account/add', account(plain.port, { name: 'dup' }));
+    expect(dup.body.errorCode).toBe('A0409');
+  });
+
+  it('refuses the signed-out, a role without the mail pages, and another company’s records', async () => {
+    const foreign = await okData(post<{ id: number }>('/mail/account/add', { ...account(plain.port), companyId: foreignCompanyId }));
+    expect((await t.api.post('/mail/account/query/page', null, {})).status).toBe(401);
+    const other = await newUser(t, companyId, { menus: ['/system/user'] });
+    expect((await t.api.post('/mail/account/query/page', other.token, {})).status).toBe(403);
+    expect((await t.api.post('/mail/log/query/page', other.token, {})).status).toBe(403);
+    // The mail user sees their company's accounts only.
+    const mine = await okData(post<Page<MailAccountRecord>>('/mail/account/query/page', { pageSize: 100 }, mailUser.token));
+    expect(mine.records.every((a) => a.companyId === companyId)).toBe(true);
+    expect(mine.records.length).toBeGreaterThan(0);
+    expect((await post('/mail/account/query/one', { id: foreign.id }, mailUser.token)).status).toBe(404);
+    expect((await post('/mail/account/test/connection', { id: foreign.id }, mailUser.token)).status).toBe(404);
+    expect((await t.api.get('/mail/account/delete', mailUser.token, { id: foreign.id })).status).toBe(404);
+    expect((await post('/mail/account/add', { ...account(plain.port), companyId: foreignCompanyId }, mailUser.token)).status).toBe(403);
+    expect(await t.ctx.db.select().from(mailAccount).where(eq(mailAccount.id, foreign.id))).toHaveLength(1);
+  });
+
+  it('previews with a real station’s data and picks the language variant (else the default language’s)', async () => {
+    const site = await newSite(t, companyId, { name: 'Preview Station' });
+    const dev = await newDevice(t, site.id, { type: 'pcs', name: 'PCS-1' });
+    await newAlarm(t, dev.id, { level: 2, description: 'Grid fault' });
+    const base = { companyId, name: 'Offline', code: 'preview.lang', subject: '${station}/${device}', html: '<p>${level} ${description}</p>' };
+    const zh = (await okData(post<{ id: number }>('/mail/template/add', { ...base, language: 'zh-CN', subject: '中文 ${station}' }))).id;
+    await okData(post('/mail/template/add', { ...base, language: 'en-US', subject: 'EN ${station}' }));
+    const en = await okData(post<MailPreview>('/mail/template/preview', { id: zh, siteId: site.id, language: 'en-US' }));
+    expect(en).toMatchObject({ subject: 'EN Preview Station', html: '<p>2 Grid fault</p>', text: '2 Grid fault', siteId: site.id, siteName: 'Preview Station' });
+    expect(en.values).toMatchObject({ station: 'Preview Station', device: 'PCS-1', level: '2', description: 'Grid fault' });
+    const de = await okData(post<MailPreview>('/mail/template/preview', { id: zh, siteId: site.id, language: 'de-DE' }));
+    expect(de.subject).toBe('中文 Preview Station');
+    // Unsaved text from the form, validated the same way.
+    const form = await okData(post<MailPreview>('/mail/template/preview', { companyId, subject: '${device}', html: '<b>${station}</b>', siteId: site.id }));
+    expect(form).toMatchObject({ subject: 'PCS-1', html: '<b>Preview Station</b>', variables: ['device', 'station'] });
+    const rec = await okData(post<MailTemplateRecord>('/mail/template/query/one', { id: zh }));
+    expect(rec.variables).toEqual(['station', 'level', 'description']);
+  });
+
+  it('retries a temporary refusal with backoff and fails a permanent one with the server’s reason; nothing is lost', async () => {
+    let refuse: 'temporary' | 'permanent' | null = 'temporary';
+    const flaky = await smtpPeer({
+      onRcptTo(_a, _s, cb) {
+        if (refuse === 'temporary') cb(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
+        else if (refuse === 'permanent') cb(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+        else cb();
+      },
+    });
+    try {
+      const accountId = await addAccount(flaky.port);
+      const mail = { companyId, accountId, recipient: 'retry@example.com', subject: 's', html: '<p>h</p>', text: 'h', origin: 'rule' as const };
+      const id = await insertMail(t.ctx, mail);
+      const t0 = new Date();
+      const first = await attemptMail(t.ctx, id, { now: t0 });
+      expect(first).toMatchObject({ ok: false, state: 'retrying' });
+      expect(first.reason).toMatch(/451.*Mailbox busy/);
+      const [r1] = await t.ctx.db.select().from(mailLog).where(eq(mailLog.id, id));
+      expect(r1).toMatchObject({ state: 'retrying', attempts: 1 });
+      expect(r1!.nextAttemptAt!.getTime() - t0.getTime()).toBe(60_000);
+      // Not due yet: left alone.
+      expect((await attemptMail(t.ctx, id, { now: new Date(t0.getTime() + 30_000) })).state).toBe('skipped');
+      // Due: the server takes it now.
+      refuse = null;
+      const second = await attemptMail(t.ctx, id, { now: new Date(t0.getTime() + 61_000) });
+      expect(second).toMatchObject({ ok: true, state: 'sent' });
+      expect(flaky.received.at(-1)!.to).toEqual(['retry@example.com']);
+
+      refuse = 'permanent';
+      const id2 = await insertMail(t.ctx, { ...mail, recipient: 'gone@example.com' });
+      const perm = await attemptMail(t.ctx, id2, { now: t0 });
+      expect(perm).toMatchObject({ ok: false, state: 'failed' });
+      const log = await okData(post<MailLogDetail>('/mail/log/query/one', { id: id2 }));
+      expect(log).toMatchObject({ state: 'failed', attempts: 1 });
+      expect(log.error).toMatch(/550.*No such user/);
+
+      // A server that keeps answering 451: retried MAIL_MAX_ATTEMPTS times in all, then failed with the reason.
+      refuse = 'temporary';
+      const id3 = await insertMail(t.ctx, { ...mail, recipient: 'busy@example.com' });
+      let at = t0.getTime();
+      for (let i = 0; i < MAIL_MAX_ATTEMPTS; i++) {
+        const r = await attemptMail(t.ctx, id3, { now: new Date(at) });
+        expect(r.state).toBe(i < MAIL_MAX_ATTEMPTS - 1 ? 'retrying' : 'failed');
+        at += 3_600_000;
+      }
+      const [r3] = await t.ctx.db.select().from(mailLog).where(eq(mailLog.id, id3));
+      expect(r3).toMatchObject({ state: 'failed', attempts: MAIL_MAX_ATTEMPTS });
+      expect(r3!.error).toMatch(/451/);
+      const failed = await okData(post<Page<MailLogRecord>>('/mail/log/query/page', { state: 'failed', recipient: 'example.com', pageSize: 100 }));
+      expect(failed.records.map((r) => r.recipient)).toEqual(expect.arrayContaining(['gone@example.com', 'busy@example.com']));
+    } finally {
+      await flaky.close();
+    }
+  });
+
+  it('keeps to the account’s daily limit', async () => {
+    const id = await addAccount(plain.port, { dailyLimit: 1 });
+    expect((await okData(post<SendTestResult>('/mail/account/test/send', { id, to: 'one@example.com' }))).ok).toBe(true);
+    const second = await okData(post<SendTestResult>('/mail/account/test/send', { id, to: 'two@example.com' }));
+    expect(second).toMatchObject({ ok: false, message: SEND_FAILED, reason: DAILY_LIMIT_REACHED });
+    expect((await okData(post<MailAccountRecord>('/mail/account/query/one', { id }))).sentToday).toBe(1);
+  });
+
+  it('prunes log rows past the retention age', async () => {
+    const [old] = await t.ctx.db
+      .insert(mailLog)
+      .values({ companyId, recipient: 'old@example.com', origin: 'test', subject: 'old', html: '', text: '', state: 'sent', createdAt: new Date(Date.now() - 181 * 86_400_000) })
+      .returning({ id: mailLog.id });
+    const kept = await count(mailLog);
+    expect(await pruneMailLog(t.ctx)).toBe(1);
+    expect(await t.ctx.db.select().from(mailLog).where(eq(mailLog.id, old!.id))).toHaveLength(0);
+    expect(await count(mailLog)).toBe(kept - 1);
+  });
+});
