@@ -13,7 +13,7 @@ import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { siteStatementSetting, statement } from '../src/db/schema/statement.ts';
 import { demandWindow } from '../src/db/schema/demand.ts';
 import { strategy } from '../src/db/schema/strategy.ts';
-import { mailAccount, mailLog, mailTemplate, messageRule } from '../src/db/schema/messaging.ts';
+import { mailAccount, mailLog, mailTemplate, messageRule, smsChannel, smsLog, smsTemplate } from '../src/db/schema/messaging.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
 
@@ -287,5 +287,27 @@ scopeFixtures.mailLog = async (t, companyId) => {
     .insert(mailLog)
     .values({ companyId, recipient: 'probe@example.com', origin: 'test', subject: 'probe', html: '', text: '', state: 'failed' })
     .returning({ id: mailLog.id });
+  return l!.id;
+};
+// Messaging (SMS): a channel, a template and a log row of the given company.
+scopeFixtures.smsChannel = async (t, companyId) => {
+  const [c] = await t.ctx.db
+    .insert(smsChannel)
+    .values({ companyId, name: `probe-${suffix()}`, provider: 'twilio', accessKeyId: `AC${'0'.repeat(32)}`, sender: '+15005550006' })
+    .returning({ id: smsChannel.id });
+  return c!.id;
+};
+scopeFixtures.smsTemplate = async (t, companyId) => {
+  const [c] = await t.ctx.db
+    .insert(smsTemplate)
+    .values({ companyId, name: 'probe', code: `probe${suffix()}`, language: 'zh-CN', content: '告警 ${station}' })
+    .returning({ id: smsTemplate.id });
+  return c!.id;
+};
+scopeFixtures.smsLog = async (t, companyId) => {
+  const [l] = await t.ctx.db
+    .insert(smsLog)
+    .values({ companyId, recipient: '+8613800138000', origin: 'test', content: 'probe', state: 'failed' })
+    .returning({ id: smsLog.id });
   return l!.id;
 };

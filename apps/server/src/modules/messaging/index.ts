@@ -8,19 +8,21 @@ import { seedMessagingDemo } from './message.demo.ts';
 import { startSecrets } from './message.context.ts';
 import { seedMessageRulesDemo } from './message.rule.demo.ts';
 import { messageRuleRoutes } from './message.rule.routes.ts';
+import { registerSmsJobs } from './sms.jobs.ts';
+import { smsRoutes } from './sms.routes.ts';
 
 /**
  * Messaging (issue 20; decisions 0043, 0046): mail accounts, templates and log; SMS channels,
- * templates and log (sms.*.ts); message rules and the delivery engine (a subscriber of the
- * domain-event outbox that plans messages into the delivery ledger, and the jobs that send them).
- * Secrets are sealed at rest (platform/secrets.ts).
+ * templates and log with the provider adapters (sms-providers/); message rules and the delivery
+ * engine (a subscriber of the domain-event outbox that plans messages into the delivery ledger,
+ * and the jobs that send them). Secrets are sealed at rest (platform/secrets.ts).
  */
 const SWEEP_MS = 60_000;
 const PRUNE_MS = 6 * 3_600_000;
 
 export const messagingModule = defineModule({
   name: 'messaging',
-  routes: [...mailRoutes, ...messageRuleRoutes],
+  routes: [...mailRoutes, ...smsRoutes, ...messageRuleRoutes],
   /** The rules' demo after the mail demo's account and templates, which its rules name. */
   seeds: [seedMessagingDemo, seedMessageRulesDemo],
   jobs: (ctx) => {
@@ -34,6 +36,7 @@ export const messagingModule = defineModule({
     ctx.jobs.every(PRUNE_MS, async () => {
       await pruneMailLog(ctx);
     });
+    registerSmsJobs(ctx);
     registerDeliveryJobs(ctx);
   },
   subscribers: [deliverySubscriber],
@@ -48,3 +51,7 @@ export { queueMail, attemptMail } from './mail.send.ts';
 export { mailVariantFor, renderMail } from './mail.template.service.ts';
 export { renderTemplate, variablesOf, smsSegments, htmlToText } from './message.template.ts';
 export { secretsOf, previewData, pickVariant, MAIL_PASSWORD, SMS_SECRET } from './message.context.ts';
+/** Queue an SMS (rendered, logged as queued) and its first attempt: for the delivery engine. */
+export { enqueueSms, attemptSms, type SmsToQueue } from './sms.send.ts';
+/** The SMS demo (a channel to the local SMS catcher, an alarm template), written once. */
+export { seedSmsDemo } from './sms.demo.ts';

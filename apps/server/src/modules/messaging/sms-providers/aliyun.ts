@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { baseUrlOf, callProvider, failure, httpStatusFailure, isFailure, type SmsProvider } from './provider.ts';
+import { baseUrlOf, SMS_SECRET_REQUIRED, callProvider, failure, httpStatusFailure, isFailure, type SmsProvider } from './provider.ts';
 
 /**
  * Aliyun (Alibaba Cloud) Short Message Service, Dysmsapi SendSms, version 2017-05-25, RPC style
@@ -13,7 +13,7 @@ import { baseUrlOf, callProvider, failure, httpStatusFailure, isFailure, type Sm
  */
 const credentials = z.object({
   accessKeyId: z.string().trim().min(1).max(128),
-  accessKeySecret: z.string().min(1).max(256),
+  accessKeySecret: z.string({ error: SMS_SECRET_REQUIRED }).min(1, SMS_SECRET_REQUIRED).max(256),
   regionId: z.string().trim().max(64).optional(),
 });
 type AliyunCredentials = z.infer<typeof credentials>;

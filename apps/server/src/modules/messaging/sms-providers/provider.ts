@@ -62,6 +62,9 @@ export type SmsProviderKind = (typeof smsProviderKinds)[number];
 
 export const DEFAULT_SMS_TIMEOUT_MS = 10_000;
 
+/** Source text (translated by the language packs): a channel without its provider's secret cannot send. */
+export const SMS_SECRET_REQUIRED = '访问密钥不能为空';
+
 export function failure(kind: SmsFailure['kind'], providerCode: string, reason: string): SmsFailure {
   return { ok: false, kind, providerCode, reason: reason.slice(0, 500) };
 }

@@ -5,7 +5,7 @@ describe('the SMS provider registry', () => {
   it('refuses credentials that do not fit the provider before any request, permanently', async () => {
     const result = await sendSms('twilio', { accountSid: 'not-a-sid', authToken: 'x', from: '+15005550006' }, { phone: '+14155550100', templateCode: '', signName: '', params: {}, text: 'hi' }, { baseUrl: 'http://127.0.0.1:9' });
     expect(result).toMatchObject({ ok: false, kind: 'permanent', providerCode: 'InvalidCredentials' });
-    if (!result.ok) expect(result.reason).toMatch(/^accountSid: /);
+    if (!result.ok) expect(result.reason).toMatch(/^accountSid: Twilio Account SID/);
   });
 
   it('names each provider\'s secret fields and documented endpoint', () => {

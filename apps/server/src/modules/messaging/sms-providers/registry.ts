@@ -25,6 +25,26 @@ function sendWith<C extends Record<string, string | undefined>>(provider: SmsPro
   return provider.send(parsed.data, message, options);
 }
 
+/** What a channel row holds (the contract's fields), the secret opened. */
+export interface SmsChannelCredentials {
+  provider: SmsProviderKind;
+  accessKeyId: string;
+  secret: string | null;
+  region: string | null;
+  appId: string | null;
+  sender: string | null;
+}
+
+/** The channel's fields in the shape of its provider's credentials (undefined where unset). */
+export function credentialsOf(c: SmsChannelCredentials): Record<string, string | undefined> {
+  const v = (x: string | null) => x ?? undefined;
+  switch (c.provider) {
+    case 'aliyun': return { accessKeyId: c.accessKeyId, accessKeySecret: v(c.secret), regionId: v(c.region) };
+    case 'tencent': return { secretId: c.accessKeyId, secretKey: v(c.secret), sdkAppId: v(c.appId), region: v(c.region) };
+    case 'twilio': return { accountSid: c.accessKeyId, authToken: v(c.secret), from: v(c.sender) };
+  }
+}
+
 /** Sends one message through the channel's provider; credentials that do not fit the provider fail permanently. */
 export function sendSms(kind: SmsProviderKind, credentials: unknown, message: SmsMessage, options?: SmsSendOptions): Promise<SmsSendResult> {
   switch (kind) {

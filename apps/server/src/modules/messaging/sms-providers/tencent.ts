@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import { z } from 'zod';
-import { baseUrlOf, callProvider, failure, httpStatusFailure, isFailure, type SmsProvider } from './provider.ts';
+import { baseUrlOf, SMS_SECRET_REQUIRED, callProvider, failure, httpStatusFailure, isFailure, type SmsProvider } from './provider.ts';
 
 /**
  * Tencent Cloud SMS, API 3.0 SendSms (version 2021-01-11) signed with TC3-HMAC-SHA256 ("签名方法
@@ -11,11 +11,14 @@ import { baseUrlOf, callProvider, failure, httpStatusFailure, isFailure, type Sm
  * signature goes in the Authorization header with X-TC-Action/Version/Timestamp/Region. The
  * answer is always HTTP 200 with {Response: {SendStatusSet | Error, RequestId}}.
  */
+/** Source text (translated by the language packs). */
+export const TENCENT_APP_ID_FORMAT = '腾讯云 SdkAppId 应为数字，如 1400006666';
+
 const credentials = z.object({
   secretId: z.string().trim().min(1).max(128),
-  secretKey: z.string().min(1).max(256),
+  secretKey: z.string({ error: SMS_SECRET_REQUIRED }).min(1, SMS_SECRET_REQUIRED).max(256),
   /** The SMS application (SmsSdkAppId) the templates and sign names belong to. */
-  sdkAppId: z.string().trim().regex(/^\d{6,20}$/, 'SmsSdkAppId is a number such as 1400006666'),
+  sdkAppId: z.string({ error: TENCENT_APP_ID_FORMAT }).trim().regex(/^\d{6,20}$/, TENCENT_APP_ID_FORMAT),
   region: z.string().trim().max(64).optional(),
 });
 type TencentCredentials = z.infer<typeof credentials>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { baseUrlOf, callProvider, failure, httpStatusFailure, isFailure, type SmsProvider } from './provider.ts';
+import { SMS_SENDER_REQUIRED } from '@ess/contract/messaging';
+import { baseUrlOf, SMS_SECRET_REQUIRED, callProvider, failure, httpStatusFailure, isFailure, type SmsProvider } from './provider.ts';
 
 /**
  * Twilio Programmable Messaging, the Message resource: POST
@@ -8,11 +9,14 @@ import { baseUrlOf, callProvider, failure, httpStatusFailure, isFailure, type Sm
  * "sid" (SM…); an error → 4xx/5xx with {code, message, more_info, status}. Twilio sends the
  * rendered text, not a provider template.
  */
+/** Source text (translated by the language packs). */
+export const TWILIO_ACCOUNT_SID_FORMAT = 'Twilio Account SID 应为 AC 加 32 位十六进制字符';
+
 const credentials = z.object({
-  accountSid: z.string().trim().regex(/^AC[0-9a-fA-F]{32}$/, 'an Account SID is AC followed by 32 hexadecimal digits'),
-  authToken: z.string().min(1).max(256),
+  accountSid: z.string().trim().regex(/^AC[0-9a-fA-F]{32}$/, TWILIO_ACCOUNT_SID_FORMAT),
+  authToken: z.string({ error: SMS_SECRET_REQUIRED }).min(1, SMS_SECRET_REQUIRED).max(256),
   /** The sender: a Twilio number in E.164, an alphanumeric sender ID, or a Messaging Service SID (MG…). */
-  from: z.string().trim().min(1).max(64),
+  from: z.string({ error: SMS_SENDER_REQUIRED }).trim().min(1, SMS_SENDER_REQUIRED).max(64),
 });
 type TwilioCredentials = z.infer<typeof credentials>;
 
