@@ -167,7 +167,7 @@ async function consoleNotice(tx: DbOrTx, deliveryId: number, r: Recipient, s: Su
   const content = mail
     ? mail.text ? renderTemplate(mail.text, values, 'text') : htmlToText(renderTemplate(mail.html, values, 'html'))
     : sms ? renderTemplate(sms.content, values, 'text')
-    : [values.station, values.device, values.orderNo, values.description, values.time].filter(Boolean).join(' · ');
+    : [values.station, values.device, values.orderNo, values.statementNo, values.month, values.description, values.time].filter(Boolean).join(' · ');
   const notices = await notifyUsers(tx, [r.userId!], title, content);
   await tx
     .update(messageDelivery)
