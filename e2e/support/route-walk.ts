@@ -10,8 +10,15 @@ import { signInAdmin, startDemoConsole, type DemoConsole } from './demo-console.
 import { pageOverflow } from './layout.ts';
 
 export const SHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
+/**
+ * E2E_ROUTES=/mail,/sms walks only the routes under those prefixes (a feature's screens while it is
+ * built); unset, every built route.
+ */
+const ONLY_ROUTES = (process.env.E2E_ROUTES ?? '').split(',').map((p) => p.trim()).filter(Boolean);
 /** Every built route: the keys of the console's screens table (apps/web/src/app/screens.ts). */
-export const ROUTES = [...readFileSync(resolve(import.meta.dirname, '../../apps/web/src/app/screens.ts'), 'utf8').matchAll(/^\s*'(\/[\w/-]+)':/gm)].map((m) => m[1]!);
+export const ROUTES = [...readFileSync(resolve(import.meta.dirname, '../../apps/web/src/app/screens.ts'), 'utf8').matchAll(/^\s*'(\/[\w/-]+)':/gm)]
+  .map((m) => m[1]!)
+  .filter((r) => !ONLY_ROUTES.length || ONLY_ROUTES.some((p) => r.startsWith(p)));
 /**
  * Known, not these tests' to fix: a table with tick boxes and horizontal scrolling has antd's
  * hidden measuring row holding a focusable element (as in screens.e2e.test.ts).

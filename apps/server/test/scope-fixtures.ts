@@ -13,7 +13,7 @@ import { probeSuffix } from '../src/modules/files/files.service.ts';
 import { siteStatementSetting, statement } from '../src/db/schema/statement.ts';
 import { demandWindow } from '../src/db/schema/demand.ts';
 import { strategy } from '../src/db/schema/strategy.ts';
-import { mailAccount, mailLog, mailTemplate, smsChannel, smsLog, smsTemplate } from '../src/db/schema/messaging.ts';
+import { mailAccount, mailLog, mailTemplate, messageRule, smsChannel, smsLog, smsTemplate } from '../src/db/schema/messaging.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
 
@@ -259,6 +259,14 @@ scopeFixtures.demandWindow = async (t, companyId) => {
   return w!.id;
 };
 
+// Messaging: a message rule of the given company (console to the station's contacts).
+scopeFixtures.messageRule = async (t, companyId) => {
+  const [r] = await t.ctx.db
+    .insert(messageRule)
+    .values({ companyId, name: `probe-${suffix()}`, event: 'alarmOpened', channels: ['console'], recipients: { userIds: [], roleIds: [], siteContacts: true, assignee: false } })
+    .returning({ id: messageRule.id });
+  return r!.id;
+};
 // Messaging: a mail account, a mail template and a mail log row of the given company.
 scopeFixtures.mailAccount = async (t, companyId) => {
   const [a] = await t.ctx.db
@@ -281,7 +289,6 @@ scopeFixtures.mailLog = async (t, companyId) => {
     .returning({ id: mailLog.id });
   return l!.id;
 };
-
 // Messaging (SMS): a channel, a template and a log row of the given company.
 scopeFixtures.smsChannel = async (t, companyId) => {
   const [c] = await t.ctx.db

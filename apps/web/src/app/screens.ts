@@ -68,6 +68,13 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/demand/analysis': lazy(() => import('../features/demand/AnalysisPage.tsx').then((m) => ({ default: m.AnalysisPage }))),
   '/demand/reconcile': lazy(() => import('../features/demand/ReconcilePage.tsx').then((m) => ({ default: m.ReconcilePage }))),
   '/demand/setting': lazy(() => import('../features/demand/SettingPage.tsx').then((m) => ({ default: m.SettingPage }))),
+  '/mail/mail-account': lazy(() => import('../features/messaging/MailAccountPage.tsx').then((m) => ({ default: m.MailAccountPage }))),
+  '/mail/mail-template': lazy(() => import('../features/messaging/TemplatePages.tsx').then((m) => ({ default: m.MailTemplatePage }))),
+  '/mail/mail-log': lazy(() => import('../features/messaging/LogPages.tsx').then((m) => ({ default: m.MailLogPage }))),
+  '/sms/sms-channel': lazy(() => import('../features/messaging/SmsChannelPage.tsx').then((m) => ({ default: m.SmsChannelPage }))),
+  '/sms/sms-template': lazy(() => import('../features/messaging/TemplatePages.tsx').then((m) => ({ default: m.SmsTemplatePage }))),
+  '/sms/sms-log': lazy(() => import('../features/messaging/LogPages.tsx').then((m) => ({ default: m.SmsLogPage }))),
+  '/message/message-config': lazy(() => import('../features/messaging/MessageConfigPage.tsx').then((m) => ({ default: m.MessageConfigPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);

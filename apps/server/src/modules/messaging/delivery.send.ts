@@ -1,0 +1,367 @@
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import type { MessageEvent } from '@ess/contract/messaging';
+import { alarm } from '../../db/schema/alarm.ts';
+import { device, devicePresence } from '../../db/schema/device.ts';
+import { inspectionWorkOrder, repairOrder } from '../../db/schema/maintenance.ts';
+import { mailAccount, mailLog, messageDelivery, messageRule, smsChannel, smsLog } from '../../db/schema/messaging.ts';
+import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
+import { emit, type DomainEvent } from '../../platform/events/outbox.ts';
+import { perApp } from '../../platform/module.ts';
+import { deliver, type Delivery } from '../system/index.ts';
+import { backoffMs, CANCEL_ACKNOWLEDGED, CANCEL_ENDED, CLAIM_MS, ESCALATE, MAX_ATTEMPTS, TIMER } from './delivery.ledger.ts';
+import { clock, nextDue, planEscalation, setWake } from './delivery.plan.ts';
+import { subjectOf } from './delivery.subject.ts';
+import { smtpFailure, smtpTransport } from './mail.transport.ts';
+import { MAIL_PASSWORD, secretsOf, SMS_SECRET, utcDay } from './message.context.ts';
+import { sendSms } from './sms-providers/registry.ts';
+import type { SmsProviderKind } from './sms-providers/provider.ts';
+
+/**
+ * The delivery engine's sending half (decision 0046): due timers are judged (the condition still
+ * holds → its event is emitted, or the escalation step planned; else cancelled), due mail and SMS
+ * are claimed (a lease, so two instances never send one message twice at once), rate-limited per
+ * account/channel (its daily limit, and at most SEND_RATE_PER_MINUTE), sent, and recorded: sent
+ * with the provider's id; a temporary failure retried with exponential backoff up to MAX_ATTEMPTS;
+ * a permanent one failed with the peer's reason. Everything lives in the ledger and the logs, so a
+ * restart loses nothing: the sweep at start picks up what was due.
+ */
+
+export const DUE_JOB = 'messaging.due';
+/** The safety net: every instance with the jobs role sweeps this often. */
+export const SWEEP_MS = 30_000;
+/** At most this many messages per minute through one mail account or SMS channel (per instance). */
+export const SEND_RATE_PER_MINUTE = 60;
+const BATCH = 50;
+
+export const DAILY_LIMIT_REACHED = '已达每日发送上限，次日发送';
+export const RATE_LIMITED = '发送过于频繁，稍后发送';
+export const SENDER_DISABLED = '发送账号已停用';
+
+const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+/** Per instance: sweeps one after the other (a queued one not yet begun takes the place of another), and the rate windows. */
+const running = perApp<{ chain: Promise<unknown>; queued: boolean; sent: Map<string, number[]> }>('message delivery');
+const stateOf = (ctx: AppContext) => {
+  let s = running.get(ctx);
+  if (!s) {
+    s = { chain: Promise.resolve(), queued: false, sent: new Map() };
+    running.set(ctx, s);
+  }
+  return s;
+};
+
+export interface SweepResult {
+  timers: number;
+  sent: number;
+  retrying: number;
+  failed: number;
+  held: number;
+}
+
+/**
+ * Judges the due timers and sends the due messages as of `now` (tests pass a later clock), after
+ * any sweep of this instance in progress (so one message is never in two hands here; across
+ * instances the claim's lease keeps them apart).
+ */
+export function processDue(ctx: AppContext, now?: Date): Promise<SweepResult> {
+  const s = stateOf(ctx);
+  const run = s.chain.then(() => runDue(ctx, now ?? clock.now()));
+  s.chain = run.catch(() => undefined);
+  return run;
+}
+
+async function runDue(ctx: AppContext, now: Date): Promise<SweepResult> {
+  const result: SweepResult = { timers: 0, sent: 0, retrying: 0, failed: 0, held: 0 };
+  for (;;) {
+    const n = await judgeTimers(ctx, now);
+    result.timers += n;
+    if (n < BATCH) break;
+  }
+  for (;;) {
+    const claimed = await claim(ctx, now);
+    for (const d of claimed) {
+      const outcome = d.channel === 'mail' ? await sendMail(ctx, d, now) : await sendOneSms(ctx, d, now);
+      result[outcome] += 1;
+    }
+    if (claimed.length < BATCH) break;
+  }
+  return result;
+}
+
+/** A sweep on the wall clock (the job, the periodic safety net, the planner's wake-up); one waiting is enough. */
+export async function sweep(ctx: AppContext): Promise<void> {
+  const s = stateOf(ctx);
+  if (s.queued) return;
+  s.queued = true;
+  await s.chain;
+  s.queued = false;
+  await processDue(ctx);
+}
+
+// ── Timers ──────────────────────────────────────────────────────────────────────────────
+
+type Judged = { notices: Delivery[]; emitted: boolean };
+
+async function judgeTimers(ctx: AppContext, now: Date): Promise<number> {
+  const due = await ctx.db
+    .select({ id: messageDelivery.id })
+    .from(messageDelivery)
+    .where(and(inArray(messageDelivery.channel, [TIMER, ESCALATE]), eq(messageDelivery.state, 'queued'), sql`${messageDelivery.dueAt} <= ${iso(now)}`))
+    .orderBy(messageDelivery.dueAt)
+    .limit(BATCH);
+  for (const { id } of due) {
+    const judged = await ctx.db.transaction(async (tx): Promise<Judged> => {
+      const locked = await tx.execute<{ id: string }>(sql`select id from message_delivery where id = ${id} and state = 'queued' for update skip locked`);
+      if (locked.rows.length === 0) return { notices: [], emitted: false };
+      const [row] = await tx.select().from(messageDelivery).where(eq(messageDelivery.id, id));
+      return judge(tx, row!, now);
+    });
+    await deliver(ctx, judged.notices);
+    if (judged.emitted) ctx.outbox.nudge();
+  }
+  return due.length;
+}
+
+type LedgerRow = typeof messageDelivery.$inferSelect;
+
+const close = (tx: DbOrTx, id: number, state: 'sent' | 'cancelled', error: string | null = null) =>
+  tx.update(messageDelivery).set({ state, error, attempts: sql`${messageDelivery.attempts} + 1`, updatedAt: new Date() }).where(eq(messageDelivery.id, id));
+
+/** An alarm still open and not taken on: its payload as the alarm events carry it; else why not. */
+async function openAlarm(tx: DbOrTx, id: number) {
+  const [a] = await tx
+    .select({ id: alarm.id, no: alarm.no, siteId: alarm.siteId, deviceId: alarm.deviceId, level: alarm.level, description: alarm.description, startedAt: alarm.startedAt, status: alarm.status })
+    .from(alarm)
+    .where(eq(alarm.id, id));
+  if (!a || a.status !== 'active') return { why: CANCEL_ENDED } as const;
+  const [repair] = await tx.select({ id: repairOrder.id }).from(repairOrder).where(eq(repairOrder.alarmId, id)).limit(1);
+  if (repair) return { why: CANCEL_ACKNOWLEDGED } as const;
+  return { payload: { id: a.id, no: a.no, siteId: a.siteId, deviceId: a.deviceId, level: a.level, description: a.description, startedAt: a.startedAt.toISOString() } } as const;
+}
+
+const OPEN_ORDER = ['toBeAssigned', 'pending', 'processing'];
+export const CONDITION_GONE = '条件已不满足';
+
+async function judge(tx: DbOrTx, row: LedgerRow, now: Date): Promise<Judged> {
+  const none: Judged = { notices: [], emitted: false };
+  if (row.channel === ESCALATE) {
+    const a = await openAlarm(tx, row.subjectId!);
+    if ('why' in a) return close(tx, row.id, 'cancelled', a.why).then(() => none);
+    const [rule] = row.ruleId ? await tx.select().from(messageRule).where(eq(messageRule.id, row.ruleId)) : [];
+    if (!rule?.enabled) return close(tx, row.id, 'cancelled', CONDITION_GONE).then(() => none);
+    const e: DomainEvent<'alarm.opened'> = { id: row.eventId, type: 'alarm.opened', payload: a.payload, createdAt: row.createdAt };
+    const s = await subjectOf(tx, e, rule.event as MessageEvent);
+    await close(tx, row.id, 'sent');
+    return { notices: s ? await planEscalation(tx, rule, s, row.step, now) : [], emitted: false };
+  }
+  const [message, , , minutesText] = row.recipientKey.split(':');
+  const minutes = Number(minutesText);
+  if (message === 'alarmUnacknowledged') {
+    const a = await openAlarm(tx, row.subjectId!);
+    if ('why' in a) return close(tx, row.id, 'cancelled', a.why).then(() => none);
+    await emit(tx, 'alarm.unacknowledged', [{ ...a.payload, minutes }]);
+  } else if (message === 'deviceOffline') {
+    const [d] = await tx
+      .select({ code: device.code, siteId: device.siteId, online: devicePresence.online, changedAt: devicePresence.changedAt })
+      .from(device)
+      .innerJoin(devicePresence, eq(devicePresence.deviceId, device.id))
+      .where(eq(device.id, row.subjectId!));
+    if (!d || d.online || d.siteId === null) return close(tx, row.id, 'cancelled', CONDITION_GONE).then(() => none);
+    await emit(tx, 'device.offlineFor', [{ deviceId: row.subjectId!, code: d.code, siteId: d.siteId, at: d.changedAt.toISOString(), minutes }]);
+  } else if (message === 'workOrderOverdue') {
+    const [o] = await tx
+      .select({ id: inspectionWorkOrder.id, no: inspectionWorkOrder.no, siteId: inspectionWorkOrder.siteId, status: inspectionWorkOrder.status, assigneeId: inspectionWorkOrder.assigneeId, dueAt: inspectionWorkOrder.dueAt })
+      .from(inspectionWorkOrder)
+      .where(eq(inspectionWorkOrder.id, row.subjectId!));
+    if (!o || !OPEN_ORDER.includes(o.status)) return close(tx, row.id, 'cancelled', CONDITION_GONE).then(() => none);
+    await emit(tx, 'workorder.overdue', [{ id: o.id, no: o.no, siteId: o.siteId, assigneeId: o.assigneeId, dueAt: o.dueAt.toISOString(), minutes }]);
+  } else {
+    return close(tx, row.id, 'cancelled', CONDITION_GONE).then(() => none);
+  }
+  await close(tx, row.id, 'sent');
+  return { notices: [], emitted: true };
+}
+
+// ── Sending ─────────────────────────────────────────────────────────────────────────────
+
+interface Claimed {
+  id: number;
+  channel: string;
+  mailLogId: number | null;
+  smsLogId: number | null;
+  attempts: number;
+}
+
+/** Takes the due mail and SMS for CLAIM_MS (another instance skips them meanwhile). */
+async function claim(ctx: AppContext, now: Date): Promise<Claimed[]> {
+  const { rows } = await ctx.db.execute<{ id: string; channel: string; mail_log_id: string | null; sms_log_id: string | null; attempts: number }>(sql`
+    update message_delivery set due_at = ${iso(new Date(now.getTime() + CLAIM_MS))}
+    where id in (
+      select id from message_delivery
+      where channel in ('mail', 'sms') and state in ('queued', 'retrying') and due_at <= ${iso(now)}
+      order by due_at, id limit ${BATCH} for update skip locked)
+    returning id, channel, mail_log_id, sms_log_id, attempts`);
+  const n = (v: string | null) => (v === null ? null : Number(v));
+  return rows.map((r) => ({ id: Number(r.id), channel: r.channel, mailLogId: n(r.mail_log_id), smsLogId: n(r.sms_log_id), attempts: r.attempts }));
+}
+
+type Outcome = 'sent' | 'retrying' | 'failed' | 'held';
+
+/** Counts one message against the sender's daily limit (UTC day); false when the limit is reached. */
+async function countDaily(tx: DbOrTx, table: 'mail_account' | 'sms_channel', id: number, now: Date): Promise<boolean> {
+  const day = utcDay(now);
+  const { rows } = await tx.execute(sql`
+    update ${sql.raw(table)} set sent_day = ${day}, sent_today = case when sent_day = ${day} then sent_today + 1 else 1 end
+    where id = ${id} and (sent_day is distinct from ${day} or sent_today < daily_limit) returning id`);
+  return rows.length > 0;
+}
+
+/** Whether one more message may go through the sender this minute (per instance). */
+function withinRate(ctx: AppContext, key: string, now: Date): boolean {
+  const sent = stateOf(ctx).sent;
+  const recent = (sent.get(key) ?? []).filter((t) => t > now.getTime() - 60_000);
+  if (recent.length >= SEND_RATE_PER_MINUTE) {
+    sent.set(key, recent);
+    return false;
+  }
+  recent.push(now.getTime());
+  sent.set(key, recent);
+  return true;
+}
+
+const nextUtcDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+
+type LogTable = typeof mailLog | typeof smsLog;
+
+/** Holds a message without counting an attempt (limit or rate): due again at `until`. */
+async function hold(ctx: AppContext, d: Claimed, log: LogTable, logId: number, until: Date, why: string): Promise<Outcome> {
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(messageDelivery).set({ dueAt: until, heldReason: why, updatedAt: new Date() }).where(eq(messageDelivery.id, d.id));
+    await tx.update(log).set({ nextAttemptAt: until }).where(eq(log.id, logId));
+  });
+  return 'held';
+}
+
+type Attempt = { ok: true; providerMessageId: string } | { ok: false; temporary: boolean; reason: string };
+
+/** Writes an attempt's outcome to the log row and the ledger row together. */
+async function record(ctx: AppContext, d: Claimed, log: LogTable, logId: number, a: Attempt, now: Date): Promise<Outcome> {
+  const attempts = d.attempts + 1;
+  const outcome: Outcome = a.ok ? 'sent' : a.temporary && attempts < MAX_ATTEMPTS ? 'retrying' : 'failed';
+  const error = a.ok ? null : a.reason.slice(0, 1000);
+  const next = outcome === 'retrying' ? new Date(now.getTime() + backoffMs(attempts)) : null;
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(log)
+      .set({
+        state: outcome, attempts, lastAttemptAt: now, nextAttemptAt: next, error,
+        ...(a.ok ? { sentAt: now, providerMessageId: a.providerMessageId.slice(0, 256) } : {}),
+      })
+      .where(eq(log.id, logId));
+    await tx
+      .update(messageDelivery)
+      .set({ state: outcome, attempts, error, ...(next ? { dueAt: next } : {}), updatedAt: new Date() })
+      .where(eq(messageDelivery.id, d.id));
+  });
+  return outcome;
+}
+
+/**
+ * Claims the log row itself for CLAIM_MS, as every sender of the log does (the mail and SMS
+ * senders' own sweeps and test sends): whoever claims a row sends it, so two senders of one row
+ * never both send. False: another holds it (or it is not due); the ledger row looks again later.
+ */
+async function claimLog(ctx: AppContext, log: LogTable, logId: number, now: Date): Promise<boolean> {
+  const rows = await ctx.db
+    .update(log)
+    .set({ nextAttemptAt: new Date(now.getTime() + CLAIM_MS) })
+    .where(and(eq(log.id, logId), inArray(log.state, ['queued', 'retrying']), or(isNull(log.nextAttemptAt), lte(log.nextAttemptAt, now))))
+    .returning({ id: log.id });
+  return rows.length > 0;
+}
+
+/** A log row that was cancelled (or finished) meanwhile: the ledger row follows it, nothing is sent. */
+async function settled(ctx: AppContext, d: Claimed, state: string): Promise<Outcome> {
+  await ctx.db.update(messageDelivery).set({ state, updatedAt: new Date() }).where(eq(messageDelivery.id, d.id));
+  return state === 'sent' ? 'sent' : 'failed';
+}
+
+async function sendMail(ctx: AppContext, d: Claimed, now: Date): Promise<Outcome> {
+  if (d.mailLogId === null) return settled(ctx, d, 'failed');
+  const [l] = await ctx.db.select().from(mailLog).where(eq(mailLog.id, d.mailLogId));
+  if (!l) return settled(ctx, d, 'failed');
+  if (l.state !== 'queued' && l.state !== 'retrying') return settled(ctx, d, l.state);
+  if (!(await claimLog(ctx, mailLog, l.id, now))) return 'held';
+  const [acc] = l.accountId ? await ctx.db.select().from(mailAccount).where(eq(mailAccount.id, l.accountId)) : [];
+  if (!acc || !acc.enabled) return record(ctx, d, mailLog, l.id, { ok: false, temporary: false, reason: SENDER_DISABLED }, now);
+  if (!withinRate(ctx, `mail:${acc.id}`, now)) return hold(ctx, d, mailLog, l.id, new Date(now.getTime() + 60_000), RATE_LIMITED);
+  if (!(await countDaily(ctx.db, 'mail_account', acc.id, now))) return hold(ctx, d, mailLog, l.id, nextUtcDay(now), DAILY_LIMIT_REACHED);
+  let password: string | null = null;
+  try {
+    password = acc.passwordEnc ? secretsOf(ctx).open(acc.passwordEnc, MAIL_PASSWORD) : null;
+    const transport = smtpTransport({
+      host: acc.host, port: acc.port, tlsMode: acc.tlsMode as 'none' | 'starttls' | 'tls', verifyCertificate: acc.verifyCertificate,
+      username: acc.username, password, timeoutMs: ctx.config.mailTimeoutMs,
+    });
+    try {
+      const info = await transport.sendMail({
+        from: { name: acc.fromName ?? '', address: acc.fromAddress }, to: l.recipient, replyTo: acc.replyTo ?? undefined,
+        subject: l.subject, html: l.html, text: l.text,
+      });
+      return await record(ctx, d, mailLog, l.id, { ok: true, providerMessageId: info.messageId }, now);
+    } finally {
+      transport.close();
+    }
+  } catch (err) {
+    const f = smtpFailure(err, password);
+    return record(ctx, d, mailLog, l.id, { ok: false, temporary: f.temporary, reason: f.reason }, now);
+  }
+}
+
+/** A channel row in the shape of its provider's credentials (the secret opened). */
+function smsCredentials(ch: typeof smsChannel.$inferSelect, secret: string | undefined): Record<string, string | undefined> {
+  const or = (x: string | null) => x ?? undefined;
+  if (ch.provider === 'aliyun') return { accessKeyId: ch.accessKeyId, accessKeySecret: secret, regionId: or(ch.region) };
+  if (ch.provider === 'tencent') return { secretId: ch.accessKeyId, secretKey: secret, sdkAppId: or(ch.appId), region: or(ch.region) };
+  return { accountSid: ch.accessKeyId, authToken: secret, from: or(ch.sender) };
+}
+
+async function sendOneSms(ctx: AppContext, d: Claimed, now: Date): Promise<Outcome> {
+  if (d.smsLogId === null) return settled(ctx, d, 'failed');
+  const [l] = await ctx.db.select().from(smsLog).where(eq(smsLog.id, d.smsLogId));
+  if (!l) return settled(ctx, d, 'failed');
+  if (l.state !== 'queued' && l.state !== 'retrying') return settled(ctx, d, l.state);
+  if (!(await claimLog(ctx, smsLog, l.id, now))) return 'held';
+  const [ch] = l.channelId ? await ctx.db.select().from(smsChannel).where(eq(smsChannel.id, l.channelId)) : [];
+  if (!ch || !ch.enabled) return record(ctx, d, smsLog, l.id, { ok: false, temporary: false, reason: SENDER_DISABLED }, now);
+  if (!withinRate(ctx, `sms:${ch.id}`, now)) return hold(ctx, d, smsLog, l.id, new Date(now.getTime() + 60_000), RATE_LIMITED);
+  if (!(await countDaily(ctx.db, 'sms_channel', ch.id, now))) return hold(ctx, d, smsLog, l.id, nextUtcDay(now), DAILY_LIMIT_REACHED);
+  let secret: string | undefined;
+  try {
+    secret = ch.secretEnc ? secretsOf(ctx).open(ch.secretEnc, SMS_SECRET) : undefined;
+  } catch (err) {
+    return record(ctx, d, smsLog, l.id, { ok: false, temporary: false, reason: (err as Error).message }, now);
+  }
+  const result = await sendSms(
+    ch.provider as SmsProviderKind,
+    smsCredentials(ch, secret),
+    { phone: l.recipient, templateCode: l.providerTemplateCode ?? '', signName: l.signName ?? '', params: (l.params as Record<string, string> | null) ?? {}, text: l.content },
+    { baseUrl: ch.endpoint },
+  );
+  const attempt: Attempt = result.ok ? result : { ok: false, temporary: result.kind === 'temporary', reason: `${result.providerCode}: ${result.reason}` };
+  return record(ctx, d, smsLog, l.id, attempt, now);
+}
+
+// ── Jobs ────────────────────────────────────────────────────────────────────────────────
+
+/** The job that runs a sweep, the periodic safety net, and the wake-ups the planner asks for. */
+export function registerDeliveryJobs(ctx: AppContext): void {
+  ctx.jobs.handle(DUE_JOB, () => sweep(ctx));
+  ctx.jobs.every(SWEEP_MS, () => sweep(ctx));
+  setWake(async (c) => {
+    await c.jobs.send(DUE_JOB, {});
+    const next = await nextDue(c.db);
+    if (next && next.getTime() > Date.now()) await c.jobs.send(DUE_JOB, {}, next);
+  });
+}
