@@ -84,15 +84,20 @@ export const smsChannel = pgTable(
   ],
 );
 
+/** What every template has: one language variant of a code of a company. */
+const variantColumns = () => ({
+  id: serial('id').primaryKey(),
+  companyId: companyId(),
+  name: varchar('name', { length: 64 }).notNull(),
+  code: varchar('code', { length: 64 }).notNull(),
+  language: varchar('language', { length: 8 }).notNull(),
+});
+
 /** A mail template: one language variant of a code (code + language unique per company). */
 export const mailTemplate = pgTable(
   'mail_template',
   {
-    id: serial('id').primaryKey(),
-    companyId: companyId(),
-    name: varchar('name', { length: 64 }).notNull(),
-    code: varchar('code', { length: 64 }).notNull(),
-    language: varchar('language', { length: 8 }).notNull(),
+    ...variantColumns(),
     subject: varchar('subject', { length: 200 }).notNull(),
     html: text('html').notNull(),
     text: text('text'),
@@ -107,11 +112,7 @@ export const mailTemplate = pgTable(
 export const smsTemplate = pgTable(
   'sms_template',
   {
-    id: serial('id').primaryKey(),
-    companyId: companyId(),
-    name: varchar('name', { length: 64 }).notNull(),
-    code: varchar('code', { length: 64 }).notNull(),
-    language: varchar('language', { length: 8 }).notNull(),
+    ...variantColumns(),
     content: varchar('content', { length: 1000 }).notNull(),
     providerTemplateCode: varchar('provider_template_code', { length: 64 }),
     signName: varchar('sign_name', { length: 64 }),
