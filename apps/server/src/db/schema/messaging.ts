@@ -84,26 +84,25 @@ export const smsChannel = pgTable(
   ],
 );
 
-/** What every template has: one language variant of a code of a company. */
-const variantColumns = () => ({
+/** A template's key (a code's variant in a language of a company) and its closing columns. */
+const templateKey = () => ({
   id: serial('id').primaryKey(),
   companyId: companyId(),
   name: varchar('name', { length: 64 }).notNull(),
   code: varchar('code', { length: 64 }).notNull(),
   language: varchar('language', { length: 8 }).notNull(),
 });
+const templateEnd = () => ({ enabled: boolean('enabled').notNull().default(true), remark: varchar('remark', { length: 200 }), ...audit });
 
 /** A mail template: one language variant of a code (code + language unique per company). */
 export const mailTemplate = pgTable(
   'mail_template',
   {
-    ...variantColumns(),
+    ...templateKey(),
     subject: varchar('subject', { length: 200 }).notNull(),
     html: text('html').notNull(),
     text: text('text'),
-    enabled: boolean('enabled').notNull().default(true),
-    remark: varchar('remark', { length: 200 }),
-    ...audit,
+    ...templateEnd(),
   },
   (t) => [uniqueIndex('mail_template_company_code_lang_uq').on(t.companyId, t.code, t.language)],
 );
@@ -112,13 +111,11 @@ export const mailTemplate = pgTable(
 export const smsTemplate = pgTable(
   'sms_template',
   {
-    ...variantColumns(),
+    ...templateKey(),
     content: varchar('content', { length: 1000 }).notNull(),
     providerTemplateCode: varchar('provider_template_code', { length: 64 }),
     signName: varchar('sign_name', { length: 64 }),
-    enabled: boolean('enabled').notNull().default(true),
-    remark: varchar('remark', { length: 200 }),
-    ...audit,
+    ...templateEnd(),
   },
   (t) => [uniqueIndex('sms_template_company_code_lang_uq').on(t.companyId, t.code, t.language)],
 );

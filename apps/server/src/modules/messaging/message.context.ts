@@ -67,6 +67,8 @@ const SAMPLES: Partial<Record<MessageVariable, string>> = {
   eventType: 'alarm.opened',
 };
 
+const SAMPLE_ALARM = { level: '1', alarmCode: 'E001', alarmName: '过温告警', description: '电池温度过高' };
+
 const pad = (n: number) => String(n).padStart(2, '0');
 /** YYYY-MM-DD HH:mm in the zone. */
 export function wallTime(at: Date, zone: string): string {
@@ -107,10 +109,11 @@ export async function previewData(ctx: AppContext, user: AuthUser, siteId: numbe
   }
   const values: Record<string, string> = { ...SAMPLES, recipient: user.name || user.username };
   if (!s) {
-    Object.assign(values, { station: '示例站点', stationCode: 'DEMO-01', company: '示例公司', device: '1#储能变流器', deviceCode: 'PCS-01', level: '1', alarmCode: 'E001', alarmName: '过温告警', description: '电池温度过高', time: wallTime(new Date(), 'Asia/Shanghai') });
+    Object.assign(values, SAMPLE_ALARM, { station: '示例站点', stationCode: 'DEMO-01', company: '示例公司', device: '1#储能变流器', deviceCode: 'PCS-01', time: wallTime(new Date(), 'Asia/Shanghai') });
     return { values, siteId: null, siteName: null };
   }
-  Object.assign(values, { station: s.name, stationCode: s.code, company: s.company, time: wallTime(new Date(), s.zone) });
+  // A station without alarms still previews an alarm message: the alarm's fields are samples then.
+  Object.assign(values, SAMPLE_ALARM, { station: s.name, stationCode: s.code, company: s.company, time: wallTime(new Date(), s.zone) });
   const [a] = await db
     .select({ level: alarm.level, code: alarm.code, description: alarm.description, startedAt: alarm.startedAt, dictName: alarmDict.description, device: device.name, deviceCode: device.code })
     .from(alarm)
