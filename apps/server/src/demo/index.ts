@@ -7,7 +7,6 @@ import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
 import { seedStatementDemo } from '../modules/statement/index.ts';
 import { seedDemandDemo } from '../modules/demand/index.ts';
 import { seedStrategyDemo } from '../modules/strategy/index.ts';
-import { seedSmsDemo } from '../modules/messaging/index.ts';
 import { sweepReadings } from '../modules/meter/index.ts';
 import { demoHistoryDefaultDays, demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
@@ -35,7 +34,6 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
     await seedStatementDemo(running.ctx);
     await seedDemandDemo(running.ctx);
     await seedStrategyDemo(running.ctx, demoFleet().stations);
-    await seedSmsDemo(running.ctx);
     return null;
   }
   // By default from the first day of the previous month: a whole past month to read and settle.
@@ -59,7 +57,5 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   await seedDemandDemo(running.ctx);
   // Strategies of the demo stations, synchronised once their EMS is online (the sweep sends them). Once.
   await seedStrategyDemo(running.ctx, fleet.stations);
-  // An SMS channel to the local catcher (npm run sms-catcher) and an alarm template. Once.
-  await seedSmsDemo(running.ctx);
   return startSimulatorProcess(config, mqtt, log);
 }

@@ -10,6 +10,7 @@ import { seedMessageRulesDemo } from './message.rule.demo.ts';
 import { messageRuleRoutes } from './message.rule.routes.ts';
 import { registerSmsJobs } from './sms.jobs.ts';
 import { smsRoutes } from './sms.routes.ts';
+import { seedSmsDemo } from './sms.demo.ts';
 
 /**
  * Messaging (issue 20; decisions 0043, 0046): mail accounts, templates and log; SMS channels,
@@ -23,8 +24,8 @@ const PRUNE_MS = 6 * 3_600_000;
 export const messagingModule = defineModule({
   name: 'messaging',
   routes: [...mailRoutes, ...smsRoutes, ...messageRuleRoutes],
-  /** The rules' demo after the mail demo's account and templates, which its rules name. */
-  seeds: [seedMessagingDemo, seedMessageRulesDemo],
+  /** The rules' demo after the mail and SMS demos' accounts, channels and templates, which its rules name. */
+  seeds: [seedMessagingDemo, async (s) => void (await seedSmsDemo(s)), seedMessageRulesDemo],
   jobs: (ctx) => {
     ctx.jobs.handle<{ logId: number }>(MAIL_SEND_JOB, async ({ logId }) => {
       await attemptMail(ctx, logId);

@@ -12,8 +12,8 @@ import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { filtered } from './message.scope.ts';
-import { stationValues } from './message.sample.ts';
-import { attemptSms, queueSms, secretsOf, SMS_SECRET_PURPOSE } from './sms.send.ts';
+import { previewData, secretsOf, SMS_SECRET } from './message.context.ts';
+import { attemptSms, queueSms } from './sms.send.ts';
 import { smsTemplateRow } from './sms.template.service.ts';
 import { credentialsOf, smsProviders } from './sms-providers/registry.ts';
 
@@ -119,7 +119,7 @@ export async function addChannel(ctx: AppContext, user: AuthUser, v: ChannelInpu
   await assertCompany(ctx.db, user, v.companyId);
   if (!v.secret) throw new AppError('INVALID_PARAM', CHANNEL_SECRET_REQUIRED);
   assertFitsProvider(v);
-  const secretEnc = secretsOf(ctx).seal(v.secret, SMS_SECRET_PURPOSE);
+  const secretEnc = secretsOf(ctx).seal(v.secret, SMS_SECRET);
   return writing(ctx, v, null, async (tx) => {
     const [row] = await tx.insert(smsChannel).values({ ...columnsOf(v), secretEnc, createdBy: user.id }).returning({ id: smsChannel.id });
     return { id: row!.id };
@@ -131,7 +131,7 @@ export async function editChannel(ctx: AppContext, user: AuthUser, v: z.output<t
   const current = await channelRow(ctx.db, user, v.id);
   if (v.companyId !== current.companyId) await assertCompany(ctx.db, user, v.companyId);
   assertFitsProvider(v);
-  const secretEnc = v.secret === undefined ? undefined : secretsOf(ctx).seal(v.secret || null, SMS_SECRET_PURPOSE);
+  const secretEnc = v.secret === undefined ? undefined : secretsOf(ctx).seal(v.secret || null, SMS_SECRET);
   await writing(ctx, v, v.id, (tx) =>
     tx.update(smsChannel).set({ ...columnsOf(v), ...(secretEnc === undefined ? {} : { secretEnc }), updatedAt: sql`now()` }).where(eq(smsChannel.id, v.id)),
   );
@@ -150,7 +150,7 @@ export async function testSend(ctx: AppContext, user: AuthUser, v: z.output<type
   const channel = await channelRow(ctx.db, user, v.id);
   const tpl = await smsTemplateRow(ctx.db, user, v.templateId);
   const language = v.language ?? tpl.language;
-  const station = await stationValues(ctx, user, v.siteId, language);
+  const station = await previewData(ctx, user, v.siteId, tpl.companyId);
   const logId = await queueSms(ctx, {
     companyId: channel.companyId, channelId: channel.id, phone: v.phone, values: station.values, origin: 'test', userId: user.id,
     template: { id: tpl.id, name: tpl.name, code: tpl.code, language, content: tpl.content, providerTemplateCode: tpl.providerTemplateCode, signName: tpl.signName },

@@ -3,7 +3,7 @@ import type { MessageOrigin } from '@ess/contract/messaging';
 import { smsChannel, smsLog } from '../../db/schema/messaging.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { renderTemplate, smsSegments, type TemplateValues } from './message.template.ts';
-import { secretBox, type SecretBox } from '../../platform/secrets.ts';
+import { secretsOf, SMS_SECRET } from './message.context.ts';
 import { failure, type SmsFailure, type SmsSendResult } from './sms-providers/provider.ts';
 import { credentialsOf, sendSms } from './sms-providers/registry.ts';
 import type { SmsProvider } from '@ess/contract/messaging';
@@ -20,22 +20,12 @@ import type { SmsProvider } from '@ess/contract/messaging';
  */
 
 export const SMS_SEND_JOB = 'sms.send';
-export const SMS_SECRET_PURPOSE = 'sms.secret';
-
-const boxes = new Map<string, SecretBox>();
-/** The instance's secret box (SECRET_KEY, else the documented demo key). */
-export function secretsOf(ctx: AppContext): SecretBox {
-  const key = ctx.config.secretKey ?? '';
-  let box = boxes.get(key);
-  if (!box) boxes.set(key, (box = key ? secretBox(key) : secretBox()));
-  return box;
-}
 
 /** The channel as the sender needs it: the provider's credentials with the secret opened (never returned to a caller). */
 export async function channelForSending(ctx: AppContext, id: number) {
   const [c] = await ctx.db.select().from(smsChannel).where(eq(smsChannel.id, id));
   if (!c) return null;
-  const secret = c.secretEnc === null ? null : secretsOf(ctx).open(c.secretEnc, SMS_SECRET_PURPOSE);
+  const secret = c.secretEnc === null ? null : secretsOf(ctx).open(c.secretEnc, SMS_SECRET);
   return { row: c, provider: c.provider as SmsProvider, credentials: credentialsOf({ provider: c.provider as SmsProvider, accessKeyId: c.accessKeyId, secret, region: c.region, appId: c.appId, sender: c.sender }) };
 }
 /** Attempts of a message from a rule before it fails; a test send tries once. */

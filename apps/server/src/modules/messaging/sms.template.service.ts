@@ -1,7 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { SmsPreview, smsTemplateAdd, smsTemplateEdit, smsTemplateFilter, smsTemplatePage, smsTemplatePreview, SmsTemplateRecord, TemplateRef } from '@ess/contract/messaging';
-import { DEFAULT_LOCALE } from '@ess/contract';
 import { smsTemplate } from '../../db/schema/messaging.ts';
 import { appUser, company } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -12,7 +11,7 @@ import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { filtered } from './message.scope.ts';
-import { stationValues } from './message.sample.ts';
+import { previewData } from './message.context.ts';
 import { renderTemplate, smsSegments, variablesOf } from './message.template.ts';
 
 /**
@@ -109,17 +108,17 @@ export async function deleteTemplate(ctx: AppContext, user: AuthUser, id: number
 /** Renders a saved template or the form's unsaved content with a real station's data. */
 export async function previewTemplate(ctx: AppContext, user: AuthUser, v: z.output<typeof smsTemplatePreview>): Promise<SmsPreview> {
   let content: string;
-  let language: string;
+  let companyId: number;
   if ('id' in v) {
     const tpl = await smsTemplateRow(ctx.db, user, v.id);
     content = tpl.content;
-    language = v.language ?? tpl.language;
+    companyId = tpl.companyId;
   } else {
     await assertCompany(ctx.db, user, v.companyId);
     content = v.content;
-    language = v.language ?? DEFAULT_LOCALE;
+    companyId = v.companyId;
   }
-  const station = await stationValues(ctx, user, v.siteId, language);
+  const station = await previewData(ctx, user, v.siteId, companyId);
   const rendered = renderTemplate(content, station.values, 'text');
   return { content: rendered, ...smsSegments(rendered), variables: variablesOf(content), values: pick(station.values, variablesOf(content)), siteId: station.siteId, siteName: station.siteName };
 }

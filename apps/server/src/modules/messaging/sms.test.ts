@@ -64,8 +64,10 @@ describe('SMS channels, templates and log', () => {
   });
 
   it('seeds the demo once: a default channel to the local SMS catcher and an alarm template in two languages', async () => {
-    expect(await seedSmsDemo(t.ctx)).toBe(true);
-    expect(await seedSmsDemo(t.ctx)).toBe(false);
+    const demo = { config: { ...t.ctx.config, seedDemo: true }, db: t.ctx.db };
+    expect(await seedSmsDemo({ ...demo, config: t.ctx.config })).toBe(false);
+    expect(await seedSmsDemo(demo)).toBe(true);
+    expect(await seedSmsDemo(demo)).toBe(false);
     const channels = await okData(t.api.post<Page<SmsChannelRecord>>('/sms/channel/query/page', t.adminToken, {}));
     expect(channels.records).toEqual([expect.objectContaining({ provider: 'twilio', endpoint: DEMO_SMS_CATCHER_URL, secretSet: true, isDefault: true })]);
     const tpl = await t.ctx.db.select().from(smsTemplate);
