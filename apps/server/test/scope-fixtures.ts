@@ -289,6 +289,7 @@ scopeFixtures.mailLog = async (t, companyId) => {
     .returning({ id: mailLog.id });
   return l!.id;
 };
+
 // Messaging (SMS): a channel, a template and a log row of the given company.
 scopeFixtures.smsChannel = async (t, companyId) => {
   const [c] = await t.ctx.db

@@ -1,6 +1,4 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { SMTPServer, type SMTPServerOptions } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarm } from '../../db/schema/alarm.ts';
 import { mailAccount, mailLog, mailTemplate, messageDelivery, smsChannel, smsLog, smsTemplate } from '../../db/schema/messaging.ts';
@@ -10,6 +8,7 @@ import { localTime } from '@ess/contract/time';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { closedPort } from '../../../test/http-peer.ts';
+import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { startTwilioPeer, type TwilioPeer } from '../../../test/twilio-peer.ts';
 import { alarmEngineOf } from '../alarm/index.ts';
 import { deviceRegistryOf } from '../telemetry/index.ts';
@@ -25,45 +24,14 @@ import { secretsOf, SMS_SECRET } from './message.context.ts';
  * failed with its reason; the same event delivered twice sends once.
  */
 
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-async function startSmtp(opts: Partial<SMTPServerOptions> = {}): Promise<{ port: number; received: Received[]; close: () => Promise<void> }> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-    ...opts,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
-  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 const SID = `AC${'0123456789abcdef'.repeat(2)}`;
 const TOKEN = 'delivery-test-auth-token';
 const MINUTE = 60_000;
 
 describe.each(DB_TARGETS)('message delivery with real peers on %s', (target) => {
   let t: TestApp;
-  let smtp: Awaited<ReturnType<typeof startSmtp>>;
-  let failing: Awaited<ReturnType<typeof startSmtp>>;
+  let smtp: SmtpPeer;
+  let failing: SmtpPeer;
   let twilio: TwilioPeer;
   let companyId = 0;
   const users: Record<'oncall' | 'chief', { id: number; email: string; phone: string }> = {
@@ -105,8 +73,8 @@ describe.each(DB_TARGETS)('message delivery with real peers on %s', (target) => 
 
   beforeAll(async () => {
     [smtp, failing, twilio] = await Promise.all([
-      startSmtp(),
-      startSmtp({ onRcptTo: (_a, _s, cb) => cb(Object.assign(new Error('4.3.2 Mailbox temporarily unavailable, try again later'), { responseCode: 451 })) }),
+      smtpPeer(),
+      smtpPeer({ onRcptTo: (_a, _s, cb) => cb(Object.assign(new Error('4.3.2 Mailbox temporarily unavailable, try again later'), { responseCode: 451 })) }),
       startTwilioPeer(SID, TOKEN),
     ]);
     t = await startTestApp(target, { ALARM_SYNC_MS: '200' });

@@ -4,7 +4,6 @@ import ExcelJS from 'exceljs';
 import { eq, sql } from 'drizzle-orm';
 import { pino } from 'pino';
 import { generate } from 'selfsigned';
-import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import {
@@ -12,6 +11,7 @@ import {
   type MailLogDetail, type MailLogRecord, type MailPreview, type MailTemplateRecord, type SendTestResult,
 } from '@ess/contract/messaging';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { newAlarm, newCompany, newDevice, newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { mailAccount, mailLog, mailTemplate } from '../../db/schema/messaging.ts';
 import { accessLog } from '../../db/schema/system.ts';
@@ -24,50 +24,6 @@ import { attemptMail, DAILY_LIMIT_REACHED, insertMail, MAIL_MAX_ATTEMPTS, pruneM
  * then permanent). Messages arrive with their headers and both parts; the account's TLS mode is
  * honoured; the password appears in no answer, export or log line.
  */
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-  secure: boolean;
-  user: string | undefined;
-}
-
-interface Peer {
-  port: number;
-  received: Received[];
-  close: () => Promise<void>;
-}
-
-async function smtpPeer(opts: Partial<SMTPServerOptions>): Promise<Peer> {
-  const received: Received[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    allowInsecureAuth: true,
-    disabledCommands: opts.secure || opts.key ? [] : ['STARTTLS'],
-    logger: false,
-    ...opts,
-    onData(stream, session: SMTPServerSession, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-          secure: session.secure,
-          user: session.user as string | undefined,
-        });
-        cb();
-      });
-    },
-  });
-  // A client speaking plain SMTP to the TLS port is the peer's problem, not the test's.
-  server.on('error', () => undefined);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
 
 /** A port nobody listens on. */
 async function closedPort(): Promise<number> {
@@ -87,11 +43,11 @@ describe.each(DB_TARGETS)('mail on %s', (target) => {
   let companyId: number;
   let foreignCompanyId: number;
   let mailUser: FactoryUser;
-  let plain: Peer;
-  let starttls: Peer;
-  let implicit: Peer;
-  let noStarttls: Peer;
-  let auth: Peer;
+  let plain: SmtpPeer;
+  let starttls: SmtpPeer;
+  let implicit: SmtpPeer;
+  let noStarttls: SmtpPeer;
+  let auth: SmtpPeer;
   let pem: { private: string; cert: string };
   const post = <T>(path: string, body: unknown, token = t.adminToken) => t.api.post<T>(path, token, body);
   const account = (port: number, extra: Record<string, unknown> = {}) => ({
