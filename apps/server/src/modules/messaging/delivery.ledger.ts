@@ -13,15 +13,10 @@ import type { StoredQuietHours } from './message.rule.service.ts';
 export const TIMER = 'timer';
 export const ESCALATE = 'escalate';
 
-/** Sending: attempts before a temporary failure becomes a permanent one, and the backoff. */
-export const MAX_ATTEMPTS = 5;
-export const RETRY_BASE_MS = 60_000;
-export const RETRY_MAX_MS = 3_600_000;
+/** Sending: the one retry policy of mail and SMS. */
+export { backoffMs, MAX_ATTEMPTS } from './message.context.ts';
 /** How long a claimed message is held by the instance sending it before another may try. */
 export const CLAIM_MS = 120_000;
-
-/** Exponential backoff after the n-th failed attempt (1 → 1 min, 2 → 2 min, … at most 1 h). */
-export const backoffMs = (attempts: number) => Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
 
 /** The minutes since midnight of HH:mm. */
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));

@@ -1,30 +1,28 @@
-import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { MessageEvent } from '@ess/contract/messaging';
 import { alarm } from '../../db/schema/alarm.ts';
 import { device, devicePresence } from '../../db/schema/device.ts';
 import { inspectionWorkOrder, repairOrder } from '../../db/schema/maintenance.ts';
-import { mailAccount, mailLog, messageDelivery, messageRule, smsChannel, smsLog } from '../../db/schema/messaging.ts';
+import { mailLog, messageDelivery, messageRule, smsLog } from '../../db/schema/messaging.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { emit, type DomainEvent } from '../../platform/events/outbox.ts';
 import { perApp } from '../../platform/module.ts';
 import { deliver, type Delivery } from '../system/index.ts';
-import { backoffMs, CANCEL_ACKNOWLEDGED, CANCEL_ENDED, CLAIM_MS, ESCALATE, MAX_ATTEMPTS, TIMER } from './delivery.ledger.ts';
+import { CANCEL_ACKNOWLEDGED, CANCEL_ENDED, CLAIM_MS, ESCALATE, TIMER } from './delivery.ledger.ts';
 import { clock, nextDue, planEscalation, setWake } from './delivery.plan.ts';
 import { subjectOf } from './delivery.subject.ts';
-import { smtpFailure, smtpTransport } from './mail.transport.ts';
-import { MAIL_PASSWORD, secretsOf, SMS_SECRET, utcDay } from './message.context.ts';
-import { sendSms } from './sms-providers/registry.ts';
-import type { SmsProviderKind } from './sms-providers/provider.ts';
+import { attemptMail } from './mail.send.ts';
+import { attemptSms } from './sms.send.ts';
 
 /**
  * The delivery engine's sending half (decision 0046): due timers are judged (the condition still
  * holds → its event is emitted, or the escalation step planned; else cancelled), due mail and SMS
- * are claimed (a lease, so two instances never send one message twice at once), rate-limited per
- * account/channel (its daily limit, and at most SEND_RATE_PER_MINUTE), sent, and recorded: sent
- * with the provider's id; a temporary failure retried with exponential backoff up to MAX_ATTEMPTS;
- * a permanent one failed with the peer's reason. Everything lives in the ledger and the logs, so a
- * restart loses nothing: the sweep at start picks up what was due.
+ * are claimed (a lease, so two instances never send one message twice at once), held to at most
+ * SEND_RATE_PER_MINUTE per account/channel, and handed to the mail or SMS sender (attemptMail,
+ * attemptSms: the log row's claim, the daily limit, the one retry policy, the outcome); the ledger
+ * row then follows its log row. Everything lives in the ledger and the logs, so a restart loses
+ * nothing: the sweep at start picks up what was due.
  */
 
 export const DUE_JOB = 'messaging.due';
@@ -34,9 +32,7 @@ export const SWEEP_MS = 30_000;
 export const SEND_RATE_PER_MINUTE = 60;
 const BATCH = 50;
 
-export const DAILY_LIMIT_REACHED = '已达每日发送上限，次日发送';
 export const RATE_LIMITED = '发送过于频繁，稍后发送';
-export const SENDER_DISABLED = '发送账号已停用';
 
 const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
@@ -81,7 +77,7 @@ async function runDue(ctx: AppContext, now: Date): Promise<SweepResult> {
   for (;;) {
     const claimed = await claim(ctx, now);
     for (const d of claimed) {
-      const outcome = d.channel === 'mail' ? await sendMail(ctx, d, now) : await sendOneSms(ctx, d, now);
+      const outcome = await sendOne(ctx, d, now);
       result[outcome] += 1;
     }
     if (claimed.length < BATCH) break;
@@ -208,15 +204,6 @@ async function claim(ctx: AppContext, now: Date): Promise<Claimed[]> {
 
 type Outcome = 'sent' | 'retrying' | 'failed' | 'held';
 
-/** Counts one message against the sender's daily limit (UTC day); false when the limit is reached. */
-async function countDaily(tx: DbOrTx, table: 'mail_account' | 'sms_channel', id: number, now: Date): Promise<boolean> {
-  const day = utcDay(now);
-  const { rows } = await tx.execute(sql`
-    update ${sql.raw(table)} set sent_day = ${day}, sent_today = case when sent_day = ${day} then sent_today + 1 else 1 end
-    where id = ${id} and (sent_day is distinct from ${day} or sent_today < daily_limit) returning id`);
-  return rows.length > 0;
-}
-
 /** Whether one more message may go through the sender this minute (per instance). */
 function withinRate(ctx: AppContext, key: string, now: Date): boolean {
   const sent = stateOf(ctx).sent;
@@ -230,11 +217,9 @@ function withinRate(ctx: AppContext, key: string, now: Date): boolean {
   return true;
 }
 
-const nextUtcDay = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-
 type LogTable = typeof mailLog | typeof smsLog;
 
-/** Holds a message without counting an attempt (limit or rate): due again at `until`. */
+/** Holds a message without counting an attempt (the per-minute rate): due again at `until`. */
 async function hold(ctx: AppContext, d: Claimed, log: LogTable, logId: number, until: Date, why: string): Promise<Outcome> {
   await ctx.db.transaction(async (tx) => {
     await tx.update(messageDelivery).set({ dueAt: until, heldReason: why, updatedAt: new Date() }).where(eq(messageDelivery.id, d.id));
@@ -243,42 +228,19 @@ async function hold(ctx: AppContext, d: Claimed, log: LogTable, logId: number, u
   return 'held';
 }
 
-type Attempt = { ok: true; providerMessageId: string } | { ok: false; temporary: boolean; reason: string };
-
-/** Writes an attempt's outcome to the log row and the ledger row together. */
-async function record(ctx: AppContext, d: Claimed, log: LogTable, logId: number, a: Attempt, now: Date): Promise<Outcome> {
-  const attempts = d.attempts + 1;
-  const outcome: Outcome = a.ok ? 'sent' : a.temporary && attempts < MAX_ATTEMPTS ? 'retrying' : 'failed';
-  const error = a.ok ? null : a.reason.slice(0, 1000);
-  const next = outcome === 'retrying' ? new Date(now.getTime() + backoffMs(attempts)) : null;
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(log)
-      .set({
-        state: outcome, attempts, lastAttemptAt: now, nextAttemptAt: next, error,
-        ...(a.ok ? { sentAt: now, providerMessageId: a.providerMessageId.slice(0, 256) } : {}),
-      })
-      .where(eq(log.id, logId));
-    await tx
-      .update(messageDelivery)
-      .set({ state: outcome, attempts, error, ...(next ? { dueAt: next } : {}), updatedAt: new Date() })
-      .where(eq(messageDelivery.id, d.id));
-  });
-  return outcome;
-}
-
 /**
- * Claims the log row itself for CLAIM_MS, as every sender of the log does (the mail and SMS
- * senders' own sweeps and test sends): whoever claims a row sends it, so two senders of one row
- * never both send. False: another holds it (or it is not due); the ledger row looks again later.
+ * The ledger row follows its log row after an attempt by the mail or SMS sender (one sender per
+ * kind, with its claim, daily limit, retry policy and outcome): state, attempts, error and when
+ * it is due again. A row still queued (a daily limit) or not attempted (another holds it) is held.
  */
-async function claimLog(ctx: AppContext, log: LogTable, logId: number, now: Date): Promise<boolean> {
-  const rows = await ctx.db
-    .update(log)
-    .set({ nextAttemptAt: new Date(now.getTime() + CLAIM_MS) })
-    .where(and(eq(log.id, logId), inArray(log.state, ['queued', 'retrying']), or(isNull(log.nextAttemptAt), lte(log.nextAttemptAt, now))))
-    .returning({ id: log.id });
-  return rows.length > 0;
+async function follow(ctx: AppContext, d: Claimed, log: LogTable, logId: number): Promise<Outcome> {
+  const [l] = await ctx.db.select({ state: log.state, attempts: log.attempts, error: log.error, next: log.nextAttemptAt }).from(log).where(eq(log.id, logId));
+  if (!l) return settled(ctx, d, 'failed');
+  await ctx.db
+    .update(messageDelivery)
+    .set({ state: l.state, attempts: l.attempts, error: l.error, ...(l.next ? { dueAt: l.next } : {}), updatedAt: new Date() })
+    .where(eq(messageDelivery.id, d.id));
+  return l.state === 'sent' || l.state === 'retrying' || l.state === 'failed' ? l.state : 'held';
 }
 
 /** A log row that was cancelled (or finished) meanwhile: the ledger row follows it, nothing is sent. */
@@ -287,70 +249,21 @@ async function settled(ctx: AppContext, d: Claimed, state: string): Promise<Outc
   return state === 'sent' ? 'sent' : 'failed';
 }
 
-async function sendMail(ctx: AppContext, d: Claimed, now: Date): Promise<Outcome> {
-  if (d.mailLogId === null) return settled(ctx, d, 'failed');
-  const [l] = await ctx.db.select().from(mailLog).where(eq(mailLog.id, d.mailLogId));
+/** One due mail or SMS of the ledger: the per-minute rate here, the attempt by its sender. */
+async function sendOne(ctx: AppContext, d: Claimed, now: Date): Promise<Outcome> {
+  const mail = d.channel === 'mail';
+  const log: LogTable = mail ? mailLog : smsLog;
+  const logId = mail ? d.mailLogId : d.smsLogId;
+  if (logId === null) return settled(ctx, d, 'failed');
+  const [l] = mail
+    ? await ctx.db.select({ state: mailLog.state, sender: mailLog.accountId }).from(mailLog).where(eq(mailLog.id, logId))
+    : await ctx.db.select({ state: smsLog.state, sender: smsLog.channelId }).from(smsLog).where(eq(smsLog.id, logId));
   if (!l) return settled(ctx, d, 'failed');
   if (l.state !== 'queued' && l.state !== 'retrying') return settled(ctx, d, l.state);
-  if (!(await claimLog(ctx, mailLog, l.id, now))) return 'held';
-  const [acc] = l.accountId ? await ctx.db.select().from(mailAccount).where(eq(mailAccount.id, l.accountId)) : [];
-  if (!acc || !acc.enabled) return record(ctx, d, mailLog, l.id, { ok: false, temporary: false, reason: SENDER_DISABLED }, now);
-  if (!withinRate(ctx, `mail:${acc.id}`, now)) return hold(ctx, d, mailLog, l.id, new Date(now.getTime() + 60_000), RATE_LIMITED);
-  if (!(await countDaily(ctx.db, 'mail_account', acc.id, now))) return hold(ctx, d, mailLog, l.id, nextUtcDay(now), DAILY_LIMIT_REACHED);
-  let password: string | null = null;
-  try {
-    password = acc.passwordEnc ? secretsOf(ctx).open(acc.passwordEnc, MAIL_PASSWORD) : null;
-    const transport = smtpTransport({
-      host: acc.host, port: acc.port, tlsMode: acc.tlsMode as 'none' | 'starttls' | 'tls', verifyCertificate: acc.verifyCertificate,
-      username: acc.username, password, timeoutMs: ctx.config.mailTimeoutMs,
-    });
-    try {
-      const info = await transport.sendMail({
-        from: { name: acc.fromName ?? '', address: acc.fromAddress }, to: l.recipient, replyTo: acc.replyTo ?? undefined,
-        subject: l.subject, html: l.html, text: l.text,
-      });
-      return await record(ctx, d, mailLog, l.id, { ok: true, providerMessageId: info.messageId }, now);
-    } finally {
-      transport.close();
-    }
-  } catch (err) {
-    const f = smtpFailure(err, password);
-    return record(ctx, d, mailLog, l.id, { ok: false, temporary: f.temporary, reason: f.reason }, now);
-  }
-}
-
-/** A channel row in the shape of its provider's credentials (the secret opened). */
-function smsCredentials(ch: typeof smsChannel.$inferSelect, secret: string | undefined): Record<string, string | undefined> {
-  const or = (x: string | null) => x ?? undefined;
-  if (ch.provider === 'aliyun') return { accessKeyId: ch.accessKeyId, accessKeySecret: secret, regionId: or(ch.region) };
-  if (ch.provider === 'tencent') return { secretId: ch.accessKeyId, secretKey: secret, sdkAppId: or(ch.appId), region: or(ch.region) };
-  return { accountSid: ch.accessKeyId, authToken: secret, from: or(ch.sender) };
-}
-
-async function sendOneSms(ctx: AppContext, d: Claimed, now: Date): Promise<Outcome> {
-  if (d.smsLogId === null) return settled(ctx, d, 'failed');
-  const [l] = await ctx.db.select().from(smsLog).where(eq(smsLog.id, d.smsLogId));
-  if (!l) return settled(ctx, d, 'failed');
-  if (l.state !== 'queued' && l.state !== 'retrying') return settled(ctx, d, l.state);
-  if (!(await claimLog(ctx, smsLog, l.id, now))) return 'held';
-  const [ch] = l.channelId ? await ctx.db.select().from(smsChannel).where(eq(smsChannel.id, l.channelId)) : [];
-  if (!ch || !ch.enabled) return record(ctx, d, smsLog, l.id, { ok: false, temporary: false, reason: SENDER_DISABLED }, now);
-  if (!withinRate(ctx, `sms:${ch.id}`, now)) return hold(ctx, d, smsLog, l.id, new Date(now.getTime() + 60_000), RATE_LIMITED);
-  if (!(await countDaily(ctx.db, 'sms_channel', ch.id, now))) return hold(ctx, d, smsLog, l.id, nextUtcDay(now), DAILY_LIMIT_REACHED);
-  let secret: string | undefined;
-  try {
-    secret = ch.secretEnc ? secretsOf(ctx).open(ch.secretEnc, SMS_SECRET) : undefined;
-  } catch (err) {
-    return record(ctx, d, smsLog, l.id, { ok: false, temporary: false, reason: (err as Error).message }, now);
-  }
-  const result = await sendSms(
-    ch.provider as SmsProviderKind,
-    smsCredentials(ch, secret),
-    { phone: l.recipient, templateCode: l.providerTemplateCode ?? '', signName: l.signName ?? '', params: (l.params as Record<string, string> | null) ?? {}, text: l.content },
-    { baseUrl: ch.endpoint },
-  );
-  const attempt: Attempt = result.ok ? result : { ok: false, temporary: result.kind === 'temporary', reason: `${result.providerCode}: ${result.reason}` };
-  return record(ctx, d, smsLog, l.id, attempt, now);
+  if (l.sender !== null && !withinRate(ctx, `${d.channel}:${l.sender}`, now)) return hold(ctx, d, log, logId, new Date(now.getTime() + 60_000), RATE_LIMITED);
+  if (mail) await attemptMail(ctx, logId, { now });
+  else await attemptSms(ctx, logId, { now: () => now });
+  return follow(ctx, d, log, logId);
 }
 
 // ── Jobs ────────────────────────────────────────────────────────────────────────────────

@@ -2,19 +2,19 @@ import { and, eq, inArray, lt, or, isNull, lte, sql } from 'drizzle-orm';
 import type { MailTlsMode, MessageOrigin } from '@ess/contract/messaging';
 import { mailAccount, mailLog } from '../../db/schema/messaging.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { MAIL_PASSWORD, secretsOf, utcDay } from './message.context.ts';
+import { backoffMs, MAIL_PASSWORD, MAX_ATTEMPTS, secretsOf, utcDay } from './message.context.ts';
 import { smtpFailure, smtpTransport } from './mail.transport.ts';
 
 /**
  * Sending one mail of the log (decision 0043): a row is written `queued`, then each attempt
  * claims it (a lease: only one instance sends it), reserves one of the account's daily sends,
  * talks SMTP, and records the outcome: `sent` with the server's message id, `retrying` after a
- * temporary failure (backoff 1, 2, 4, … minutes, at most an hour, MAIL_MAX_ATTEMPTS in all), or
+ * temporary failure (the one retry policy of message.context.ts), or
  * `failed` with the server's reason. Nothing is lost: a row stays queued or retrying until an
  * attempt settles it, and the sweep picks up any whose job went missing.
  */
 export const MAIL_SEND_JOB = 'messaging.mail.send';
-export const MAIL_MAX_ATTEMPTS = 5;
+export const MAIL_MAX_ATTEMPTS = MAX_ATTEMPTS;
 export const DAILY_LIMIT_REACHED = '已达每日发送上限';
 export const ACCOUNT_DISABLED = '邮件账号已停用';
 export const ACCOUNT_MISSING = '邮件账号不存在';
@@ -64,7 +64,6 @@ export interface AttemptResult {
   state: 'sent' | 'retrying' | 'failed' | 'skipped';
 }
 
-const backoffMs = (attempts: number) => Math.min(60 * 60_000, 60_000 * 2 ** Math.max(0, attempts - 1));
 const nextUtcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 
 /**

@@ -33,6 +33,16 @@ export function startSecrets(ctx: AppContext): void {
 
 export const secretsOf = (ctx: AppContext): SecretBox => boxes.require(ctx);
 
+/**
+ * One retry policy for every mail and SMS (test sends try once): attempts before a temporary
+ * failure becomes permanent, and the exponential backoff after the n-th failed attempt
+ * (1 → 1 min, 2 → 2 min, … at most 1 h).
+ */
+export const MAX_ATTEMPTS = 5;
+export const RETRY_BASE_MS = 60_000;
+export const RETRY_MAX_MS = 3_600_000;
+export const backoffMs = (attempts: number) => Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
+
 export const MAIL_PASSWORD = 'mail.password';
 export const SMS_SECRET = 'sms.secret';
 

@@ -3,7 +3,7 @@ import type { MessageOrigin } from '@ess/contract/messaging';
 import { smsChannel, smsLog } from '../../db/schema/messaging.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { renderTemplate, smsSegments, type TemplateValues } from './message.template.ts';
-import { secretsOf, SMS_SECRET } from './message.context.ts';
+import { backoffMs, MAX_ATTEMPTS, secretsOf, SMS_SECRET, utcDay } from './message.context.ts';
 import { failure, type SmsFailure, type SmsSendResult } from './sms-providers/provider.ts';
 import { credentialsOf, sendSms } from './sms-providers/registry.ts';
 import type { SmsProvider } from '@ess/contract/messaging';
@@ -28,19 +28,15 @@ export async function channelForSending(ctx: AppContext, id: number) {
   const secret = c.secretEnc === null ? null : secretsOf(ctx).open(c.secretEnc, SMS_SECRET);
   return { row: c, provider: c.provider as SmsProvider, credentials: credentialsOf({ provider: c.provider as SmsProvider, accessKeyId: c.accessKeyId, secret, region: c.region, appId: c.appId, sender: c.sender }) };
 }
-/** Attempts of a message from a rule before it fails; a test send tries once. */
-export const SMS_MAX_ATTEMPTS = 5;
-const BACKOFF_BASE_MS = 30_000;
-const BACKOFF_MAX_MS = 3_600_000;
+/** Attempts of a message from a rule before it fails (the one retry policy); a test send tries once. */
+export const SMS_MAX_ATTEMPTS = MAX_ATTEMPTS;
+export { backoffMs };
 /** How long a claimed attempt holds the row against another worker. */
 const LEASE_MS = 120_000;
 export const SMS_CHANNEL_GONE = '短信渠道不存在或已删除';
 export const SMS_DAILY_LIMIT = '已达短信渠道每日上限，次日发送';
 export const SMS_NO_TEMPLATE_CODE = '该服务商须填写服务商模板编码';
 export const SMS_NO_SIGN_NAME = '该服务商须填写短信签名';
-
-/** The delay before attempt n + 1 after n attempts: 30 s, 1 min, 2 min … at most an hour. */
-export const backoffMs = (attempts: number) => Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
 
 export interface SmsToQueue {
   companyId: number;
@@ -94,8 +90,6 @@ export interface AttemptOutcome {
   state: 'sent' | 'retrying' | 'failed' | 'queued' | null;
   result: SmsSendResult | null;
 }
-
-const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 
 /** One attempt of a due message: claim, send, record. `maxAttempts` 1 for a test send. */
 export async function attemptSms(ctx: AppContext, logId: number, opts: { maxAttempts?: number; now?: () => Date } = {}): Promise<AttemptOutcome> {
