@@ -23,3 +23,4 @@ export const alarmEngineOf = (ctx: AppContext): Pick<AlarmEngine, 'report' | 'ev
 
 /** The alarm type a fault code gets in the default dictionary (modules seeding their own event entries use it too). */
 export { alarmTypeOfCode } from './alarm.seed.ts';
+export type { AlarmEventPayload } from './alarm.events.ts';

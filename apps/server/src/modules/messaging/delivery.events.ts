@@ -1,5 +1,5 @@
-import type { AlarmEventPayload } from '../alarm/alarm.events.ts';
-import type { DevicePresenceChange } from '../device/device.events.ts';
+import type { AlarmEventPayload } from '../alarm/index.ts';
+import type { DevicePresenceChange } from '../device/index.ts';
 
 /**
  * Domain events the delivery engine emits itself (decision 0046): a condition that held for a

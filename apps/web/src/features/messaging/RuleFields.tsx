@@ -3,7 +3,7 @@ import type { Escalation, MessageEvent, MessageRecipients, QuietHours } from '@e
 import { Button, Checkbox, Input, InputNumber, Select, Space, Switch, Typography } from 'antd';
 import { useOptionSource } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
-import { roleSource, userSource } from '../system/system.options.ts';
+import { roleSource, userSource } from '../../components/options/people.ts';
 import { ASSIGNEE_EVENTS, LEVEL_OPTIONS } from './messaging.options.ts';
 
 /** Time zones offered for quiet hours (the browser's list; the contract checks any IANA name). */
