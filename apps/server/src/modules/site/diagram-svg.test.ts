@@ -84,7 +84,7 @@ describe('SVG shape scan', () => {
       expect(ids.value).toHaveLength(idCount);
       expect(ids.turns).toBeGreaterThanOrEqual(text.length / SCAN_SLICE / 2);
     }
-  });
+  }, 180_000); // megabytes walked twice, CPU-bound: a minute was not enough beside the other tiers on 2 cores
 
   it('reads element ids from tags only, in order, without a DOM', async () => {
     const markup = `${SVG}<g id="bus1"><text id="pcs1-power" x="1">id="fake"</text></g><rect ID='r_2'/><circle id="no good"/><!-- <g id="commented"/> --></svg>`;
