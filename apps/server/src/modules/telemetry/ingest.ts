@@ -590,10 +590,12 @@ export class Ingest {
     this.counters.batches++;
     this.counters.storedReports += stored.length;
     this.counters.storedPoints += points;
-    for (const r of stored) {
-      this.latency[Math.max(0, Math.min(MAX_LATENCY_MS, now - r.ts))]!++;
-      this.rollups.add(r.device.id, r.device.timeZone, r.ts, r.values);
-    }
+    for (const r of stored) this.latency[Math.max(0, Math.min(MAX_LATENCY_MS, now - r.ts))]!++;
+    // Rollups count each stored report once. A batch retried after a failed write ('retry'): what
+    // the check found stored was committed by that write (its answer lost) and never counted, so
+    // every report of the batch is counted now; a redelivered report found stored was counted
+    // when it was first written.
+    for (const r of batch.check === 'retry' ? batch.reports : stored) this.rollups.add(r.device.id, r.device.timeZone, r.ts, r.values);
     for (const r of batch.reports) r.ack();
   }
 
