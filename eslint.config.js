@@ -3,7 +3,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', 'apps/server/drizzle/**', '**/*.js', '**/*.mjs', '**/*.config.ts'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '**/.data/**', 'apps/server/drizzle/**', '**/*.js', '**/*.mjs', 'scripts/*.d.mts', '**/*.config.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

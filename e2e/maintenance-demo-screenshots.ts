@@ -51,11 +51,13 @@ runScript(async () => {
   if (alarmRepair.rows[0]) await shoot(page, base, `/repair/order-detail?id=${alarmRepair.rows[0].id}`, '[data-testid=repair-detail]', 'repair-detail', problems);
   await shoot(page, base, '/overview/order', '[data-testid=month-calendar]', 'overview', problems);
 
-  // The phone: today's orders as cards, an order's items with their photo inputs.
+  // The phone: today's orders as cards (admin's, from the demo), one of them with its result and photo inputs.
   const phone = await signedInPage(server, { width: 390, height: 844 });
   await shoot(phone.page, base, '/patrol/order', '[data-testid=today-orders]', 'phone-orders', problems);
   const open = await server.ctx.database.sql.query<{ id: number }>(
-    `select id from inspection_work_order where status in ('pending', 'processing') order by id desc limit 1`,
+    // One of the administrator's own (the demo gives admin today's daily orders): its result inputs show.
+    `select id from inspection_work_order where status in ('pending', 'processing')
+     order by (assignee_id = (select id from app_user where username = 'admin')) desc, id desc limit 1`,
   ).catch(() => ({ rows: [] as { id: number }[] }));
   if (open.rows[0]) await shoot(phone.page, base, `/patrol/order-detail?id=${open.rows[0].id}`, '[data-testid=order-items]', 'phone-order-detail', problems);
   await phone.browser.close();

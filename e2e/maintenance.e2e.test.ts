@@ -35,6 +35,9 @@ describe('maintenance from a plan and from an alarm to accepted repairs, in Chro
   let page: Page;
   let screens: MaintenanceScreens;
   let site: { id: number; companyId: number; timeZone: string };
+  let api: ConsoleApi;
+  let adminId: number;
+  let itemId: number;
 
   const sql = <T extends Record<string, unknown>>(text: string, params: unknown[] = []) => server.ctx.database.sql.query<T>(text, params).then((r) => r.rows);
   const ingest = () => ingestOf(server.ctx)!;
@@ -57,8 +60,10 @@ describe('maintenance from a plan and from an alarm to accepted repairs, in Chro
     const [admin] = await sql<{ id: number }>(`select id from app_user where username = 'admin'`);
     // Setup with no state change under test: an item whose check can fail, and a daily plan of the
     // station from yesterday at 00:00 (so today's order is due when it starts), the admin its assignee.
-    const api = await ConsoleApi.signIn(server.url, (id) => server.captchaCode(id), 'admin', E2E_ADMIN_PASSWORD);
+    api = await ConsoleApi.signIn(server.url, (id) => server.captchaCode(id), 'admin', E2E_ADMIN_PASSWORD);
     const item = await api.post<{ id: number }>('/inspection/items/add', { name: ITEM, checkType: 'status', standard: '密封条完好、无渗漏' });
+    adminId = Number(admin!.id);
+    itemId = item.id;
     await api.post('/inspection/plan/add', {
       name: PLAN, siteIds: [site.id], itemIds: [item.id], assigneeIds: [Number(admin!.id)],
       schedule: { kind: 'daily', startDate: addDays(todayIn(site.timeZone), -1), time: '00:00', dueHours: 48 },
@@ -121,19 +126,19 @@ describe('maintenance from a plan and from an alarm to accepted repairs, in Chro
   });
 
   it('an injected fault raises an alarm that gets its automatic repair order; accepted with a reset, the fault recovers and the alarm ends', async () => {
-    // The rule of the station's company: every alarm of level ≤ 2 open 0 minutes gets its order (no screen sets it).
-    await sql(
-      `insert into repair_auto_rule (company_id, enabled, max_level, open_minutes) values ($1, true, 2, 0)
-       on conflict (company_id) do update set enabled = true, max_level = 2, open_minutes = 0`,
-      [site.companyId],
-    );
+    // The rule of the station's company, set through its call (decision 0034): alarms of level ≤ 2
+    // open more than 1 minute get their order.
+    await api.post('/inspection/repair/auto/rule/edit', { companyId: site.companyId, enabled: true, maxLevel: 2, openMinutes: 1 });
     await events(() => sim.injectFault(PCS, FAULT));
     const [alarm] = await sql<{ id: number; no: string; status: string }>(
       `select a.id, a.no, a.status from alarm a join device d on d.id = a.device_id where d.code = $1 and a.code = $2 order by a.id desc limit 1`, [PCS, FAULT],
     );
     expect(alarm).toMatchObject({ status: 'active' });
-    // The job's pass (it runs every minute): one order for the alarm.
-    await expect(createAutomaticRepairs(server.ctx)).resolves.toBe(1);
+    // The job's passes (it runs every minute): none while the alarm is younger than the rule's
+    // minute, then one order for the alarm, and no second one on the next pass.
+    await expect(createAutomaticRepairs(server.ctx)).resolves.toBe(0);
+    await expect(createAutomaticRepairs(server.ctx, new Date(Date.now() + 61_000))).resolves.toBe(1);
+    await expect(createAutomaticRepairs(server.ctx, new Date(Date.now() + 122_000))).resolves.toBe(0);
 
     // The automatic order is on the repair list with its alarm in progress.
     await page.goto(`${server.url}/repair/order`);
@@ -154,5 +159,51 @@ describe('maintenance from a plan and from an alarm to accepted repairs, in Chro
     expect(ended).toMatchObject({ status: 'ended' });
     const [repair] = await sql<{ status: string; source_action: string }>('select status, source_action from repair_order where alarm_id = $1', [alarm!.id]);
     expect(repair).toMatchObject({ status: 'completed', source_action: 'reset' });
+  });
+
+  it('on a 390 px phone the assignee opens today\'s order from the cards, records a result with a photo, and checks in to a repair', async () => {
+    // Setup: an order of today and a repair order, both given to the admin through their calls.
+    const now = Date.now();
+    const order = await api.post<{ id: number }>('/inspection/work/order/add', {
+      siteId: site.id, title: '手机巡检', itemIds: [itemId], startAt: new Date(now - 60_000).toISOString(), dueAt: new Date(now + 4 * 3_600_000).toISOString(), assigneeId: adminId,
+    });
+    const [{ no }] = (await sql<{ no: string }>('select no from inspection_work_order where id = $1', [order.id])) as [{ no: string }];
+    const repair = await api.post<{ id: number }>('/inspection/repair/order/add', { siteId: site.id, description: '舱门闭锁失灵', level: 3 });
+    await api.post('/inspection/repair/order/allocation', { id: repair.id, assigneeId: adminId });
+
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      const p = await phone.newPage();
+      const on = new MaintenanceScreens(p, server.url);
+      await signInAdmin(p, server.url, (id) => server.captchaCode(id));
+      const noSideScroll = () => p.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+      // Today's orders come first, as cards; the card opens the order.
+      await p.goto(`${server.url}/patrol/order`);
+      const card = p.locator(`[data-testid=today-orders] [data-order-no="${no}"] a`);
+      await card.waitFor();
+      expect(await noSideScroll()).toBe(true);
+      await card.click();
+      await p.locator('[data-testid=order-items]').waitFor();
+      await on.failItem(ITEM, '门锁卡滞', { name: 'lock.png', mimeType: 'image/png', buffer: PNG });
+      await on.completeOrder();
+      expect(await noSideScroll()).toBe(true);
+      const [done] = await sql<{ status: string; photos: unknown[] }>(
+        'select o.status, i.photos from inspection_work_order o join inspection_work_order_item i on i.order_id = o.id where o.id = $1', [order.id],
+      );
+      expect(done!.status).toBe('completed');
+      expect(done!.photos).toHaveLength(1);
+
+      // The repair: check in on site (the time is recorded, the place given here).
+      await on.openRepair(repair.id);
+      await on.checkIn('2号舱门口');
+      expect(await noSideScroll()).toBe(true);
+      const [checked] = await sql<{ status: string; check_in_at: Date | null; check_in_address: string | null }>(
+        'select status, check_in_at, check_in_address from repair_order where id = $1', [repair.id],
+      );
+      expect(checked).toMatchObject({ status: 'processing', check_in_address: '2号舱门口' });
+      expect(checked!.check_in_at).not.toBeNull();
+    } finally {
+      await phone.close();
+    }
   });
 });

@@ -5,7 +5,8 @@
  * (smtp-server, as the delivery tests use) and one on a closed port, mail and SMS templates, an
  * SMS channel on a local Twilio peer, a message rule with quiet hours and escalation, and a test
  * mail and SMS each way, so the logs hold sent and failed rows. Then each screen, a form, a
- * template preview and a log detail; the rule list and the mail log also on a phone (390 px).
+ * template preview and a log detail; the rule list and the mail log also on a phone (390 px); the
+ * mail account form, the mail log and the alarm rule's form also in English (*-en.png).
  * Run: `npx tsx e2e/messaging-screenshots.ts` after `npm run build -w @ess/web`
  * (E2E_WEB_DIST=<dir> for another build). Needs the mail, SMS and message-rule servers (issue 20);
  * a call the server does not answer yet is logged and its screen photographed as it is.
@@ -69,13 +70,19 @@ async function prepare(api: ConsoleApi, smtpPort: number, twilio: TwilioPeer): P
       fromAddress: 'backup@example.com', dailyLimit: 200,
     }),
   );
-  const mailTemplate = await attempt('mail template', () =>
+  const added = await attempt('mail template', () =>
     api.post<{ id: number }>('/mail/template/add', {
       companyId, name: '告警通知', code: 'alarm.opened', language: 'zh-CN',
       subject: '【${level}级告警】${station} ${alarmName}',
       html: '<h2 style="color:#a8071a">${station}：${alarmName}</h2><p>设备 <b>${device}</b>（${deviceCode}）于 ${time} 产生 ${level} 级告警。</p><p>${description}</p><p><a href="${link}">在控制台查看</a></p>',
     }),
   );
+  // The demo seeds templates of this code: the test mail then uses the demo's.
+  const mailTemplate =
+    added ??
+    (await attempt('existing mail template', async () =>
+      (await api.post<{ id: number; code: string; language: string }[]>('/mail/template/query/list', {})).find((t) => t.code === 'alarm.opened' && t.language === 'zh-CN'),
+    ));
   await attempt('mail template (en)', () =>
     api.post('/mail/template/add', {
       companyId, name: 'Alarm notice', code: 'alarm.opened', language: 'en-US', subject: '[Level ${level}] ${station}: ${alarmName}',
@@ -136,17 +143,26 @@ async function prepare(api: ConsoleApi, smtpPort: number, twilio: TwilioPeer): P
   }
 }
 
-/** Opens a screen, waits for its rows (else takes it as it is and says so), checks it with axe and takes its picture. */
-async function shoot(page: Page, base: string, route: string, name: string, problems: string[]): Promise<boolean> {
+/** Opens a screen and waits for its rows (else says so); whether it has any. */
+async function visit(page: Page, base: string, route: string, name: string): Promise<boolean> {
   await page.goto(`${base}${route}`);
   const found = await page.locator('main .ant-table-row').first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
   if (!found) log(`${name}: no rows on ${route}`);
   await settled(page, 400);
+  return found;
+}
+
+/** Opens a screen, waits for its rows (else takes it as it is and says so), checks it with axe and takes its picture. */
+async function shoot(page: Page, base: string, route: string, name: string, problems: string[]): Promise<boolean> {
+  const found = await visit(page, base, route, name);
   await check(page, name, problems);
   await page.screenshot({ path: shotPath(name), fullPage: true });
   log(`${name}.png`);
   return found;
 }
+
+/** A row's edit button in Chinese or English. */
+const EDIT = /编\s*辑|Edit$/;
 
 async function check(page: Page, name: string, problems: string[]): Promise<void> {
   const violations = await seriousViolations(page);
@@ -165,7 +181,7 @@ async function shootOverlay(page: Page, name: string, problems: string[]): Promi
 async function openAlarmRule(page: Page): Promise<void> {
   const named = page.locator('main .ant-table-row').filter({ hasText: '一二级告警通知' });
   if (await named.count()) {
-    await named.getByRole('button', { name: /编\s*辑/ }).click();
+    await named.getByRole('button', { name: EDIT }).click();
     return;
   }
   log('rule: no alarm rule, the form of a new one');
@@ -197,9 +213,15 @@ runScript(async () => {
   const base = server.url;
 
   if (await shoot(page, base, '/mail/mail-account', 'messaging-mail-account', problems)) {
-    await page.locator('main .ant-table-row').first().getByRole('button', { name: /编\s*辑/ }).click();
+    await page.locator('main .ant-table-row').first().getByRole('button', { name: EDIT }).click();
     await page.locator('.ant-drawer-open #field-host').waitFor();
     await shootOverlay(page, 'messaging-mail-account-form', problems);
+    // The connection test of the form's values, not saved: another sender name typed, the stored settings otherwise.
+    await page.locator('.ant-drawer-open #field-fromName').fill('值班中心（未保存）');
+    await page.getByTestId('form-test-connection').click();
+    await page.getByTestId('outcome').first().waitFor({ timeout: 30_000 }).catch(() => log('mail account form: no test outcome'));
+    await shootOverlay(page, 'messaging-mail-account-form-test', problems);
+    await closeOverlay(page);
     await closeOverlay(page);
     await page.locator('main .ant-table-row').first().getByTestId('sender-test').click();
     await page.getByTestId('outcome').first().waitFor({ timeout: 30_000 }).catch(() => log('mail account: no test outcome'));
@@ -259,6 +281,33 @@ runScript(async () => {
   await shoot(phone.page, base, '/message/message-config', 'messaging-message-config-phone', problems);
   await shoot(phone.page, base, '/mail/mail-log', 'messaging-mail-log-phone', problems);
   await phone.browser.close();
+
+  // In English (en-US): the mail account form, the mail log and the alarm rule's form.
+  const en = await signedInPage(server);
+  await en.page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+  const english = async (route: string, name: string) => {
+    const found = await visit(en.page, base, route, name);
+    await en.page.waitForFunction(() => document.documentElement.lang === 'en-US');
+    return found;
+  };
+  if (await english('/mail/mail-account', 'messaging-mail-account-en')) {
+    // The account with a stored password: its form offers to clear it.
+    const rows = en.page.locator('main .ant-table-row');
+    const withPassword = rows.filter({ hasText: '备用邮箱' });
+    await ((await withPassword.count()) ? withPassword : rows).first().getByRole('button', { name: EDIT }).click();
+    await en.page.locator('.ant-drawer-open #field-host').waitFor();
+    await en.page.getByTestId('company-readonly').waitFor();
+    await shootOverlay(en.page, 'messaging-mail-account-form-en', problems);
+    await closeOverlay(en.page);
+  }
+  await shoot(en.page, base, '/mail/mail-log', 'messaging-mail-log-en', problems);
+  if (await english('/message/message-config', 'messaging-message-config-en')) {
+    await openAlarmRule(en.page);
+    await en.page.getByTestId('rule-escalation-fields').waitFor({ timeout: 30_000 }).catch(() => log('rule (en): no escalation fields'));
+    await shootOverlay(en.page, 'messaging-message-config-form-en', problems);
+    await closeOverlay(en.page);
+  }
+  await en.browser.close();
   await server.close();
   await twilio.close();
   await smtp.close();

@@ -32,6 +32,8 @@ const inputs = [
   join(here, 'package.json'),
   join(root, 'apps/simulator/src'),
   join(root, 'apps/simulator/package.json'),
+  // The demo hook's receiver, which the simulator hosts.
+  join(root, 'scripts/hook-catcher.mjs'),
   join(root, 'packages/contract/src'),
   join(root, 'packages/contract/package.json'),
 ];

@@ -8,6 +8,7 @@ import { seriousViolations, type Violation } from './axe.ts';
 import { launchBrowser } from './browser.ts';
 import { signInAdmin, startDemoConsole, type DemoConsole } from './demo-console.ts';
 import { pageOverflow } from './layout.ts';
+import { closeOtherTabs } from './tabs.ts';
 
 export const SHOTS = resolve(import.meta.dirname, '../../docs/screenshots');
 /**
@@ -72,6 +73,7 @@ export function demoWalk(name: string): DemoWalk {
       }, path);
       await page.locator(`.ess-tab-strip .ant-tabs-tab-active[data-node-key^="${path}"]`).waitFor();
       await settled();
+      await closeNotices(page);
     },
     useLocale: async (locale, path) => {
       await page.evaluate((l) => localStorage.setItem('locale', l), locale);
@@ -81,13 +83,8 @@ export function demoWalk(name: string): DemoWalk {
       await settled();
     },
     fewTabs: async () => {
-      if ((await page.locator('.ess-tab-strip .ant-tabs-tab').count()) < 6) return;
-      await page.click('[data-testid=tab-actions]');
-      const item = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item[data-menu-id$="-others"]');
-      await item.waitFor();
-      await animationsSettled(page);
-      await item.click();
-      await page.waitForFunction(() => document.querySelectorAll('.ess-tab-strip .ant-tabs-tab').length === 1);
+      await closeNotices(page);
+      await closeOtherTabs(page);
     },
   };
 
@@ -107,6 +104,21 @@ export function demoWalk(name: string): DemoWalk {
     await server?.stop();
   });
   return walk;
+}
+
+/**
+ * Closes the popup notices a live demo raises while it is walked (PopupWindow: an alarm rule's
+ * console message, a hook paused by its circuit breaker, …), as the user reading them would: they
+ * sit over the header's right side and would take the clicks and the measures meant for the page.
+ */
+async function closeNotices(page: Page): Promise<void> {
+  const closed = await page.evaluate(() => {
+    const buttons = document.querySelectorAll<HTMLElement>('.ant-notification-notice-close');
+    buttons.forEach((b) => b.click());
+    return buttons.length;
+  });
+  // Gone once their leave animation ends (until then they still take the pointer).
+  if (closed) await page.waitForFunction(() => !document.querySelector('.ant-notification-notice'), null, { timeout: 5000 });
 }
 
 /** What a walk found at one width: the routes whose page scrolls sideways (with what sticks out), and the routes whose header title is cut. */

@@ -7,10 +7,10 @@ import type { AppContext } from './platform/context.ts';
 import { openDatabase } from './platform/db/database.ts';
 import { busChannel, inProcessBus, redisBus } from './platform/events/bus.ts';
 import { AccessLogWriter } from './platform/http/access-log.ts';
-import { buildHttp } from './platform/http/server.ts';
+import { buildHttp, closeHttp } from './platform/http/server.ts';
 import { Outbox } from './platform/events/outbox.ts';
 import { JobQueue } from './platform/jobs/queue.ts';
-import { createLogger, type Logger } from './platform/logging.ts';
+import { createLogger, redacted, type Logger } from './platform/logging.ts';
 import { openFileLimit, SseHub, totalStreamLimit } from './platform/sse/hub.ts';
 import { startEmbeddedBroker } from './platform/mqtt/broker.ts';
 import type { ServerModule } from './platform/module.ts';
@@ -20,6 +20,7 @@ import { modules as allModules } from './modules/index.ts';
 import { loadDemo } from './demo/load.ts';
 import { AUTH_CHANNEL, CHANGE_CHANNELS, ChangeHub } from './platform/db/change-cache.ts';
 import { SessionCache } from './platform/http/session-cache.ts';
+import { eventCatalogue } from './platform/events/catalogue.ts';
 
 /** How often the jobs role looks for domain events of other instances and retries that came due. */
 const OUTBOX_POLL_MS = 1000;
@@ -31,6 +32,8 @@ export interface RunningApp {
   /** The generated administrator password on first start, else null. */
   adminPassword: string | null;
   close: () => Promise<void>;
+  /** The step close() is in (or last finished), for saying where a slow stop waits. */
+  closeStep: () => string;
 }
 
 /**
@@ -54,7 +57,7 @@ export async function startApp(
     modules?: readonly ServerModule[];
   } = {},
 ): Promise<RunningApp> {
-  const log = opts.logger ?? createLogger(config.logLevel);
+  const log = opts.logger ? redacted(opts.logger) : createLogger(config.logLevel);
   configurePasswordHashing(config.passwordHash);
   // The demo stations (SEED_DEMO) are a module of their own, loaded only when wanted: it is the
   // one part of the server that uses the station simulator.
@@ -85,7 +88,8 @@ export async function startApp(
   const changes = new ChangeHub();
   const sessions = changes.add(AUTH_CHANNEL, 'sessions', new SessionCache());
   const unlisten = await Promise.all(CHANGE_CHANNELS.map((channel) => database.listen(channel, (signal) => changes.signal(channel, signal))));
-  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, changes, sessions, interfaceIds, mqtt, outbox };
+  const events = eventCatalogue(modules);
+  const ctx: AppContext = { config, database, db: database.db, log, bus, sse, jobs, accessLog, changes, sessions, interfaceIds, mqtt, outbox, events };
   for (const m of modules) m.jobs?.(ctx);
   if (config.roles.has('jobs')) {
     // Events of other instances and retries that came due; this instance's own are nudged.
@@ -112,6 +116,7 @@ export async function startApp(
   await jobs.start();
   if (config.roles.has('jobs')) outbox.start(ctx);
   const app = await buildHttp(ctx, config.roles.has('api') ? routes : []);
+  if (config.roles.has('api')) for (const m of modules) await m.http?.(app, ctx);
   if (config.roles.has('api') && existsSync(config.webDist)) {
     await app.register(fastifyStatic, {
       root: config.webDist,
@@ -127,6 +132,7 @@ export async function startApp(
     // Client-side routes: every non-API GET falls back to the console's index.html.
     app.get('/*', (req, reply) => (req.url.startsWith('/api/') ? reply.callNotFound() : reply.sendFile('index.html')));
   }
+  let closeStep = 'running';
   const address = await app.listen({ port: config.port, host: config.host });
   const port = new URL(address).port;
   return {
@@ -135,16 +141,24 @@ export async function startApp(
     url: `http://127.0.0.1:${port}`,
     adminPassword: seed.adminPassword,
     close: async () => {
+      const step = async (name: string, run: () => Promise<unknown>) => {
+        closeStep = name;
+        await run();
+      };
       sse.closeAll();
-      await app.close();
-      await outbox.stop();
-      await stopModules();
-      await broker?.close();
-      await accessLog.close();
-      await jobs.stop();
-      await bus.close();
-      for (const stop of unlisten) await stop();
-      await database.close();
+      await step('http', () => closeHttp(app, config.shutdownGraceMs));
+      await step('outbox', () => outbox.stop());
+      await step('modules', () => stopModules());
+      await step('broker', async () => broker?.close());
+      await step('access log', () => accessLog.close());
+      await step('job queue', () => jobs.stop());
+      await step('bus', () => bus.close());
+      await step('listeners', async () => {
+        for (const stop of unlisten) await stop();
+      });
+      await step('database', () => database.close());
+      closeStep = 'closed';
     },
+    closeStep: () => closeStep,
   };
 }

@@ -7,14 +7,18 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import type { Db } from '../src/platform/db/database.ts';
 import { migrationsFolder, openDatabase } from '../src/platform/db/database.ts';
+import { seedShippedTranslations, shippedPacksKey } from '../src/modules/i18n/index.ts';
 
 /**
  * Migrated empty databases to start test servers from. Creating a database (PGlite's initdb,
  * ~5 s on this machine; PostgreSQL's migrations, ~1 s) is the largest part of a test server's
  * start, and every integration test file starts one or two. The images are keyed by the
  * migrations (and the PGlite version), so a changed schema makes new ones; a test still runs the
- * migrator on its copy, which is a no-op on a current image.
+ * migrator on its copy, which is a no-op on a current image. The images also hold the shipped
+ * language packs' texts and translations (the i18n module's first-start seed, seconds on PGlite),
+ * so the key includes the packs.
  */
 const pgliteBuild = createHash('sha256').update(readFileSync(createRequire(import.meta.url).resolve('@electric-sql/pglite'))).digest('hex');
 
@@ -22,6 +26,7 @@ function migrationsKey(): string {
   const h = createHash('sha256').update(pgliteBuild);
   const files = readdirSync(migrationsFolder, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.sql') || f.endsWith('.json')).sort();
   for (const f of files) h.update(f).update(readFileSync(join(migrationsFolder, f)));
+  h.update(shippedPacksKey());
   return h.digest('hex').slice(0, 16);
 }
 const KEY = migrationsKey();
@@ -39,7 +44,9 @@ export function migratedPgliteImage(): Promise<Blob> {
         if (Date.now() - statSync(p).mtimeMs > 86_400_000) rmSync(p, { force: true });
       }
       const client = await PGlite.create('memory://');
-      await migratePglite(drizzlePglite(client), { migrationsFolder });
+      const db = drizzlePglite(client);
+      await migratePglite(db, { migrationsFolder });
+      await seedShippedTranslations(db as unknown as Db);
       const image = await client.dumpDataDir('none');
       await client.close();
       // Several test processes may make it at once: each writes its own file and renames it.
@@ -73,6 +80,7 @@ export function migratedPostgresTemplate(adminUrl: string): Promise<string> {
       const url = new URL(adminUrl);
       url.pathname = `/${building}`;
       const database = await openDatabase({ url: url.toString(), dataDir: tmpdir() });
+      await seedShippedTranslations(database.db);
       await database.close();
       try {
         await admin.query(`alter database ${building} rename to ${TEMPLATE}`);

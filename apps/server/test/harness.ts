@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
@@ -41,13 +41,58 @@ export async function freshPostgres(): Promise<{ url: string; drop: () => Promis
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
+    // A drop waits for a checkpoint of the whole server, which a busy suite can hold up for
+    // minutes (CI saw teardown hooks time out at 120 s): waited for up to DROP_WAIT_MS, then left
+    // to finish on its own.
+    drop: () =>
+      within(DROP_WAIT_MS, `dropping the test database ${name}`, async () => {
+        const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+        await c.connect();
+        try {
+          await c.query(`drop database if exists ${name} with (force)`);
+        } finally {
+          await c.end();
+        }
+      }),
   };
+}
+
+const DROP_WAIT_MS = 20_000;
+
+/**
+ * Runs `step`, waiting for it at most `ms`: one that takes longer is said on stderr (by `what`)
+ * and left to finish by itself, so a teardown hook ends within Vitest's limit. Failures are said too.
+ */
+async function within(ms: number, what: string, step: () => Promise<unknown>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), ms)));
+  const done = step().then(
+    () => 'done' as const,
+    (err: unknown) => {
+      process.stderr.write(`teardown: ${what} failed: ${String(err)}\n`);
+      return 'failed' as const;
+    },
+  );
+  const outcome = await Promise.race([done, late]);
+  clearTimeout(timer);
+  if (outcome === 'late') process.stderr.write(`teardown: ${what} still running after ${ms} ms; left to finish by itself\n`);
+}
+
+/**
+ * What a test file started (a server, a proxy, protocol peers, a database), undone after it in
+ * the reverse order: each step waited for at most `stepMs`, a failure or a step that takes longer
+ * said on stderr by name (and the next steps run), so the hook ends within Vitest's limit.
+ */
+export class Teardown {
+  private readonly steps: { what: string; run: () => Promise<unknown> }[] = [];
+
+  add(what: string, run: () => Promise<unknown>): void {
+    this.steps.push({ what, run });
+  }
+
+  async run(stepMs = 45_000): Promise<void> {
+    for (const s of this.steps.splice(0).reverse()) await within(stepMs, s.what, s.run);
+  }
 }
 
 export const ADMIN_PASSWORD = 'Admin12345';
@@ -62,7 +107,11 @@ export interface TestApp extends RunningApp {
 export async function startTestApp(
   target: DbTarget,
   env: Partial<RawConfig> = {},
-  shared?: { databaseUrl: string },
+  /**
+   * PostgreSQL: a database other instances share. PGlite `persistent`: the database kept on disk in
+   * the env's DATA_DIR (not in memory), so that a server started again on that directory finds it.
+   */
+  shared?: { databaseUrl?: string; persistent?: boolean },
   /** The module list to run instead of the application's (a test module added to it). */
   modules?: readonly ServerModule[],
   /** The server's logger (a test that reads the log lines); default silent. */
@@ -90,10 +139,11 @@ export async function startTestApp(
       ...env,
     },
   );
+  const onDisk = target === 'pglite' && shared?.persistent === true;
   const running = await startApp(config, {
-    memoryDb: target === 'pglite',
+    memoryDb: target === 'pglite' && !onDisk,
     logger: logger ?? createLogger('silent'),
-    ...(target === 'pglite' ? { pgliteImage: await migratedPgliteImage() } : {}),
+    ...(target === 'pglite' && !(onDisk && existsSync(join(config.dataDir, 'pglite'))) ? { pgliteImage: await migratedPgliteImage() } : {}),
     ...(modules ? { modules } : {}),
   });
   const api = new Api(running.url);
@@ -108,8 +158,15 @@ export async function startTestApp(
     close: running.close,
     api,
     adminToken,
+    closeStep: running.closeStep,
     stop: async () => {
-      await running.close();
+      // A stop that takes long says where it waits (on stderr; Teardown bounds the wait).
+      const slow = setInterval(() => process.stderr.write(`teardown: the server's stop still in its ${running.closeStep()} step\n`), 20_000);
+      try {
+        await running.close();
+      } finally {
+        clearInterval(slow);
+      }
       if (drop) await drop();
     },
   };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { accessLog, notification, notificationLog, notificationSetting } from '../src/db/schema/system.ts';
 import { storedFile } from '../src/db/schema/files.ts';
-import { cabinet, device } from '../src/db/schema/device.ts';
+import { cabinet, device, product } from '../src/db/schema/device.ts';
 import { deviceChange } from '../src/db/schema/device-registry.ts';
 import { distributionDiagram } from '../src/db/schema/site.ts';
 import { priceCycle, priceTemplate, sitePriceCycle, solarPriceCycle } from '../src/db/schema/pricing.ts';
@@ -14,6 +14,14 @@ import { siteStatementSetting, statement } from '../src/db/schema/statement.ts';
 import { demandWindow } from '../src/db/schema/demand.ts';
 import { strategy } from '../src/db/schema/strategy.ts';
 import { mailAccount, mailLog, mailTemplate, messageRule, smsChannel, smsLog, smsTemplate } from '../src/db/schema/messaging.ts';
+import { hook, hookExecRecord, hookParam } from '../src/db/schema/hooks.ts';
+import {
+  firmwareKey, firmwareLogCapture, firmwareLogDevice, firmwarePackage, firmwareRollout, firmwareRolloutGroup, firmwareTask, firmwareUpload,
+} from '../src/db/schema/firmware.ts';
+import { probeUploadId } from '../src/modules/firmware/firmware.routes.ts';
+import {
+  iotCommand, iotConfig, iotDevice, iotEvent, iotParam, iotProduct, iotProperty, iotRelateCommand, iotRelateEvent, iotRelateParam, iotRelateProperty, iotSync,
+} from '../src/db/schema/iot.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
 
@@ -311,4 +319,141 @@ scopeFixtures.smsLog = async (t, companyId) => {
     .values({ companyId, recipient: '+8613800138000', origin: 'test', content: 'probe', state: 'failed' })
     .returning({ id: smsLog.id });
   return l!.id;
+};
+
+// Hooks: a hook and a parameter of the given company.
+scopeFixtures.hook = async (t, companyId) => {
+  const [h] = await t.ctx.db
+    .insert(hook)
+    .values({ companyId, name: `probe-${suffix()}`, eventType: 'alarm.opened', url: 'https://hooks.example.com/probe', secretEnc: 'x', secretHint: 'whsec_x…' })
+    .returning({ id: hook.id });
+  return h!.id;
+};
+scopeFixtures.hookParam = async (t, companyId) => {
+  const [p] = await t.ctx.db.insert(hookParam).values({ companyId, name: `probe${suffix()}`, kind: 'constant', value: 'x' }).returning({ id: hookParam.id });
+  return p!.id;
+};
+// Hooks (dispatch): an execution record of a hook of the given company.
+scopeFixtures.hookExecRecord = async (t, companyId) => {
+  const hookId = await scopeFixtures.hook!(t, companyId);
+  const [r] = await t.ctx.db
+    .insert(hookExecRecord)
+    .values({ companyId, hookId, hookName: 'probe', eventType: 'alarm.opened', state: 'failed', input: { event: { data: {} }, params: {} } })
+    .returning({ id: hookExecRecord.id });
+  return r!.id;
+};
+
+// Firmware: a public key, a package and an upload session of the given company.
+scopeFixtures.firmwareKey = async (t, companyId) => {
+  const [k] = await t.ctx.db
+    .insert(firmwareKey)
+    .values({ companyId, name: 'probe', algorithm: 'ed25519', publicKeyPem: 'probe', fingerprint: randomBytes(32).toString('hex') })
+    .returning({ id: firmwareKey.id });
+  return k!.id;
+};
+scopeFixtures.firmwarePackage = async (t, companyId) => {
+  const [p] = await t.ctx.db
+    .insert(firmwarePackage)
+    .values({ companyId, deviceType: 'bms', name: `probe${suffix()}`, version: '1.0.0', fileName: 'probe.bin', storageKey: `probe-${suffix()}.bin`, size: 1, sha256: '0'.repeat(64) })
+    .returning({ id: firmwarePackage.id });
+  return p!.id;
+};
+scopeFixtures.firmwareUpload = async (t, companyId) => {
+  const n = randomBytes(3).readUIntBE(0, 3) + 1;
+  await t.ctx.db.insert(firmwareUpload).values({
+    id: probeUploadId(n), companyId, userId: 1, size: 1, expiresAt: new Date(Date.now() + 3_600_000),
+    meta: { deviceType: 'bms', productId: null, name: 'probe', version: '1.0.0', upgradeFrom: null, releaseNotes: null, fileName: 'probe.bin', sha256: null, signature: null },
+  });
+  return n;
+};
+// Firmware rollouts: a rollout of the company's package with one task at a station of the company, and a log capture of that station's device.
+async function probeRolloutDevice(t: TestApp, companyId: number) {
+  const s = await newSite(t, companyId);
+  const d = await newDevice(t, s.id, { type: 'bms' });
+  return { siteId: s.id, deviceId: d.id };
+}
+scopeFixtures.firmwareRollout = async (t, companyId) => {
+  const packageId = await scopeFixtures.firmwarePackage!(t, companyId);
+  const { siteId, deviceId } = await probeRolloutDevice(t, companyId);
+  const [r] = await t.ctx.db
+    .insert(firmwareRollout)
+    .values({
+      companyId, name: 'probe', packageId, state: 'pendingApproval', requireApproval: true, successThreshold: 50, errorThreshold: 50,
+      target: { packageId, siteIds: [siteId], productIds: [], versions: [], deviceIds: [] }, grouping: { canarySize: 1, groupSize: 1, groupPercent: null },
+    })
+    .returning({ id: firmwareRollout.id });
+  const [g] = await t.ctx.db.insert(firmwareRolloutGroup).values({ rolloutId: r!.id, no: 1, canary: true, successThreshold: 50, errorThreshold: 50 }).returning({ id: firmwareRolloutGroup.id });
+  await t.ctx.db.insert(firmwareTask).values({ rolloutId: r!.id, groupId: g!.id, deviceId, siteId, toVersion: '1.0.0' });
+  return r!.id;
+};
+scopeFixtures.firmwareTask = async (t, companyId) => {
+  const rolloutId = await scopeFixtures.firmwareRollout!(t, companyId);
+  const [task] = await t.ctx.db.select({ id: firmwareTask.id }).from(firmwareTask).where(eq(firmwareTask.rolloutId, rolloutId));
+  return task!.id;
+};
+async function probeCapture(t: TestApp, companyId: number) {
+  const { siteId, deviceId } = await probeRolloutDevice(t, companyId);
+  const [c] = await t.ctx.db
+    .insert(firmwareLogCapture)
+    .values({ companyId, name: 'probe', fromAt: new Date(Date.now() - 3_600_000), toAt: new Date(), timeoutMinutes: 10 })
+    .returning({ id: firmwareLogCapture.id });
+  const [row] = await t.ctx.db.insert(firmwareLogDevice).values({ captureId: c!.id, deviceId, siteId, state: 'uploaded', storageKey: `probe-${suffix()}.log`, bytes: 1 }).returning({ id: firmwareLogDevice.id });
+  return { captureId: c!.id, rowId: row!.id };
+}
+scopeFixtures.firmwareLog = async (t, companyId) => (await probeCapture(t, companyId)).captureId;
+scopeFixtures.firmwareLogDevice = async (t, companyId) => (await probeCapture(t, companyId)).rowId;
+
+// IoT (issue 23): an application of the given company, a product read from its platform with an
+// event, a command (with an input), a property and a device, a sync run, and relations of each kind.
+const iotIds = async (t: TestApp, companyId: number) => {
+  const s = suffix();
+  const [c] = await t.ctx.db
+    .insert(iotConfig)
+    .values({ companyId, name: `probe${s}`, platform: 'thingsboard', baseUrl: 'http://127.0.0.1:9', username: 'probe', passwordEnc: 'v1.x.x.x.x' })
+    .returning({ id: iotConfig.id });
+  const own = { companyId, configId: c!.id };
+  const [p] = await t.ctx.db.insert(iotProduct).values({ ...own, externalId: `p${s}`, name: 'probe' }).returning({ id: iotProduct.id });
+  const item = { ...own, iotProductId: p!.id };
+  const [prop] = await t.ctx.db.insert(iotProperty).values({ ...item, identifier: 'probe', name: 'probe', dataType: 'float', source: 'metadata' }).returning({ id: iotProperty.id });
+  const [ev] = await t.ctx.db.insert(iotEvent).values({ ...item, identifier: 'probe', name: 'probe' }).returning({ id: iotEvent.id });
+  const [cmd] = await t.ctx.db.insert(iotCommand).values({ ...item, identifier: 'probe', name: 'probe' }).returning({ id: iotCommand.id });
+  const [par] = await t.ctx.db
+    .insert(iotParam)
+    .values({ ...item, ownerKind: 'command', commandId: cmd!.id, direction: 'input', identifier: 'probe', name: 'probe', dataType: 'float' })
+    .returning({ id: iotParam.id });
+  const [dev] = await t.ctx.db.insert(iotDevice).values({ ...item, externalId: `d${s}`, name: 'probe', state: 'online' }).returning({ id: iotDevice.id });
+  const [prod] = await t.ctx.db.select({ id: product.id }).from(product).limit(1);
+  const rel = { ...item, iotDeviceId: null, productId: prod!.id, identifier: 'probe' };
+  return { configId: c!.id, productId: p!.id, propertyId: prop!.id, eventId: ev!.id, commandId: cmd!.id, paramId: par!.id, deviceId: dev!.id, rel, companyId };
+};
+scopeFixtures.iotConfig = async (t, companyId) => (await iotIds(t, companyId)).configId;
+scopeFixtures.iotProduct = async (t, companyId) => (await iotIds(t, companyId)).productId;
+scopeFixtures.iotEvent = async (t, companyId) => (await iotIds(t, companyId)).eventId;
+scopeFixtures.iotCommand = async (t, companyId) => (await iotIds(t, companyId)).commandId;
+scopeFixtures.iotDevice = async (t, companyId) => (await iotIds(t, companyId)).deviceId;
+scopeFixtures.iotSync = async (t, companyId) => {
+  const ids = await iotIds(t, companyId);
+  const [r] = await t.ctx.db.insert(iotSync).values({ companyId, configId: ids.configId, scope: 'full', state: 'planned' }).returning({ id: iotSync.id });
+  return r!.id;
+};
+scopeFixtures.iotRelateProperty = async (t, companyId) => {
+  const ids = await iotIds(t, companyId);
+  const [r] = await t.ctx.db.insert(iotRelateProperty).values({ ...ids.rel, iotPropertyId: ids.propertyId }).returning({ id: iotRelateProperty.id });
+  return r!.id;
+};
+scopeFixtures.iotRelateEvent = async (t, companyId) => {
+  const ids = await iotIds(t, companyId);
+  const [r] = await t.ctx.db.insert(iotRelateEvent).values({ ...ids.rel, iotEventId: ids.eventId }).returning({ id: iotRelateEvent.id });
+  return r!.id;
+};
+async function iotRelateCommandFixture(t: TestApp, companyId: number) {
+  const ids = await iotIds(t, companyId);
+  const [r] = await t.ctx.db.insert(iotRelateCommand).values({ ...ids.rel, iotCommandId: ids.commandId }).returning({ id: iotRelateCommand.id });
+  return { id: r!.id, paramId: ids.paramId };
+}
+scopeFixtures.iotRelateCommand = async (t, companyId) => (await iotRelateCommandFixture(t, companyId)).id;
+scopeFixtures.iotRelateParam = async (t, companyId) => {
+  const rc = await iotRelateCommandFixture(t, companyId);
+  const [r] = await t.ctx.db.insert(iotRelateParam).values({ companyId, relateCommandId: rc.id, iotParamId: rc.paramId, identifier: 'probe' }).returning({ id: iotRelateParam.id });
+  return r!.id;
 };

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import type { CommandReply, EventPayload, StatusPayload, TelemetryPayload } from '@ess/contract';
-import { MQTT_QOS, commandPayloadSchema, deviceTopic, parseDeviceTopic } from '@ess/contract';
+import type { CommandReply, EventPayload, FirmwareInfo, LogReport, OtaFaultPoint, OtaReport, StatusPayload, TelemetryPayload } from '@ess/contract';
+import { MQTT_QOS, commandPayloadSchema, deviceTopic, isOtaCommand, otaCommandPayloadSchema, parseDeviceTopic } from '@ess/contract';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import { connect } from 'mqtt';
 import type { Clock } from './clock.ts';
 import { systemClock } from './clock.ts';
 import { applyCommand, faultLabel, recoverFaults, reportedFaults } from './commands.ts';
 import type { DeviceDef, Fleet } from './fleet.ts';
+import { DeviceJournal, OtaDevices, currentFirmware } from './ota.ts';
 import { stationDeviceValues } from './readings.ts';
 import type { SimState, StationState } from './state.ts';
 import { createState, devicesOf, findStation } from './state.ts';
@@ -23,6 +24,10 @@ export interface SimulatorOptions {
   state?: SimState;
   /** Wall-clock ms a rebooting device stays offline (default 5000). */
   rebootMs?: number;
+  /** Wall-clock ms a device flashing new firmware stays offline (default 8000). */
+  flashMs?: number;
+  /** Injected OTA/log faults by device code (see SimulatorHandle.setOtaFault). */
+  otaFaults?: Record<string, OtaFaultPoint>;
   /**
    * The stations' operating life (incidents.ts): faults per device per day before the type's
    * weight (default 0 = none). Applies to a resumed `state` too.
@@ -45,6 +50,14 @@ export interface SimulatorHandle {
   /** Stops publishing for a device (telemetry, events, replies), so that it goes offline. */
   silence(deviceCode: string): void;
   unsilence(deviceCode: string): void;
+  /**
+   * Makes a device fail its firmware upgrade or log upload at one step (null: no fault):
+   * `issue` replies ok:false to otaDownload, `download` → downloadFailed, `verify` → corrupt bytes,
+   * verifyFailed, `flash` → flashFailed with the old version kept, `log` → upload failed.
+   */
+  setOtaFault(deviceCode: string, failAt: OtaFaultPoint | null): void;
+  /** The firmware a device runs now. */
+  firmware(deviceCode: string): FirmwareInfo;
   /** Publishes offline status for every device and disconnects. */
   stop(): Promise<void>;
 }
@@ -79,7 +92,7 @@ function connectPatiently(url: string, log: (m: string) => void, opts: IClientOp
   });
 }
 
-const json = (x: TelemetryPayload | EventPayload | StatusPayload | CommandReply) => JSON.stringify(x);
+const json = (x: TelemetryPayload | EventPayload | StatusPayload | CommandReply | OtaReport | LogReport) => JSON.stringify(x);
 
 /**
  * Plays a fleet over MQTT: one connection per station (last will: the station gateway's status
@@ -90,6 +103,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
   const clock = options.clock ?? systemClock;
   const intervalMs = options.intervalMs ?? 5000;
   const rebootMs = options.rebootMs ?? 5000;
+  const flashMs = options.flashMs ?? 8000;
   const log = options.log ?? (() => undefined);
   const rate = options.randomFaultsPerDevicePerDay;
   let state: SimState = options.state
@@ -116,7 +130,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
    */
   const unheard = (station: StationState, deviceCode: string) => quiet(station, deviceCode) || station.dyn.offline[deviceCode] === true;
 
-  const publish = async (agent: StationAgent, deviceCode: string, kind: 'telemetry' | 'event' | 'status' | 'command/reply', payload: string, retain = false) => {
+  const publish = async (agent: StationAgent, deviceCode: string, kind: 'telemetry' | 'event' | 'status' | 'command/reply' | 'ota' | 'log', payload: string, retain = false) => {
     try {
       await agent.client.publishAsync(deviceTopic(agent.code, deviceCode, kind), payload, { qos: MQTT_QOS, retain });
     } catch (err) {
@@ -124,8 +138,18 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     }
   };
 
-  const status = (agent: StationAgent, deviceCode: string, online: boolean) =>
-    publish(agent, deviceCode, 'status', json({ ts: clock.now(), online }), true);
+  const journal = new DeviceJournal();
+  const note = (deviceCode: string, level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR', tag: string, text: string) =>
+    journal.add(deviceCode, { ts: clock.now(), level, tag, text });
+
+  /** Online statuses carry the firmware the device runs. */
+  const status = (agent: StationAgent, deviceCode: string, online: boolean) => {
+    const station = stationOf(agent.code);
+    const device = station.def.devices.find((d) => d.code === deviceCode);
+    note(deviceCode, online ? 'INFO' : 'WARN', 'mqtt', online ? 'online' : 'offline');
+    const payload: StatusPayload = { ts: clock.now(), online, ...(online && device ? { firmware: currentFirmware(station, device) } : {}) };
+    return publish(agent, deviceCode, 'status', json(payload), true);
+  };
 
   /** Publishes the difference between active (reported) faults and what was last published. */
   const syncEvents = async (agent: StationAgent): Promise<void> => {
@@ -137,11 +161,13 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
       const before = agent.published.get(device.code) ?? new Set<string>();
       for (const code of now) {
         if (!before.has(code)) {
+          note(device.code, 'ERROR', 'fault', `${code} raised: ${faultLabel(device.type, code)}`);
           jobs.push(publish(agent, device.code, 'event', json({ ts: clock.now(), code, active: true, message: faultLabel(device.type, code) })));
         }
       }
       for (const code of before) {
         if (!now.has(code)) {
+          note(device.code, 'INFO', 'fault', `${code} cleared`);
           jobs.push(publish(agent, device.code, 'event', json({ ts: clock.now(), code, active: false, message: `${faultLabel(device.type, code)}恢复` })));
         }
       }
@@ -150,18 +176,47 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     await Promise.all(jobs);
   };
 
-  const reboot = async (agent: StationAgent, device: DeviceDef): Promise<void> => {
-    const station = stationOf(agent.code);
-    await status(agent, device.code, false);
-    station.dyn.controls.rebooting[device.code] = true;
+  const later = (ms: number, fn: () => void) => {
     const timer = setTimeout(() => {
       timers.delete(timer);
-      const current = stationOf(agent.code);
-      delete current.dyn.controls.rebooting[device.code];
-      if (!stopped && !silenced.has(device.code)) void status(agent, device.code, true);
-    }, rebootMs);
+      if (!stopped) fn();
+    }, ms);
     timers.add(timer);
   };
+  /** Status offline, then nothing published for the device until comeBack. */
+  const goOffline = async (agent: StationAgent, deviceCode: string): Promise<void> => {
+    await status(agent, deviceCode, false);
+    stationOf(agent.code).dyn.controls.rebooting[deviceCode] = true;
+  };
+  const comeBack = async (agent: StationAgent, deviceCode: string): Promise<void> => {
+    delete stationOf(agent.code).dyn.controls.rebooting[deviceCode];
+    if (!stopped && !silenced.has(deviceCode)) await status(agent, deviceCode, true);
+  };
+
+  const reboot = async (agent: StationAgent, device: DeviceDef): Promise<void> => {
+    await goOffline(agent, device.code);
+    later(rebootMs, () => void comeBack(agent, device.code));
+  };
+
+  const ota = new OtaDevices({
+    clock,
+    flashMs,
+    station: (code) => stationOf(code),
+    report: (siteCode: string, deviceCode: string, kind: 'ota' | 'log', payload: OtaReport | LogReport) => {
+      const agent = agents.get(siteCode);
+      const station = stationOf(siteCode);
+      // A device out of touch cannot report: the server's timeouts handle it.
+      if (!agent || stopped || unheard(station, deviceCode)) return Promise.resolve();
+      return publish(agent, deviceCode, kind, json(payload));
+    },
+    goOffline: (siteCode, deviceCode) => goOffline(agents.get(siteCode)!, deviceCode),
+    comeBack: (siteCode, deviceCode) => comeBack(agents.get(siteCode)!, deviceCode),
+    later,
+    journal,
+    values: (station, device) => stationDeviceValues(state, station, device),
+    log,
+  });
+  for (const [code, failAt] of Object.entries(options.otaFaults ?? {})) ota.setFault(code, failAt);
 
   const onCommand = async (agent: StationAgent, topic: string, payload: Buffer): Promise<void> => {
     const parsed = parseDeviceTopic(topic);
@@ -184,6 +239,20 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     }
     // An offline device does not answer: the server's timeout must handle it.
     if (unheard(station, device.code)) return;
+    const name = typeof body === 'object' && body !== null && 'command' in body ? String(body.command) : '';
+    if (isOtaCommand(name)) {
+      const otaCmd = otaCommandPayloadSchema.safeParse(body);
+      if (!otaCmd.success) {
+        await reply({ ok: false, error: `invalid command: ${otaCmd.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}` });
+        return;
+      }
+      const run = ota.handle(station, device, otaCmd.data);
+      log(`${device.code} ${name} → ${run.outcome.ok ? 'ok' : run.outcome.error ?? 'failed'}`);
+      note(device.code, run.outcome.ok ? 'INFO' : 'WARN', 'cmd', `${name} ${run.outcome.ok ? 'accepted' : `refused: ${run.outcome.error ?? ''}`}`);
+      await reply({ ok: run.outcome.ok, ...(run.outcome.result ? { result: run.outcome.result } : {}), ...(run.outcome.error ? { error: run.outcome.error } : {}) });
+      run.after?.().catch((err: unknown) => log(`${device.code} ${name} failed: ${(err as Error).message}`));
+      return;
+    }
     const cmd = commandPayloadSchema.safeParse(body);
     if (!cmd.success) {
       await reply({ ok: false, error: `invalid command: ${cmd.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}` });
@@ -191,6 +260,7 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     }
     const outcome = applyCommand(state, station, device, cmd.data);
     log(`${device.code} ${cmd.data.command} → ${outcome.ok ? 'ok' : outcome.error ?? 'failed'}`);
+    note(device.code, outcome.ok ? 'INFO' : 'WARN', 'cmd', `${cmd.data.command} ${outcome.ok ? 'done' : `refused: ${outcome.error ?? ''}`}`);
     await reply({ ok: outcome.ok, ...(outcome.result ? { result: outcome.result } : {}), ...(outcome.error ? { error: outcome.error } : {}) });
     if (outcome.reboot) await reboot(agent, device);
     await syncEvents(agent);
@@ -329,10 +399,20 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
       const { agent } = agentFor(deviceCode);
       if (silenced.delete(deviceCode)) void status(agent, deviceCode, true);
     },
+    setOtaFault: (deviceCode, failAt) => {
+      agentFor(deviceCode);
+      ota.setFault(deviceCode, failAt);
+    },
+    firmware: (deviceCode) => {
+      const found = findStation(state, deviceCode);
+      if (!found) throw new Error(`unknown device ${deviceCode}`);
+      return currentFirmware(found.station, found.device);
+    },
     stop: async () => {
       if (stopped) return;
       while (ticking) await ticking;
       stopped = true;
+      ota.stop();
       for (const t of timers) clearTimeout(t);
       timers.clear();
       await Promise.all(

@@ -8,6 +8,7 @@ export * from './broker.ts';
 export * from './agent.ts';
 export * from './persist.ts';
 export * from './incidents.ts';
+export { currentFirmware, downloadPackage, parseOtaFaults, renderDeviceLog } from './ota.ts';
 export * from './soc.ts';
 export * from './storage-mode.ts';
 // The EMS's strategy (the demo history runs the stations under their synchronised strategy).

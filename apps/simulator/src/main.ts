@@ -3,8 +3,11 @@ import { startEmbeddedBroker } from './broker.ts';
 import type { EmbeddedBroker } from './broker.ts';
 import { createFleet } from './fleet.ts';
 import { DEFAULT_FAULT_RATE } from './incidents.ts';
+import { parseOtaFaults } from './ota.ts';
 import { loadState, saveState } from './persist.ts';
 import { runSimulator } from './agent.ts';
+// The demo hook's receiver (a demo peer, never the product's): hosted here when asked.
+import { startHookCatcher, type HookCatcher } from '../../../scripts/hook-catcher.mjs';
 
 /**
  * CLI: plays the demo (or a scaled) fleet against an MQTT broker. Environment:
@@ -18,6 +21,13 @@ import { runSimulator } from './agent.ts';
  *   SIM_FAULT_RATE    the stations' operating life: faults per device per day before the type's weight;
  *                     offline devices and cabinet communication losses scale with it (default 0.1; 0 = none)
  *   SIM_STATE_FILE    where state is saved to continue after a restart (default .data/simulator-state.json; "" = none)
+ *   SIM_HOOK_CATCHER  a port: also host the demo hook's receiver there on 127.0.0.1 (scripts/hook-catcher.mjs, one
+ *                     line a request; GET / lists them). `npm start` sets 8628, the demo hook's target, so its
+ *                     alarms arrive without a second terminal. Unset: none. A port taken (`npm run hook-catcher`
+ *                     already runs) is left to that one.
+ *   SIM_FLASH_MS      wall-clock ms a device flashing firmware stays offline (default 8000)
+ *   SIM_OTA_FAULTS    injected firmware/log faults for demos: "SH01-PCS-01=flash,BE01-BMS-01=verify"
+ *                     (issue | download | verify | flash | log)
  */
 
 const env = process.env;
@@ -39,12 +49,25 @@ async function main(): Promise<void> {
   const speed = num('SIM_SPEED', 1);
   const faultRate = num('SIM_FAULT_RATE', DEFAULT_FAULT_RATE);
   const stateFile = env.SIM_STATE_FILE ?? '.data/simulator-state.json';
+  const flashMs = num('SIM_FLASH_MS', 8000);
+  const otaFaults = parseOtaFaults(env.SIM_OTA_FAULTS);
 
   let broker: EmbeddedBroker | null = null;
   if (env.SIM_BROKER === 'embedded') {
     const url = new URL(mqttUrl);
     broker = await startEmbeddedBroker(Number(url.port || 1883), url.hostname);
     log(`embedded broker on ${broker.url}`);
+  }
+
+  let catcher: HookCatcher | null = null;
+  if (env.SIM_HOOK_CATCHER) {
+    const port = num('SIM_HOOK_CATCHER', 8628);
+    catcher = await startHookCatcher({ port, quiet: true, log }).catch((err: unknown) => {
+      const taken = (err as { code?: string }).code === 'EADDRINUSE';
+      log(taken ? `port ${port} is taken (npm run hook-catcher?): the demo hook's receiver is not hosted here` : `the demo hook's receiver did not start: ${(err as Error).message}`);
+      return null;
+    });
+    if (catcher) log(`the demo hook's receiver on ${catcher.url} (GET ${catcher.url}/ lists its requests)`);
   }
 
   const fleet = createFleet(stations, seed);
@@ -58,6 +81,8 @@ async function main(): Promise<void> {
     clock,
     ...(resumed ? { state: resumed } : {}),
     randomFaultsPerDevicePerDay: faultRate,
+    flashMs,
+    otaFaults,
     mqtt: { ...(env.MQTT_USERNAME ? { username: env.MQTT_USERNAME } : {}), ...(env.MQTT_PASSWORD ? { password: env.MQTT_PASSWORD } : {}) },
     log,
   });
@@ -80,6 +105,7 @@ async function main(): Promise<void> {
     save()
       .then(() => sim.stop())
       .then(() => broker?.close())
+      .then(() => catcher?.close())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log(`stop failed: ${(err as Error).message}`);

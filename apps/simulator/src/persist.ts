@@ -59,6 +59,8 @@ export async function loadState(file: string, fleet: Fleet, nowMs: number, optio
     // A file saved before the BMS's SOC estimate was played: calibrated.
     s.dyn.socError ??= 0;
     s.dyn.socCalibrations ??= 0;
+    // Stopped in the middle of a reboot or a firmware flash: a restarted simulator has booted.
+    s.dyn.controls.rebooting = {};
     stations.push({ def, dyn: s.dyn });
   }
   const state: SimState = { seed: saved.seed, timeMs: saved.timeMs, options: { ...saved.options, ...options }, stations };

@@ -1,4 +1,4 @@
-import { PRICE_PERIODS, localTime, type PricePeriod } from '@ess/contract';
+import { PRICE_PERIODS, localTime, type FirmwareInfo, type PricePeriod } from '@ess/contract';
 import type { DeviceDef, Fleet, StationDef } from './fleet.ts';
 import { hashRange } from './random.ts';
 import { outdoorTemperature } from './environment.ts';
@@ -165,6 +165,8 @@ export interface StationDynamics {
   socError: number;
   /** Calibrations of the SOC estimate so far (numbers the drift rates; soc.ts). */
   socCalibrations: number;
+  /** Firmware flashed over the air (ota.ts), by device code; absent = the fleet's firmwareName/Version. */
+  firmware?: Record<string, FirmwareInfo>;
 }
 
 export interface StationState {

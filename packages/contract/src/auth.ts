@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalEmail, optionalPhone, password, trimmed } from './common.ts';
+import { optionalEmail, optionalPhone, optionalTimeZone, password, trimmed } from './common.ts';
 import { done, endpoint, FILE, isoTime } from './endpoint.ts';
 
 /**
@@ -18,6 +18,8 @@ export const changeInfoBody = z.object({
   name: trimmed(64),
   phone: optionalPhone,
   email: optionalEmail,
+  /** The user's IANA time zone (quiet hours of messages to them); '' or null clears it; left out: unchanged. */
+  timeZone: optionalTimeZone,
 });
 
 /** A new session: the bearer token and when it ends. */
@@ -48,6 +50,8 @@ export const profileInfo = z.object({
   companyName: z.string(),
   buildIn: z.boolean(),
   lastLoginAt: isoTime.nullable(),
+  /** The user's own IANA time zone, or null (messages to them follow the station's). */
+  timeZone: z.string().nullable(),
   roles: z.array(z.object({ id: z.number(), name: z.string() })),
   menuProfiles: z.array(menuProfile),
   /**

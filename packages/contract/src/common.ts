@@ -39,6 +39,26 @@ export const optionalEmail = z
   .transform((v) => (v ? v : null));
 
 /** product-spec §5: 8–20 characters with at least two of upper case, lower case and digits. */
+/** A time zone the runtime knows (IANA name, e.g. Asia/Shanghai). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(zone);
+  } catch {
+    return false;
+  }
+}
+export const TIME_ZONE_INVALID = '时区不正确';
+/**
+ * A user's own time zone: an IANA name, '' or null to clear it (then the station's zone
+ * applies), left out to keep what is stored.
+ */
+export const optionalTimeZone = z
+  .union([z.string().trim().max(64).refine(isTimeZone, TIME_ZONE_INVALID), z.literal('')])
+  .nullable()
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v ? v : null));
+
 export const password = z
   .string()
   .min(PASSWORD_MIN, `密码长度为${PASSWORD_MIN}-${PASSWORD_MAX}位`)

@@ -23,6 +23,8 @@ export const liveEventSchemas = {
     kind: z.enum(['notification', 'alarm']).optional(),
   }),
   RefreshAlarmKanban: z.object({ siteId: z.number().int().optional() }),
+  /** Firmware (issue 22): a rollout's tasks or a log capture's devices changed; the console reloads what it shows of it. */
+  FirmwareProgress: z.object({ rolloutId: z.number().int().optional(), captureId: z.number().int().optional() }),
 } as const;
 
 export type LiveEventName = keyof typeof liveEventSchemas;

@@ -806,7 +806,8 @@ export const defectDeviceRecord = z.object({
  * product-spec §4: to be dispatched → pending → processing → to be accepted → completed, or
  * closed. Allocation dispatches; check-in (on site, time recorded, location optional) starts
  * processing; handle submits the work for acceptance; acceptance passes it (completed) or rejects
- * it back to the repairer (processing) with a reason.
+ * it back to the repairer (processing) with a reason. The catalogue has no close call for repairs
+ * (spec §4 lists none): `close` is kept in the machine but no route makes it (decision 0045).
  */
 export const REPAIR_STATES = ['toBeDispatched', 'pending', 'processing', 'toBeAccepted', 'completed', 'closed'] as const;
 export type RepairState = (typeof REPAIR_STATES)[number];

@@ -169,20 +169,36 @@ export const MENUS: MenuDef[] = [
   page('/overview', 'order', '工单总览', ['/inspection/overview/**', ...SITE_PICKERS]),
 
   dir('/firmware', '固件升级', 'cloud-upload'),
-  page('/firmware', 'firmware', '升级包', ['/basic/oss/**']),
-  page('/firmware', 'detail', '升级包详情', [], true),
-  page('/firmware', 'upgrade', '远程升级', [], true),
-  page('/firmware', 'log', '日志抓取', [], true),
+  // Firmware (issue 22, decision 0047): packages, keys and compliance on the package page; rollouts
+  // and their device tasks on remote upgrade; log capture. The settings are read by every firmware
+  // page and edited by an administrator. Devices fetch packages by token (/firmware/device/**, public).
+  page('/firmware', 'firmware', '升级包', ['/firmware/package/**', '/firmware/key/**', '/firmware/setting/**', '/firmware/compliance/**', '/configure/product/query/list', ...SITE_PICKERS]),
+  {
+    ...page('/firmware', 'detail', '升级包详情', ['/firmware/package/**', '/firmware/rollout/query/**', '/firmware/task/query/**', '/firmware/compliance/**', '/firmware/setting/query/one', '/configure/product/query/list'], true),
+    grantedWith: '/firmware/firmware',
+  },
+  page('/firmware', 'upgrade', '远程升级', [
+    '/firmware/rollout/**', '/firmware/task/**', '/firmware/package/query/**', '/firmware/setting/query/one', '/configure/product/query/list', '/configure/device/query/list', ...SITE_PICKERS,
+  ], true),
+  page('/firmware', 'log', '日志抓取', ['/firmware/log/**', '/firmware/setting/query/one', '/configure/device/query/list', ...SITE_PICKERS], true),
 
+  // Hooks (issue 21, decision 0041): hooks, parameters and records are company-scoped; the trigger
+  // catalogue is global. Extensions: record detail and replay (/hook/exec/**), test send and secret
+  // rotation (/hook/relate/**), the installation-wide settings (/hook/setting/**, edited by an administrator).
   dir('/hook', '钩子', 'link'),
   page('/hook', 'trigger', '触发器', ['/hook/trigger/**', '/hook/param/**']),
-  page('/hook', 'triggerDetail', '触发器详情', ['/hook/trigger/**', '/hook/relate/**'], true),
-  page('/hook', 'triggerConfig', '触发器配置', ['/hook/relate/**', '/hook/param/**', '/basic/validate/script'], true),
-  page('/hook', 'triggerRelate', '触发器关联', ['/hook/relate/**'], true),
-  page('/hook', 'dispatch', '调度记录', ['/hook/exec/**']),
+  page('/hook', 'triggerDetail', '触发器详情', ['/hook/trigger/**', '/hook/relate/**', COMPANY_PICKER], true),
+  page('/hook', 'triggerConfig', '触发器配置', [
+    '/hook/relate/**', '/hook/param/**', '/hook/trigger/query/**', '/hook/exec/record/query/one', '/hook/setting/query/one', '/basic/validate/script',
+    ...SITE_PICKERS,
+  ], true),
+  page('/hook', 'triggerRelate', '触发器关联', ['/hook/relate/**', '/hook/trigger/query/**', '/hook/exec/record/query/page', COMPANY_PICKER], true),
+  page('/hook', 'dispatch', '调度记录', ['/hook/exec/**', '/hook/relate/trigger/query/page', '/hook/relate/trigger/query/one', '/hook/trigger/query/list', '/hook/setting/**', COMPANY_PICKER]),
 
+  // Reports (issue 25, decision 0050): the report centre's templates, preview and exports; the
+  // stations are picked with the site pickers, the figures come from the screens' own services.
   dir('/report', '报表', 'table'),
-  page('/report', 'jimu', '报表设计', []),
+  page('/report', 'jimu', '报表设计', ['/report/**', ...SITE_PICKERS]),
 
   dir('/patrol', '巡检管理', 'schedule'),
   page('/patrol', 'order', '巡检工单', ['/inspection/work/order/**', '/system/user/query/list', ...SITE_PICKERS]),

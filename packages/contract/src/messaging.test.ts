@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  mailAccountAdd, mailTemplateAdd, messageRuleAdd, messagingEndpoints, PHONE_INVALID, PORT_RANGE, smsChannelAdd, smsTestSend,
-  templateVariables, TEMPLATE_UNKNOWN_VARIABLE, toE164,
+  ASSIGNEE_MESSAGE_EVENTS, mailAccountAdd, mailTemplateAdd, mailTestSend, MESSAGE_EVENTS, messageRuleAdd, messagingEndpoints, PHONE_INVALID, PORT_RANGE,
+  RULE_ASSIGNEE_ORDER_ONLY, smsChannelAdd, smsTestSend, templateVariables, TEMPLATE_UNKNOWN_VARIABLE, TEST_TARGET_REQUIRED, toE164,
 } from './messaging.ts';
 import { MENUS, menuCovers } from './menus.ts';
 
@@ -57,6 +57,27 @@ describe('messaging contract', () => {
     expect(messageRuleAdd.safeParse({ ...r, channels: ['mail'] }).success).toBe(false);
     expect(messageRuleAdd.safeParse({ ...r, channels: ['mail'], mailTemplateCode: 'alarm' }).success).toBe(true);
     expect(messageRuleAdd.safeParse({ ...r, event: 'workOrderAssigned', escalation: { intervalMinutes: 5, levels: [{ userIds: [2] }] } }).success).toBe(false);
+  });
+
+  it('sends to the assignee only for the events that name one (the list the form offers it for)', () => {
+    const r = { companyId: 1, name: 'R', channels: ['console'], recipients: { assignee: true } };
+    expect(ASSIGNEE_MESSAGE_EVENTS).toEqual(['workOrderAssigned', 'workOrderOverdue', 'repairAssigned', 'statementToConfirm']);
+    for (const event of ASSIGNEE_MESSAGE_EVENTS) expect(messageRuleAdd.safeParse({ ...r, event, minutes: 30 }).success).toBe(true);
+    for (const event of MESSAGE_EVENTS.filter((e) => !ASSIGNEE_MESSAGE_EVENTS.includes(e))) {
+      expect(firstError(messageRuleAdd.safeParse({ ...r, event, minutes: 30 }))).toBe(RULE_ASSIGNEE_ORDER_ONLY);
+    }
+  });
+
+  it('tests a saved account or channel, or the form’s values before saving; one of the two is needed', () => {
+    expect(mailTestSend.safeParse({ id: 3, to: 'a@example.com' }).success).toBe(true);
+    expect(mailTestSend.safeParse({ account, to: 'a@example.com' }).success).toBe(true);
+    expect(mailTestSend.safeParse({ id: 3, account: { ...account, password: null }, to: 'a@example.com' }).success).toBe(true);
+    expect(firstError(mailTestSend.safeParse({ to: 'a@example.com' }))).toBe(TEST_TARGET_REQUIRED);
+    expect(firstError(mailTestSend.safeParse({ account: { ...account, port: 70000 }, to: 'a@example.com' }))).toBe(PORT_RANGE);
+    const channel = { companyId: 1, name: 'T', provider: 'twilio', accessKeyId: 'AC1', sender: '+15005550006' };
+    expect(smsTestSend.safeParse({ channel, templateId: 1, phone: '+8613800138000' }).success).toBe(true);
+    expect(firstError(smsTestSend.safeParse({ templateId: 1, phone: '+8613800138000' }))).toBe(TEST_TARGET_REQUIRED);
+    expect(smsTestSend.safeParse({ channel: { ...channel, sender: null }, templateId: 1, phone: '+8613800138000' }).success).toBe(false);
   });
 
   it('every messaging call is granted by one of the messaging pages', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
-import { id, idBody, idQuery, pageRequest, sortRequest } from './common.ts';
+import { id, idBody, idQuery, pageRequest, sortRequest, TIME_ZONE_INVALID } from './common.ts';
 import { LOCALES } from './constants.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 
@@ -285,13 +285,30 @@ export const mailAccountTest = z.union([
 ]);
 export type MailAccountTest = z.input<typeof mailAccountTest>;
 
-/** Send a test mail through a saved account, with a template (rendered with a station's data) or a fixed text. */
-export const mailTestSend = z.object({
-  id: ref,
-  to: mailAddress,
-  templateId: ref.optional(),
-  ...previewSource,
-});
+export const TEST_TARGET_REQUIRED = '须指定已保存的账号或填写账号设置';
+/**
+ * When a test of the form's values may use the stored secret (the field left empty on an
+ * existing account): only towards the same server and user. A changed host, user, provider,
+ * key id or endpoint needs the secret typed again, so a stored secret never goes to another peer.
+ */
+export const STORED_SECRET_MOVED = '服务器、用户或接口已修改，请重新输入密码或密钥';
+/** A test of an SMS channel's form values needs a secret: typed, or the stored one. */
+export const TEST_SECRET_REQUIRED = '测试发送须填写访问密钥';
+
+/**
+ * Send a test mail, with a template (rendered with a station's data) or a fixed text, through a
+ * saved account (`id`) or through the form's values before saving (`account`; with `id` when
+ * editing: an absent password is the stored one, null none).
+ */
+export const mailTestSend = z
+  .object({
+    id: ref.optional(),
+    account: z.object(mailAccountFields).optional(),
+    to: mailAddress,
+    templateId: ref.optional(),
+    ...previewSource,
+  })
+  .refine((v) => v.id !== undefined || v.account !== undefined, { message: TEST_TARGET_REQUIRED, path: ['id'] });
 export type MailTestSend = z.input<typeof mailTestSend>;
 
 // ── Mail templates (/mail/template) ───────────────────────────────────────────────────
@@ -453,10 +470,15 @@ export type SmsChannelRecord = z.infer<typeof smsChannelRecord>;
 export const smsChannelRef = z.object({ id: z.number(), name: z.string(), companyId: z.number(), provider: z.enum(SMS_PROVIDERS), enabled: z.boolean() });
 export type SmsChannelRef = z.infer<typeof smsChannelRef>;
 
-/** Send a test SMS through a saved channel, with a template (rendered with a station's data). */
+/**
+ * Send a test SMS with a template (rendered with a station's data) through a saved channel (`id`)
+ * or through the form's values before saving (`channel`; with `id` when editing: an absent secret
+ * is the stored one, only while provider, key id and endpoint are unchanged).
+ */
 export const smsTestSend = z
   .object({
-    id: ref,
+    id: ref.optional(),
+    channel: z.object(smsChannelFields).superRefine(smsChannelRules).optional(),
     templateId: ref,
     /** E.164 (+8613800138000), or a national number with `region`. */
     phone: z.string({ error: PHONE_INVALID }).trim().max(32, PHONE_INVALID),
@@ -464,6 +486,10 @@ export const smsTestSend = z
     ...previewSource,
   })
   .transform((v, ctx) => {
+    if (v.id === undefined && v.channel === undefined) {
+      ctx.addIssue({ code: 'custom', message: TEST_TARGET_REQUIRED, path: ['id'] });
+      return z.NEVER;
+    }
     const phone = toE164(v.phone, v.region);
     if (!phone) {
       ctx.addIssue({ code: 'custom', message: PHONE_INVALID, path: ['phone'] });
@@ -631,7 +657,7 @@ export const MESSAGE_EVENTS = [
 export type MessageEvent = (typeof MESSAGE_EVENTS)[number];
 export const MESSAGE_EVENT_LABELS: Record<MessageEvent, string> = {
   alarmOpened: '告警产生',
-  alarmUnacknowledged: '告警超时未确认',
+  alarmUnacknowledged: '告警超时未转维修',
   alarmEnded: '告警结束',
   deviceOffline: '设备离线超时',
   workOrderAssigned: '巡检工单派发',
@@ -642,6 +668,12 @@ export const MESSAGE_EVENT_LABELS: Record<MessageEvent, string> = {
 };
 /** Events that carry an alarm level (a rule limits them with maxLevel) and can escalate. */
 export const ALARM_MESSAGE_EVENTS: readonly MessageEvent[] = ['alarmOpened', 'alarmUnacknowledged', 'alarmEnded'];
+/**
+ * The events whose subject names its own people, so a rule may send to them (recipients.assignee):
+ * a work or repair order's assignee, a statement's two parties (investor and power user). Other
+ * events refuse `assignee` (RULE_ASSIGNEE_ORDER_ONLY).
+ */
+export const ASSIGNEE_MESSAGE_EVENTS: readonly MessageEvent[] = ['workOrderAssigned', 'workOrderOverdue', 'repairAssigned', 'statementToConfirm'];
 /** Events that wait a number of minutes before they send (rule.minutes). */
 export const DELAYED_MESSAGE_EVENTS: readonly MessageEvent[] = ['alarmUnacknowledged', 'deviceOffline', 'workOrderOverdue'];
 
@@ -657,8 +689,9 @@ export const RULE_NO_CHANNELS = '至少选择一种发送方式';
 export const RULE_MAIL_TEMPLATE_REQUIRED = '选择邮件发送时须选择邮件模板';
 export const RULE_SMS_TEMPLATE_REQUIRED = '选择短信发送时须选择短信模板';
 export const RULE_ESCALATION_ALARM_ONLY = '只有告警事件可以升级';
+export const RULE_ASSIGNEE_ORDER_ONLY = '只有工单和结算单事件可以发送给处理人';
 export const QUIET_HOURS_FORMAT = '免打扰时间格式应为HH:mm';
-export const TIME_ZONE_INVALID = '时区不正确';
+export { TIME_ZONE_INVALID };
 
 const level = z.number({ error: RULE_LEVEL_RANGE }).int(RULE_LEVEL_RANGE).min(1, RULE_LEVEL_RANGE).max(5, RULE_LEVEL_RANGE);
 const minutes = z.number({ error: RULE_MINUTES_RANGE }).int(RULE_MINUTES_RANGE).min(1, RULE_MINUTES_RANGE).max(10_080, RULE_MINUTES_RANGE);
@@ -755,6 +788,7 @@ const messageRuleRules = (v: RuleShape, ctx: z.RefinementCtx) => {
   if (v.channels.includes('mail') && !v.mailTemplateCode) ctx.addIssue({ code: 'custom', message: RULE_MAIL_TEMPLATE_REQUIRED, path: ['mailTemplateCode'] });
   if (v.channels.includes('sms') && !v.smsTemplateCode) ctx.addIssue({ code: 'custom', message: RULE_SMS_TEMPLATE_REQUIRED, path: ['smsTemplateCode'] });
   if (v.escalation && !ALARM_MESSAGE_EVENTS.includes(v.event)) ctx.addIssue({ code: 'custom', message: RULE_ESCALATION_ALARM_ONLY, path: ['escalation'] });
+  if (v.recipients.assignee && !ASSIGNEE_MESSAGE_EVENTS.includes(v.event)) ctx.addIssue({ code: 'custom', message: RULE_ASSIGNEE_ORDER_ONLY, path: ['recipients'] });
 };
 export const messageRuleAdd = z.object(messageRuleFields).superRefine(messageRuleRules);
 export type MessageRuleAdd = z.input<typeof messageRuleAdd>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, sortRequest, trimmed } from './common.ts';
+import { id, idBody, idQuery, isTimeZone, optionalEmail, optionalPhone, optionalText, pageRequest, sortRequest, trimmed } from './common.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { identifierSchema } from './telemetry.ts';
 import { todayIn } from './time.ts';
@@ -24,15 +24,8 @@ export const SITE_TYPE_LABELS: Record<SiteType, string> = {
 /** Today's date in a station's zone (the one station-local time implementation, time.ts). */
 export { todayIn };
 
-/** A time zone the runtime knows (IANA name, e.g. Asia/Shanghai). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(zone);
-  } catch {
-    return false;
-  }
-}
+/** A time zone the runtime knows (IANA name): in common.ts, which the user's own zone uses too. */
+export { isTimeZone };
 
 /**
  * A station code is the second segment of its devices' MQTT topics (ess/{siteCode}/…): letters,

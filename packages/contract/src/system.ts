@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { NOTIFICATION_CONTENT_MAX } from './constants.ts';
 import {
-  dateRange, id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, pageRequest, password, sortRequest, trimmed,
+  dateRange, id, idBody, idQuery, optionalEmail, optionalPhone, optionalText, optionalTimeZone, pageRequest, password, sortRequest, trimmed,
 } from './common.ts';
 import { created, done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 import { profileInfo } from './auth.ts';
@@ -197,6 +197,11 @@ const userFields = {
    * later (siteIds is then ignored and cleared); off by default: a new user sees no station.
    */
   allSites: z.boolean().default(false),
+  /**
+   * The user's own IANA time zone (quiet hours of messages to them), as the personal center sets it:
+   * '' or null clears it (the station's zone then); left out: none on add, unchanged on edit.
+   */
+  timeZone: optionalTimeZone,
 };
 export const userAdd = z.object({ username, password, ...userFields });
 export const userEdit = z.object({ id, password: password.optional(), ...userFields });
@@ -225,6 +230,8 @@ export const userRow = userRef.extend({
   /** Stations the user may see: those granted, or every station of their companies (built-in user, or allSites). */
   siteCount: z.number(),
   allSites: z.boolean(),
+  /** The user's own IANA time zone, or null (messages to them follow the station's). */
+  timeZone: z.string().nullable(),
   lastLoginAt: isoTime.nullable(),
   createdAt: isoTime,
   updatedAt: isoTime,

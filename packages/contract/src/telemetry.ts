@@ -14,7 +14,8 @@ export const MQTT_TOPIC_ROOT = 'ess';
 /** Every message (telemetry, event, status, command, reply) is published with QoS 1. */
 export const MQTT_QOS = 1;
 
-export const TOPIC_KINDS = ['telemetry', 'event', 'status', 'command', 'command/reply'] as const;
+/** `ota` and `log`: the device's firmware-upgrade and log-upload reports (ota.ts). */
+export const TOPIC_KINDS = ['telemetry', 'event', 'status', 'command', 'command/reply', 'ota', 'log'] as const;
 export type TopicKind = (typeof TOPIC_KINDS)[number];
 
 /** Station and device codes travel as topic levels: no '/', '+', '#' or spaces. */
@@ -31,6 +32,8 @@ export const SERVER_SUBSCRIPTIONS = {
   event: `${MQTT_TOPIC_ROOT}/+/+/event`,
   status: `${MQTT_TOPIC_ROOT}/+/+/status`,
   commandReply: `${MQTT_TOPIC_ROOT}/+/+/command/reply`,
+  ota: `${MQTT_TOPIC_ROOT}/+/+/ota`,
+  log: `${MQTT_TOPIC_ROOT}/+/+/log`,
 } as const;
 
 export interface ParsedTopic {
@@ -78,9 +81,18 @@ export type EventPayload = z.infer<typeof eventPayloadSchema>;
  * `ess/{site}/{device}/status`, retained. Also the MQTT last will of each station's connection,
  * on the station gateway's (EMS's) topic; a will's ts is the time the connection was opened.
  */
+/** The firmware a device runs (device.firmware_name / firmware_version). */
+export const firmwareInfoSchema = z.object({
+  name: z.string().min(1).max(64),
+  version: z.string().min(1).max(32),
+});
+export type FirmwareInfo = z.infer<typeof firmwareInfoSchema>;
+
 export const statusPayloadSchema = z.object({
   ts: epochMs,
   online: z.boolean(),
+  /** What the device runs; sent when it comes online (optional: wills and older gateways omit it). */
+  firmware: firmwareInfoSchema.optional(),
 });
 export type StatusPayload = z.infer<typeof statusPayloadSchema>;
 

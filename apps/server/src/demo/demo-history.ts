@@ -27,7 +27,9 @@ import { ROLLUP_TABLES, RollupAccumulator, writeAggregates, type Granularity } f
  *   reports nothing (a gap, as live);
  * - the readings go through the alarm engine's threshold rules and the fault events (published
  *   live over MQTT) are stored as device events and go through its fault rules: the past alarms are
- *   raised and ended by the same engine, into the same table, as live ones;
+ *   raised and ended by the same engine, into the same table, as live ones — but as history: their
+ *   domain events are marked so, and hooks and messages do not send them (the past is not news;
+ *   decision 0042, amendment);
  * - the simulator's state at the end is saved where the live simulator resumes from it, so
  *   registers continue without a jump and faults still open stay open;
  * - each station's EMS runs its synchronised strategy (when one exists) from the start, with the
@@ -176,13 +178,13 @@ export async function seedDemoHistory(
           if (before.has(code) || !reg) continue;
           const message = faultLabel(d.type, code);
           events.push({ deviceId: reg.id, code, active: true, message, ts: new Date(t), receivedAt: new Date(t) });
-          if (registered) engine?.event(registered, code, true, message, t);
+          if (registered) engine?.event(registered, code, true, message, t, true);
         }
         for (const code of before) {
           if (now.has(code) || !reg) continue;
           const message = `${faultLabel(d.type, code)}恢复`;
           events.push({ deviceId: reg.id, code, active: false, message, ts: new Date(t), receivedAt: new Date(t) });
-          if (registered) engine?.event(registered, code, false, message, t);
+          if (registered) engine?.event(registered, code, false, message, t, true);
         }
         published.set(d.code, now);
         // A device out of touch reports nothing. Those only the alarm rules watch (a station's many
@@ -199,7 +201,7 @@ export async function seedDemoHistory(
           else if (typeof v === 'boolean') arr[i] = v ? 1 : 0;
         }
         if (TYPES.has(d.type)) acc.add(reg.id, st.timeZone, t, arr);
-        if (registered) engine?.report(registered, t, arr);
+        if (registered) engine?.report(registered, t, arr, true);
         if (registered) demand?.replay(registered, t, arr);
       }
     }

@@ -7,6 +7,7 @@ import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
 import { seedStatementDemo } from '../modules/statement/index.ts';
 import { seedDemandDemo, seedDemandTargets } from '../modules/demand/index.ts';
 import { seedStrategyDemo } from '../modules/strategy/index.ts';
+import { playFirmwareDemo } from '../modules/firmware/index.ts';
 import { sweepReadings } from '../modules/meter/index.ts';
 import { demoHistoryDefaultDays, demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
@@ -58,5 +59,8 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   await seedStatementDemo(running.ctx);
   // After the history's demand windows: their few pre-alarms (the days the storage ran short).
   await seedDemandDemo(running.ctx);
-  return startSimulatorProcess(config, mqtt, log);
+  const sim = startSimulatorProcess(config, mqtt, log);
+  // The firmware rollouts and log capture run live against the simulated devices. Once.
+  await playFirmwareDemo(running.ctx).catch((err: unknown) => log.warn({ err }, 'firmware demo not started'));
+  return sim;
 }

@@ -6,6 +6,9 @@ import { distDir } from '../platform/dist.ts';
 import type { Logger } from '../platform/logging.ts';
 import type { DeviceBroker } from '../platform/context.ts';
 
+/** The port of the demo hook's target (hooks.demo.ts: DEMO_HOOK_CATCHER_URL), where the simulator hosts its receiver. */
+export const DEMO_HOOK_CATCHER_PORT = 8628;
+
 export interface SimulatorProcess {
   stop(): Promise<void>;
 }
@@ -22,13 +25,19 @@ export function wantsSimulator(config: Config, broker: DeviceBroker): boolean {
 
 /**
  * Runs apps/simulator's CLI as a child process against the server's broker, with its state
- * file in the data directory (registers keep counting across restarts). It stops with the server.
+ * file in the data directory (registers keep counting across restarts), hosting the demo hook's
+ * receiver (SIM_HOOK_CATCHER; the server itself hosts no peer). It stops with the server.
  */
 export function startSimulatorProcess(config: Config, broker: DeviceBroker, log: Logger): SimulatorProcess {
   // The build bundles the simulator's CLI as dist/simulator.mjs; from the sources it runs under tsx.
   const args = distDir ? [join(distDir, 'simulator.mjs')] : ['--import', 'tsx', fileURLToPath(new URL('./main.ts', import.meta.resolve('@ess/simulator')))];
   const child: ChildProcess = spawn(process.execPath, args, {
-    env: { ...process.env, MQTT_URL: broker.url, SIM_STATE_FILE: process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json') },
+    env: {
+      ...process.env, MQTT_URL: broker.url, SIM_STATE_FILE: process.env.SIM_STATE_FILE ?? join(config.dataDir, 'simulator-state.json'),
+      // The demo hook's receiver (its target, 127.0.0.1:8628) lives with the demo stations: the demo
+      // hook is delivered, not failing into an open circuit, without a second terminal.
+      SIM_HOOK_CATCHER: process.env.SIM_HOOK_CATCHER ?? String(DEMO_HOOK_CATCHER_PORT),
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   let exited = false;

@@ -6,12 +6,16 @@ import { comprehensiveModule } from './comprehensive/index.ts';
 import { deviceModule } from './device/index.ts';
 import { dictionaryModule } from './dictionary/index.ts';
 import { filesModule } from './files/index.ts';
+import { firmwareModule } from './firmware/index.ts';
+import { hooksModule } from './hooks/index.ts';
 import { i18nModule } from './i18n/index.ts';
+import { iotModule } from './iot/index.ts';
 import { maintenanceModule } from './maintenance/index.ts';
 import { messagingModule } from './messaging/index.ts';
 import { meterModule } from './meter/index.ts';
 import { monitorModule } from './monitor/index.ts';
 import { pricingModule } from './pricing/index.ts';
+import { reportModule } from './report/index.ts';
 import { productModule } from './product/index.ts';
 import { dashboardModule } from './dashboard/index.ts';
 import { demandModule } from './demand/index.ts';
@@ -29,7 +33,7 @@ import { telemetryModule } from './telemetry/index.ts';
 export const modules: readonly ServerModule[] = [
   systemModule, dictionaryModule, filesModule, basicModule, i18nModule,
   deviceModule, monitorModule, meterModule, siteModule, productModule, pricingModule, comprehensiveModule,
-  alarmModule, maintenanceModule, dashboardModule, statementModule, demandModule, strategyModule, messagingModule, telemetryModule,
+  alarmModule, maintenanceModule, dashboardModule, statementModule, demandModule, strategyModule, messagingModule, hooksModule, firmwareModule, iotModule, reportModule, telemetryModule,
 ];
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */

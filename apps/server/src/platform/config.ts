@@ -76,6 +76,8 @@ const envSchema = z.object({
   DEMO_HISTORY_DAYS: z.coerce.number().int().min(0).max(93).optional(),
   /** How long a control call waits for the device's reply before answering with a timeout. */
   COMMAND_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** How long a shutdown waits for the HTTP requests in progress before it cuts their connections. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /** A newly opened alarm of this level or more severe (1 most severe) pops up in the console. */
   ALARM_POPUP_LEVEL: z.coerce.number().int().min(0).max(5).default(2),
   /** How often each ingest instance reads back open alarms, shields and orphaned alarms. */
@@ -89,8 +91,15 @@ const envSchema = z.object({
   MESSAGE_LOG_RETENTION_DAYS: z.coerce.number().positive().default(180),
   /** How long one SMTP conversation (connect, TLS, AUTH, send) may take. */
   MAIL_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** At most this many messages a minute through one mail account or SMS channel, counted across all instances. */
+  MESSAGE_RATE_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   /** The demo's mail account points at a local SMTP catcher on this port (`npm run mail-catcher`). */
   MAIL_CATCHER_PORT: z.coerce.number().int().min(1).max(65535).default(2525),
+  /**
+   * Where devices reach this server (firmware download and log upload URLs in their commands), e.g.
+   * https://ess.example.com behind a proxy; unset: the address the server listens on (0.0.0.0 as 127.0.0.1).
+   */
+  FIRMWARE_PUBLIC_URL: z.url({ protocol: /^https?$/, error: 'FIRMWARE_PUBLIC_URL must be an http(s) URL' }).optional(),
   NODE_ENV: z.string().optional(),
 });
 
@@ -151,12 +160,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     simulator: raw.SIMULATOR,
     demoHistoryDays: raw.DEMO_HISTORY_DAYS,
     commandTimeoutMs: raw.COMMAND_TIMEOUT_MS,
+    shutdownGraceMs: raw.SHUTDOWN_GRACE_MS,
     alarmPopupLevel: raw.ALARM_POPUP_LEVEL,
     alarmSyncMs: raw.ALARM_SYNC_MS,
     secretKey: raw.SECRET_KEY,
     messageLogRetentionDays: raw.MESSAGE_LOG_RETENTION_DAYS,
     mailTimeoutMs: raw.MAIL_TIMEOUT_MS,
+    messageRatePerMinute: raw.MESSAGE_RATE_PER_MINUTE,
     mailCatcherPort: raw.MAIL_CATCHER_PORT,
+    firmwarePublicUrl: raw.FIRMWARE_PUBLIC_URL?.replace(/\/+$/, ''),
     /** Production mode: NODE_ENV=production or an external database (not the embedded demo). */
     production: raw.NODE_ENV === 'production' || raw.DATABASE_URL !== undefined,
     passwordHash: { memoryCost: raw.PASSWORD_HASH_MEMORY_KIB, timeCost: raw.PASSWORD_HASH_TIME_COST },

@@ -1,6 +1,7 @@
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/database.ts';
 import type { EventBus } from './events/bus.ts';
+import type { CatalogueEvent } from './events/catalogue.ts';
 import type { Outbox } from './events/outbox.ts';
 import type { AccessLogWriter } from './http/access-log.ts';
 import type { ChangeHub } from './db/change-cache.ts';
@@ -28,6 +29,8 @@ export interface AppContext {
   changes: ChangeHub;
   /** Catalogue path → api_interface id, loaded at start. */
   interfaceIds: Map<string, number>;
+  /** The domain events the modules declare (their manifests' `events`): the hooks' trigger catalogue. */
+  events: readonly CatalogueEvent[];
   /** The device broker: MQTT_URL, or the embedded one this instance runs (ingest role). */
   mqtt: DeviceBroker;
 }

@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database, Db } from './db/database.ts';
@@ -14,6 +16,17 @@ export interface SeedContext {
 }
 
 /**
+ * A domain event a module emits that hooks may attach to (the hooks' trigger catalogue; decision
+ * 0041): its type, source-text name and payload schema (from the contract: platform/events/catalogue.ts
+ * declares them by type).
+ */
+export interface ModuleEvent {
+  type: string;
+  name: string;
+  payload: z.ZodObject;
+}
+
+/**
  * A server module (one domain) as the application sees it: its routes, its seeds, its background
  * jobs, the domain events it subscribes to, and what it starts and stops. `modules/index.ts` lists
  * the modules; app.ts, OpenAPI and the interface table are built from that list alone, so a new
@@ -26,12 +39,19 @@ export interface ServerModule {
   seeds?: readonly ((s: SeedContext) => Promise<void>)[];
   /** Registers job handlers and periodic work (on every instance; they run where the jobs role is). */
   jobs?: (ctx: AppContext) => void;
+  /** The domain events it emits that hooks may attach to (scan builds the trigger catalogue from these). */
+  events?: readonly ModuleEvent[];
   /** Domain-event subscribers (dispatched from the outbox on the jobs role). */
   subscribers?: readonly Subscriber[];
   /** Started in module-list order once the platform is up, before the server takes requests. */
   start?: (ctx: AppContext) => Promise<void>;
   /** Stopped in reverse order when the server closes. */
   stop?: (ctx: AppContext) => Promise<void>;
+  /**
+   * HTTP the endpoint table cannot describe (a device's token-authorised PUT of a file): registered
+   * on the server with the api role, after the table's routes. Rare; prefer `routes`.
+   */
+  http?: (app: FastifyInstance, ctx: AppContext) => Promise<void>;
 }
 
 /** Declares a module's manifest (exported by its index.ts). */

@@ -35,7 +35,22 @@ export interface SecretBox {
  * The box for a key text: 32 bytes as 64 hex characters or base64 are used as they are, any other
  * text (at least 16 characters) is stretched with HKDF-SHA256.
  */
+const boxes = new Map<string, SecretBox>();
+
+/**
+ * The box of a key: made once per key text and shared (modules, their demos and their jobs ask
+ * for the configured key's box where they need it; nothing to keep per app).
+ */
 export function secretBox(keyText: string = DEMO_SECRET_KEY): SecretBox {
+  let box = boxes.get(keyText);
+  if (!box) {
+    box = makeBox(keyText);
+    boxes.set(keyText, box);
+  }
+  return box;
+}
+
+function makeBox(keyText: string): SecretBox {
   const key = deriveKey(keyText);
   const keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
   function seal(plain: string | null, purpose: string): string | null {

@@ -75,6 +75,16 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/sms/sms-template': lazy(() => import('../features/messaging/TemplatePages.tsx').then((m) => ({ default: m.SmsTemplatePage }))),
   '/sms/sms-log': lazy(() => import('../features/messaging/LogPages.tsx').then((m) => ({ default: m.SmsLogPage }))),
   '/message/message-config': lazy(() => import('../features/messaging/MessageConfigPage.tsx').then((m) => ({ default: m.MessageConfigPage }))),
+  '/hook/trigger': lazy(() => import('../features/hooks/TriggerPage.tsx').then((m) => ({ default: m.TriggerPage }))),
+  '/hook/triggerDetail': lazy(() => import('../features/hooks/TriggerDetailPage.tsx').then((m) => ({ default: m.TriggerDetailPage }))),
+  '/hook/triggerConfig': lazy(() => import('../features/hooks/HookConfigPage.tsx').then((m) => ({ default: m.HookConfigPage }))),
+  '/hook/triggerRelate': lazy(() => import('../features/hooks/HookListPage.tsx').then((m) => ({ default: m.HookListPage }))),
+  '/hook/dispatch': lazy(() => import('../features/hooks/DispatchPage.tsx').then((m) => ({ default: m.DispatchPage }))),
+  '/firmware/firmware': lazy(() => import('../features/firmware/FirmwarePage.tsx').then((m) => ({ default: m.FirmwarePage }))),
+  '/firmware/detail': lazy(() => import('../features/firmware/DetailPage.tsx').then((m) => ({ default: m.DetailPage }))),
+  '/firmware/upgrade': lazy(() => import('../features/firmware/UpgradePage.tsx').then((m) => ({ default: m.UpgradePage }))),
+  '/firmware/log': lazy(() => import('../features/firmware/LogPage.tsx').then((m) => ({ default: m.LogPage }))),
+  '/report/jimu': lazy(() => import('../features/report/ReportPage.tsx').then((m) => ({ default: m.ReportPage }))),
 };
 
 export const hasScreen = (path: string) => Object.hasOwn(SCREENS, path);

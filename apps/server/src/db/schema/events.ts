@@ -15,6 +15,12 @@ export const domainEvent = pgTable(
     /** `alarm.opened`, `site.changed`, … */
     type: varchar('type', { length: 64 }).notNull(),
     payload: jsonb('payload').notNull(),
+    /**
+     * Written as history (the demo's past, played at its first start): a record of what happened
+     * then, not news. Subscribers that tell people or other systems (hooks, messages) are not
+     * handed it; those that keep state are (decision 0042, amendment).
+     */
+    history: boolean('history').notNull().default(false),
     /** Fanned out to the subscribers of its type (their delivery rows exist). */
     fannedOut: boolean('fanned_out').notNull().default(false),
     createdAt: tz('created_at').notNull().defaultNow(),

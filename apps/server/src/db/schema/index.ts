@@ -17,3 +17,7 @@ export * from './statement.ts';
 export * from './demand.ts';
 export * from './strategy.ts';
 export * from './messaging.ts';
+export * from './hooks.ts';
+export * from './firmware.ts';
+export * from './iot.ts';
+export * from './i18n.ts';

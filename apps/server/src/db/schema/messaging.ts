@@ -258,3 +258,14 @@ export const messageDelivery = pgTable(
     index('message_delivery_subject_idx').on(t.subjectType, t.subjectId),
   ],
 );
+
+/**
+ * The per-minute send count of each mail account and SMS channel (`mail:3`, `sms:5`), shared by
+ * every instance: one conditional upsert reserves a send in the current minute or says the
+ * minute is full (delivery.send.ts).
+ */
+export const sendRate = pgTable('send_rate', {
+  senderKey: varchar('sender_key', { length: 32 }).primaryKey(),
+  minute: tz('minute').notNull(),
+  sent: integer('sent').notNull(),
+});

@@ -114,6 +114,8 @@ export const appUser = pgTable(
     allSites: boolean('all_sites').notNull().default(false),
     /** The language the user last signed in with (the console's Client-Language): what the server writes to them in (notices). */
     language: varchar('language', { length: 8 }),
+    /** The user's own IANA time zone (personal center): quiet hours of messages to them are judged in it; null: the station's. */
+    timeZone: varchar('time_zone', { length: 64 }),
     /** Set when the user was deleted but journals name them: the row stays, anonymised and disabled (decision 0033). */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: createdAt(),

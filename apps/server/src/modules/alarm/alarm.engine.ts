@@ -58,6 +58,8 @@ interface Transition {
   receivedAt: number;
   /** Ends only: set when a more severe tier took over. */
   reason: EndReason | null;
+  /** Played as history (the demo's past): its domain event is written as history, not news. */
+  history: boolean;
 }
 
 export interface AlarmEngineSettings {
@@ -159,8 +161,11 @@ export class AlarmEngine implements IngestRules {
     return this.compiled.get(productId) ?? none;
   }
 
-  /** A report of a device (its newest): threshold rules against the values by slot. */
-  report(device: RegisteredDevice, ts: number, values: Float64Array): void {
+  /**
+   * A report of a device (its newest): threshold rules against the values by slot. `history`: a
+   * history writer's (the demo's past), whose alarms' events are written as history (outbox).
+   */
+  report(device: RegisteredDevice, ts: number, values: Float64Array, history = false): void {
     if (device.disabled) return;
     const groups = this.rulesOf(device.productId).thresholds;
     if (groups.length === 0) return;
@@ -170,19 +175,19 @@ export class AlarmEngine implements IngestRules {
       const x = values[g.index];
       if (x === undefined || Number.isNaN(x)) continue;
       if (g.tiers.length > 1) {
-        open = this.judgeTiers(device.id, g.tiers, x, ts, open);
+        open = this.judgeTiers(device.id, g.tiers, x, ts, open, history);
         continue;
       }
       const r = g.tiers[0]!;
       if (open?.has(r.dictId)) {
         if (thresholdCleared(r.op, r.clear, x)) {
           open.delete(r.dictId);
-          this.queue(false, device.id, r.dictId, ts, x, null);
+          this.queue(false, device.id, r.dictId, ts, x, null, history);
         }
       } else if (thresholdRaised(r.op, r.threshold, x) && !this.shielded(device.id, r.dictId)) {
         if (!open) this.open.set(device.id, (open = new Set()));
         open.add(r.dictId);
-        this.queue(true, device.id, r.dictId, ts, x, null);
+        this.queue(true, device.id, r.dictId, ts, x, null, history);
       }
     }
     this.counters.evalMs += performance.now() - t0;
@@ -195,7 +200,7 @@ export class AlarmEngine implements IngestRules {
    * cleared a lesser tier, that lesser tier opens again: as in ISA-18.2, a HI alarm suppressed by
    * its HIHI is still standing when the HIHI returns to normal. Returns the device's open set.
    */
-  private judgeTiers(deviceId: number, tiers: ThresholdRule[], x: number, ts: number, open: Set<number> | undefined): Set<number> | undefined {
+  private judgeTiers(deviceId: number, tiers: ThresholdRule[], x: number, ts: number, open: Set<number> | undefined, history: boolean): Set<number> | undefined {
     const n = tiers.length;
     let cur = -1;
     let extra = false;
@@ -229,13 +234,13 @@ export class AlarmEngine implements IngestRules {
       const r = tiers[i]!;
       if (i === target || !open?.has(r.dictId)) continue;
       open.delete(r.dictId);
-      this.queue(false, deviceId, r.dictId, ts, x, null, target >= 0 && target < i ? 'escalated' : null);
+      this.queue(false, deviceId, r.dictId, ts, x, null, history, target >= 0 && target < i ? 'escalated' : null);
     }
     const t = target >= 0 ? tiers[target]! : null;
     if (t && !open?.has(t.dictId)) {
       if (!open) this.open.set(deviceId, (open = new Set()));
       open.add(t.dictId);
-      this.queue(true, deviceId, t.dictId, ts, x, null);
+      this.queue(true, deviceId, t.dictId, ts, x, null, history);
     }
     return open;
   }
@@ -244,7 +249,7 @@ export class AlarmEngine implements IngestRules {
    * A fault event: active opens the entry's alarm (the database ignores a second open of the same
    * source), inactive ends it, whatever this instance believes (another may have opened it).
    */
-  event(device: RegisteredDevice, code: string, active: boolean, message: string, ts: number): void {
+  event(device: RegisteredDevice, code: string, active: boolean, message: string, ts: number, history = false): void {
     const dictId = this.rulesOf(device.productId).events.get(code);
     if (dictId === undefined) return;
     let open = this.open.get(device.id);
@@ -252,19 +257,19 @@ export class AlarmEngine implements IngestRules {
       if (device.disabled || this.shielded(device.id, dictId)) return;
       if (!open) this.open.set(device.id, (open = new Set()));
       open.add(dictId);
-      this.queue(true, device.id, dictId, ts, null, message);
+      this.queue(true, device.id, dictId, ts, null, message, history);
     } else {
       open?.delete(dictId);
-      this.queue(false, device.id, dictId, ts, null, message);
+      this.queue(false, device.id, dictId, ts, null, message, history);
     }
   }
 
-  private queue(open: boolean, deviceId: number, dictId: number, ts: number, value: number | null, message: string | null, reason: EndReason | null = null): void {
+  private queue(open: boolean, deviceId: number, dictId: number, ts: number, value: number | null, message: string | null, history: boolean, reason: EndReason | null = null): void {
     if (this.pending.length >= MAX_PENDING) {
       this.pending.shift();
       this.counters.dropped++;
     }
-    this.pending.push({ open, deviceId, dictId, ts, value, message, receivedAt: Date.now(), reason });
+    this.pending.push({ open, deviceId, dictId, ts, value, message, receivedAt: Date.now(), reason, history });
     this.counters.transitions++;
   }
 
@@ -339,10 +344,10 @@ export class AlarmEngine implements IngestRules {
     try {
       let written = 0;
       while (this.pending.length && written < MAX_PER_FLUSH) {
-        // A run of opens or of ends, at most BATCH; taken off the queue only once written.
+        // A run of opens or of ends (live or history), at most BATCH; taken off the queue only once written.
         const first = this.pending[0]!;
         let n = 1;
-        while (n < this.pending.length && n < BATCH && this.pending[n]!.open === first.open) n++;
+        while (n < this.pending.length && n < BATCH && this.pending[n]!.open === first.open && this.pending[n]!.history === first.history) n++;
         const run = this.pending.slice(0, n);
         const t0 = performance.now();
         const rows = first.open ? await this.writeOpens(run) : await this.writeEnds(run);
@@ -400,7 +405,7 @@ export class AlarmEngine implements IngestRules {
              and sh.start_at <= x.received_at and sh.end_at > x.received_at)
          on conflict do nothing
          returning id, no, site_id, device_id, level, description, started_at
-       ), ${alarmEventsCte('ins', 'alarm.opened')}
+       ), ${alarmEventsCte('ins', 'alarm.opened', run[0]!.history)}
        select id from ins`,
       params,
     );
@@ -423,7 +428,7 @@ export class AlarmEngine implements IngestRules {
                 end_reason = v.end_reason, updated_at = now()
          from v where a.status = 'active' and a.device_id = v.device_id and a.dict_id = v.dict_id
          returning a.id, a.no, a.site_id, a.device_id, a.level, a.description, a.started_at
-       ), ${alarmEventsCte('upd', 'alarm.ended')}
+       ), ${alarmEventsCte('upd', 'alarm.ended', run[0]!.history)}
        select id from upd`,
       params,
     );

@@ -28,6 +28,19 @@ export async function usersSeeingSites(db: DbOrTx, siteIds: number[]): Promise<M
   return out;
 }
 
+/** Whether a newly opened alarm of this level pops up (ALARM_POPUP_LEVEL, 1 most severe; 0: none does). */
+export const popsUp = (level: number, popupLevel: number): boolean => level <= popupLevel;
+
+/**
+ * The users the alarm module pops a newly opened alarm up to (a PopupWindow by the subscriber
+ * below): everyone who may see its station, when its level pops up; else nobody. Messaging's
+ * console channel asks it so that a user is not told of the same alarm twice (decision 0046).
+ */
+export async function alarmPopupUsers(db: DbOrTx, popupLevel: number, alarm: { siteId: number; level: number }): Promise<number[]> {
+  if (!popsUp(alarm.level, popupLevel)) return [];
+  return (await usersSeeingSites(db, [alarm.siteId])).get(alarm.siteId) ?? [];
+}
+
 /**
  * Live events of alarm changes, a subscriber of the outbox: RefreshAlarmKanban once per station
  * of the batch to the users who may see it, and a PopupWindow for each newly opened alarm at or
@@ -46,7 +59,7 @@ export const alarmLiveSubscriber = subscriber({
       if (to.length) sends.push(ctx.sse.send(to, 'RefreshAlarmKanban', { siteId } satisfies LiveEventData<'RefreshAlarmKanban'>));
     }
     const popups = events.flatMap((e) =>
-      e.type === 'alarm.opened' && e.payload.level <= ctx.config.alarmPopupLevel && (users.get(e.payload.siteId)?.length ?? 0) > 0 ? [e.payload] : [],
+      e.type === 'alarm.opened' && popsUp(e.payload.level, ctx.config.alarmPopupLevel) && (users.get(e.payload.siteId)?.length ?? 0) > 0 ? [e.payload] : [],
     );
     if (popups.length) {
       const { rows: names } = await tx.execute<{ id: number; device_name: string; site_name: string }>(sql`

@@ -3,11 +3,12 @@ import type { SqlExecutor } from '../../platform/db/database.ts';
 /**
  * A data-modifying statement part writing the `alarm.opened` / `alarm.ended` domain events of the
  * rows of `from` (id, no, site_id, device_id, level, description, started_at), in the same
- * statement (so the same transaction) as the change.
+ * statement (so the same transaction) as the change; `history`: written as history (the demo's
+ * past: not handed to subscribers that tell people or other systems).
  */
-export const alarmEventsCte = (from: string, type: 'alarm.opened' | 'alarm.ended') => `ev as (
-  insert into domain_event (type, payload)
-  select '${type}', jsonb_build_object('id', ${from}.id, 'no', ${from}.no, 'siteId', ${from}.site_id, 'deviceId', ${from}.device_id,
+export const alarmEventsCte = (from: string, type: 'alarm.opened' | 'alarm.ended', history = false) => `ev as (
+  insert into domain_event (type, history, payload)
+  select '${type}', ${history ? 'true' : 'false'}, jsonb_build_object('id', ${from}.id, 'no', ${from}.no, 'siteId', ${from}.site_id, 'deviceId', ${from}.device_id,
     'level', ${from}.level, 'description', ${from}.description, 'startedAt', ${from}.started_at)
   from ${from}
 )`;

@@ -7,3 +7,6 @@ export const dashboardModule = defineModule({ name: 'dashboard', routes: dashboa
 
 // The module's public interface.
 export { refreshAll as refreshRevenue } from './revenue.jobs.ts';
+
+/** The energy-arbitrage overview's answers (the report centre's operations and revenue reports are built from them). */
+export { arbitrageFeeCurve, arbitrageQuantityCurve, arbitrageSummary } from './arbitrage.service.ts';

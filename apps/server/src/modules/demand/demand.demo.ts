@@ -83,8 +83,9 @@ export async function seedDemandDemo(ctx: AppContext): Promise<void> {
       const at = w.ts.getTime() + 10 * 60_000;
       await ctx.db.update(demandWindow).set({ preAlarmed: true, projectedKw: w.demandKw, preAlarmAt: new Date(at) }).where(eq(demandWindow.id, w.id));
       if (!engine || !dev) continue;
-      engine.event(dev, code, true, `预计需量${w.demandKw}kW超过预警值${threshold}kW（目标${s.targetKw}kW）`, at);
-      engine.event(dev, code, false, PRE_ALARM_CLEARED, w.ts.getTime() + DEMAND_WINDOW_MS);
+      // The history's pre-alarms: written as history (not sent by hooks or messages).
+      engine.event(dev, code, true, `预计需量${w.demandKw}kW超过预警值${threshold}kW（目标${s.targetKw}kW）`, at, true);
+      engine.event(dev, code, false, PRE_ALARM_CLEARED, w.ts.getTime() + DEMAND_WINDOW_MS, true);
       await engine.flush();
     }
   }

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, freshPostgres, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, seededCompanies, until } from '../../../test/factory.ts';
 import { hasMosquittoBinary, sleep, startMosquitto, startTcpProxy, type TcpProxy, type TestMosquitto } from '../../../test/ingest-fixtures.ts';
 import { demandWindow } from '../../db/schema/demand.ts';
@@ -167,20 +167,20 @@ describe.each(DB_TARGETS)('demand windows when the database refuses their write 
 });
 
 describe.skipIf(!DB_TARGETS.includes('postgres'))('demand windows when PostgreSQL goes away during their write', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
+  const cleanup = new Teardown();
   afterAll(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
+    await cleanup.run();
   });
 
   it('holds the windows through the outage and a write whose answer was lost, and stores each once', async () => {
     const pg = await freshPostgres();
-    cleanup.push(pg.drop);
+    cleanup.add('the test database', pg.drop);
     const proxy: TcpProxy = await startTcpProxy('127.0.0.1', Number(new URL(pg.url).port || 5432));
-    cleanup.push(() => proxy.close());
+    cleanup.add('the database proxy', () => proxy.close());
     const t = await startTestApp('postgres', {}, { databaseUrl: proxy.via(pg.url) });
-    cleanup.push(() => t.stop());
+    cleanup.add('the server', () => t.stop());
     const direct = new (await import('pg')).default.Pool({ connectionString: pg.url, max: 2 });
-    cleanup.push(() => direct.end());
+    cleanup.add('the direct connection', () => direct.end());
     const sink = demandSinkOf(t.ctx)!;
     const s = await station(t, 'DO01');
     const stored = async () => {
@@ -238,30 +238,30 @@ describe.skipIf(!DB_TARGETS.includes('postgres'))('demand windows when PostgreSQ
 });
 
 describe.skipIf(!hasMosquittoBinary)('demand windows when the ingest loses its broker in the middle of a window', () => {
-  const cleanup: (() => Promise<unknown>)[] = [];
+  const cleanup = new Teardown();
   afterAll(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
+    await cleanup.run();
   });
 
   it('the window is completed from what the broker held, measured and stored once', async () => {
     const tag = `DM${randomBytes(2).toString('hex')}`;
     const mosquitto: TestMosquitto = await startMosquitto();
-    cleanup.push(() => mosquitto.stop());
+    cleanup.add('Mosquitto', () => mosquitto.stop());
     const port = Number(new URL(mosquitto.url).port);
     const proxy = await startTcpProxy('127.0.0.1', port);
-    cleanup.push(() => proxy.close());
+    cleanup.add('the database proxy', () => proxy.close());
     const target = DB_TARGETS.includes('postgres') ? 'postgres' : 'pglite';
     const t = await startTestApp(target, {
       MQTT_URL: `mqtt://127.0.0.1:${proxy.port}`, MQTT_CLIENT_ID: `ess-test-${tag}`, MQTT_SHARE_GROUP: `g${tag}`, LATEST_FLUSH_MS: '200',
     });
-    cleanup.push(() => t.stop());
+    cleanup.add('the server', () => t.stop());
     const s = await station(t, tag);
     const ingest = ingestOf(t.ctx)!;
     await ingest.registry.load();
     // The meters publish to the broker itself (not through the cut connection).
     const { connectAsync } = await import('mqtt');
     const meter = await connectAsync(mosquitto.url, { clientId: `meter-${tag}`, clean: true });
-    cleanup.push(() => meter.endAsync(true));
+    cleanup.add('the meter client', () => meter.endAsync(true));
     const publish = async (from: number, to: number) => {
       for (let k = from; k <= to; k++) {
         const r = registers(k);

@@ -1,3 +1,4 @@
+import { declareEvents } from '../../platform/events/catalogue.ts';
 import { defineModule } from '../../platform/module.ts';
 import { demandRoutes } from './demand.routes.ts';
 import { startDemandSink } from './demand.runtime.ts';
@@ -10,6 +11,7 @@ import { seedDemandAlarms } from './demand.seed.ts';
  */
 export const demandModule = defineModule({
   name: 'demand',
+  events: declareEvents('demand.targetSet'),
   routes: demandRoutes,
   seeds: [({ db }) => seedDemandAlarms(db)],
   start: (ctx) => Promise.resolve(startDemandSink(ctx)),
@@ -21,3 +23,6 @@ export { targetInForce } from './demand.service.ts';
 export type { DemandTargetSetPayload } from './demand.events.ts';
 /** The demand demo: standing targets before the demo's history, its few pre-alarms after it. */
 export { seedDemandDemo, seedDemandTargets, type DemoDemandTarget } from './demand.demo.ts';
+
+/** Demand tracking's month card (the report centre's demand report). */
+export { monthlyBrief } from './demand.service.ts';

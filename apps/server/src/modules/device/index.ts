@@ -1,3 +1,4 @@
+import { declareEvents } from '../../platform/events/catalogue.ts';
 import { defineModule } from '../../platform/module.ts';
 import { deviceRoutes } from './device.routes.ts';
 import { registerPresenceJobs } from './presence.jobs.ts';
@@ -6,6 +7,7 @@ import { syncThingModels } from './thing-model.ts';
 /** The device registry: devices of the stations, their products, import and replacement. */
 export const deviceModule = defineModule({
   name: 'device',
+  events: declareEvents('device.online', 'device.offline'),
   routes: deviceRoutes,
   jobs: registerPresenceJobs,
   seeds: [({ db }) => syncThingModels(db)],

@@ -3,7 +3,7 @@ import { DEFAULT_LOCALE, LOCALES, type Locale } from '@ess/contract';
 import { fillText, translateName } from '@ess/contract/pack-text';
 import { zoneOf } from '../../platform/time/client-zone.ts';
 import type { ExportLanguage } from '../../platform/xlsx/xlsx.ts';
-import { shippedPack } from './i18n.routes.ts';
+import { shippedPack } from './packs.ts';
 
 /**
  * The caller's language: the Client-Language header the console sends on every call with the

@@ -171,7 +171,13 @@ export async function editDefect(ctx: AppContext, user: AuthUser, b: DefectEdit)
         updatedAt: new Date(),
       })
       .where(eq(inspectionDefect.id, cur.id));
+    if (b.status !== undefined && b.status !== cur.status) {
+      await emit(tx, b.status === 'resolved' ? 'defect.resolved' : 'defect.reopened', [
+        { id: cur.id, no: cur.no, siteId: cur.siteId, from: cur.status, to: b.status, userId: user.id },
+      ]);
+    }
   });
+  if (b.status !== undefined) ctx.outbox.nudge();
 }
 
 /** Devices of a station a defect can name, with their open defects. */

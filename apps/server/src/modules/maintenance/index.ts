@@ -1,3 +1,4 @@
+import { declareEvents } from '../../platform/events/catalogue.ts';
 import { defineModule } from '../../platform/module.ts';
 import { maintenanceNotifySubscriber } from './maintenance.notify.ts';
 import { registerOrderJobs } from './orders.jobs.ts';
@@ -14,6 +15,11 @@ import { planRoutes } from './plan.routes.ts';
  */
 export const maintenanceModule = defineModule({
   name: 'maintenance',
+  events: declareEvents(
+    'plan.started', 'plan.stopped', 'plan.activated', 'plan.paused', 'plan.expired',
+    'workorder.created', 'workorder.assigned', 'workorder.handled', 'workorder.completed', 'workorder.closed', 'defect.recorded',
+    'repair.created', 'repair.assigned', 'repair.checkedIn', 'repair.handled', 'repair.accepted', 'repair.rejected', 'repair.closed',
+  ),
   routes: [...planRoutes, ...overviewRoutes, ...workOrderRoutes, ...repairRoutes],
   jobs: (ctx) => {
     registerPlanJobs(ctx);
@@ -24,3 +30,6 @@ export const maintenanceModule = defineModule({
 
 /** The maintenance demo (items, plans, two weeks of orders, repairs from the demo alarms), written once after the demo's history. */
 export { seedMaintenanceDemo } from './maintenance.demo.ts';
+
+/** The work-order overview's statistic (the report centre's maintenance report). */
+export { overviewStatistic } from './overview.service.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   DEFECT_NO_PREFIX, REPAIR_DUE_HOURS, REPAIR_NO_PREFIX, addDays, daysBetween, dueSlot, localDateOf, planSchedule,
   type CheckType, type DeviceType, type MaintLevel, type MaintLogEntity, type PlanSchedule,
@@ -23,7 +23,9 @@ import { generatePlan } from './plan.generator.ts';
  * (completed, a few late, overdue and open ones, results with some failures and their defects),
  * and repair orders from the latest demo alarms in every state, so a maintenance user sees work
  * on a fresh start. Two demo repairers per company (运维人员, no known password: an administrator
- * sets one to sign in as them).
+ * sets one to sign in as them) work the history; today's open orders of the daily plans and the
+ * repair order waiting for check-in are the administrator's, the one account a new user of the
+ * demo can sign in with, so "my orders today" on the phone has work in it and check-in can be tried.
  */
 
 const HISTORY_DAYS = 14;
@@ -68,7 +70,7 @@ export async function seedMaintenanceDemo(ctx: AppContext, now = Date.now()): Pr
   if ((await db.select({ id: inspectionPlan.id }).from(inspectionPlan).limit(1)).length) return false;
   const stations = await db.select({ id: site.id, companyId: site.companyId, name: site.name, timeZone: site.timeZone }).from(site).orderBy(asc(site.id));
   if (stations.length === 0) return false;
-  const [admin] = await db.select({ id: appUser.id }).from(appUser).where(eq(appUser.username, 'admin'));
+  const [admin] = await db.select({ id: appUser.id, name: appUser.name }).from(appUser).where(eq(appUser.username, 'admin'));
   const workers = await demoWorkers(db, stations);
 
   for (const st of stations) {
@@ -97,9 +99,28 @@ export async function seedMaintenanceDemo(ctx: AppContext, now = Date.now()): Pr
         await workDay(db, plan.id, date, localDateOf(now, st.timeZone), workers.get(st.companyId) ?? [], now);
       }
     }
+    if (admin) await todayToAdmin(db, daily.id, localDateOf(now, st.timeZone), admin, now);
   }
-  await demoRepairs(db, workers, now);
+  await demoRepairs(db, workers, now, admin);
   return true;
+}
+
+/**
+ * Today's open order of a daily plan goes to the administrator (pending): the
+ * demo's repairers have no known password, so without this a new user signed in as admin finds
+ * "my orders today" empty. None before the plan's start time of the day (the generator has not
+ * made it yet).
+ */
+async function todayToAdmin(db: DbOrTx, planId: number, today: string, admin: { id: number; name: string }, now: number) {
+  const [o] = await db
+    .select()
+    .from(inspectionWorkOrder)
+    .where(and(eq(inspectionWorkOrder.planId, planId), eq(inspectionWorkOrder.scheduledDate, today), inArray(inspectionWorkOrder.status, ['toBeAssigned', 'pending'])));
+  if (!o) return;
+  // Already allocated (to a repairer, journaled), it changes hands; else it is allocated now.
+  const at = o.openedAt?.getTime() ?? Math.min(now, o.startAt.getTime() + 5 * MIN);
+  await db.update(inspectionWorkOrder).set({ status: 'pending', assigneeId: admin.id, assigneeName: admin.name || 'admin', openedAt: new Date(at), updatedAt: new Date(at) }).where(eq(inspectionWorkOrder.id, o.id));
+  if (o.status === 'toBeAssigned') await journal(db, 'workOrder', o.id, [['allocate', 'toBeAssigned', 'pending', at, '系统管理员']]);
 }
 
 /** Two repairers per company owning stations, holding the 运维人员 role and its stations. */
@@ -222,11 +243,11 @@ function resultValue(min: number | null, max: number | null, fail: boolean, r: n
   return Math.round((fail ? hi + (hi - lo) * 0.1 + r * 5 : lo + (hi - lo) * (0.3 + r * 0.4)) * 10) / 10;
 }
 
-/** The repair flow's states in order (closed is off it). */
+/** The repair flow's states in order. */
 const FLOW: readonly string[] = ['toBeDispatched', 'pending', 'processing', 'toBeAccepted', 'completed'];
 
-/** Repair orders from the latest demo alarms, one in each state, and one from a defect. */
-async function demoRepairs(db: DbOrTx, workers: Map<number, { id: number; name: string }[]>, now: number) {
+/** Repair orders from the latest demo alarms, one in each state (the one waiting for check-in the administrator's), and one from a defect. */
+async function demoRepairs(db: DbOrTx, workers: Map<number, { id: number; name: string }[]>, now: number, admin: { id: number; name: string } | undefined) {
   const alarms = await db
     .select({ a: alarm, companyId: site.companyId })
     .from(alarm)
@@ -234,16 +255,17 @@ async function demoRepairs(db: DbOrTx, workers: Map<number, { id: number; name: 
     .where(sql`${alarm.startedAt} < ${new Date(now - 2 * HOUR)}`)
     .orderBy(desc(alarm.startedAt))
     .limit(8);
-  const states = ['toBeDispatched', 'pending', 'processing', 'toBeAccepted', 'completed', 'completed', 'completed', 'closed'] as const;
+  // No closed one: repair orders have no close call (decision 0045).
+  const states = ['toBeDispatched', 'pending', 'processing', 'toBeAccepted', 'completed', 'completed', 'completed', 'completed'] as const;
   for (const [i, { a, companyId }] of alarms.entries()) {
     const status = states[i]!;
-    const worker = (workers.get(companyId) ?? [])[i % 2];
+    const worker = status === 'pending' && admin ? { id: admin.id, name: admin.name || 'admin' } : (workers.get(companyId) ?? [])[i % 2];
     const t0 = a.startedAt.getTime();
     const created = t0 + 12 * MIN;
     const accepted = t0 + (25 + i * 7) * MIN;
     const completed = t0 + (150 + i * 40) * MIN;
     const reached = (s: string) => FLOW.indexOf(status) >= FLOW.indexOf(s);
-    const dispatched = status !== 'toBeDispatched' && status !== 'closed';
+    const dispatched = status !== 'toBeDispatched';
     const [row] = await db
       .insert(repairOrder)
       .values({
@@ -256,14 +278,13 @@ async function demoRepairs(db: DbOrTx, workers: Map<number, { id: number; name: 
         workStartAt: reached('toBeAccepted') ? new Date(accepted + 5 * MIN) : null, workEndAt: reached('toBeAccepted') ? new Date(completed - 30 * MIN) : null,
         workDone: reached('toBeAccepted') ? '现场排查故障原因，更换故障部件并复位设备，运行观察正常' : null,
         parts: reached('toBeAccepted') ? [{ name: '熔断器', model: 'RT18-32', quantity: 2, unit: '只' }] : [],
-        completedAt: status === 'completed' ? new Date(completed) : null, closedAt: status === 'closed' ? new Date(created + HOUR) : null,
+        completedAt: status === 'completed' ? new Date(completed) : null,
         sourceAction: status === 'completed' ? 'reset' : null, createdByName: '系统', createdAt: new Date(created), updatedAt: new Date(created),
       })
       .onConflictDoNothing()
       .returning({ id: repairOrder.id });
     if (!row) continue;
     const log: [string, string, string, number, string][] = [];
-    if (status === 'closed') log.push(['close', 'toBeDispatched', 'closed', created + HOUR, '系统管理员']);
     if (dispatched) log.push(['allocate', 'toBeDispatched', 'pending', created + 3 * MIN, '系统管理员']);
     if (dispatched && reached('processing')) log.push(['checkIn', 'pending', 'processing', accepted, worker?.name ?? '系统']);
     if (reached('toBeAccepted')) log.push(['handle', 'processing', 'toBeAccepted', completed - 30 * MIN, worker?.name ?? '系统']);

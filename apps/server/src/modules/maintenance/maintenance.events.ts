@@ -1,7 +1,8 @@
 /**
  * The maintenance module's domain events (their payloads, as written to the outbox). Every state
  * change of a plan, work order or repair order emits the event its contract table names
- * (PLAN_EVENTS, WORK_ORDER_EVENTS, REPAIR_EVENTS) besides the transition helper's state.changed.
+ * (PLAN_EVENTS, WORK_ORDER_EVENTS, REPAIR_EVENTS) besides the transition helper's state.changed;
+ * a defect's status set by hand emits defect.resolved or defect.reopened.
  */
 
 /** A plan changed state (started, stopped, activated, paused by the generator, expired). */
@@ -46,6 +47,16 @@ export interface DefectEventPayload {
   userId: number | null;
 }
 
+/** A defect's status was set by hand (open → resolved, resolved → open); under repair it follows the repair order's events. */
+export interface DefectStatusEventPayload {
+  id: number;
+  no: string;
+  siteId: number;
+  from: string;
+  to: string;
+  userId: number;
+}
+
 declare module '../../platform/events/outbox.ts' {
   interface DomainEvents {
     'plan.started': PlanEventPayload;
@@ -59,6 +70,8 @@ declare module '../../platform/events/outbox.ts' {
     'workorder.completed': OrderEventPayload;
     'workorder.closed': OrderEventPayload;
     'defect.recorded': DefectEventPayload;
+    'defect.resolved': DefectStatusEventPayload;
+    'defect.reopened': DefectStatusEventPayload;
     'repair.created': RepairAlarmEventPayload;
     'repair.assigned': RepairAlarmEventPayload;
     'repair.checkedIn': RepairAlarmEventPayload;

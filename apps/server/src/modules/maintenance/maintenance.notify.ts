@@ -2,13 +2,9 @@ import {
   REPAIR_ACTION_LABELS, REPAIR_EVENTS, REPAIR_STATE_LABELS, WORK_ORDER_ACTION_LABELS, WORK_ORDER_EVENTS, WORK_ORDER_STATE_LABELS,
   type RepairAction, type RepairState, type WorkOrderAction, type WorkOrderState,
 } from '@ess/contract';
-import { eq } from 'drizzle-orm';
-import { DEFAULT_LOCALE, LOCALES, type Locale } from '@ess/contract';
-import { appUser } from '../../db/schema/system.ts';
-import type { DbOrTx } from '../../platform/db/database.ts';
 import { subscriber, type DomainEventType } from '../../platform/events/outbox.ts';
 import { translatorOf } from '../i18n/index.ts';
-import { deliver, notifyUsers, type Delivery } from '../system/index.ts';
+import { deliver, noticeLanguageOf, notifyUsers, type Delivery } from '../system/index.ts';
 import './maintenance.events.ts';
 
 /** Source texts of the notices (translated by the language packs; `$n` filled here). */
@@ -23,16 +19,6 @@ const actionOfEvent = new Map<string, { kind: 'workOrder'; action: WorkOrderActi
 ]);
 
 const EVENTS = [...actionOfEvent.keys()] as DomainEventType[];
-
-/**
- * The language a notice to this user is written in: the one they last signed in with, else the
- * default. A notification row keeps its text as written (no key and arguments to render on read),
- * so the text is made in the reader's language when it is stored.
- */
-export async function noticeLanguageOf(db: DbOrTx, userId: number): Promise<Locale> {
-  const [u] = await db.select({ language: appUser.language }).from(appUser).where(eq(appUser.id, userId));
-  return (LOCALES as readonly string[]).includes(u?.language ?? '') ? (u!.language as Locale) : DEFAULT_LOCALE;
-}
 
 /**
  * Every state change of a work order or repair order tells its assignee (when someone else took

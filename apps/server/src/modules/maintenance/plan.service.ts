@@ -16,11 +16,10 @@ import { sortedBy, type SortRequest } from '../../platform/http/paging.ts';
 import { assertCompany, assertSites, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
 import { transition, type StatefulEntity } from '../../platform/state.ts';
 import { translatorOf } from '../i18n/index.ts';
-import { deliver, notifyUsers, type Delivery } from '../system/index.ts';
+import { deliver, noticeLanguageOf, notifyUsers, type Delivery } from '../system/index.ts';
 import { assertItems } from './item.service.ts';
 import { generatePlan } from './plan.generator.ts';
 import { journalOf, SYSTEM_USER } from './maintenance.journal.ts';
-import { noticeLanguageOf } from './maintenance.notify.ts';
 
 /**
  * Inspection plans (api-catalogue "Inspection" → plan): list, page, one, add, edit, start (GET,

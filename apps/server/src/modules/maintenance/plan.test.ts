@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itemRecord, maintLogRecord, pageOf, planRecord, planSiteRecord, type ItemRecord, type PlanRecord } from '@ess/contract';
+import { domainEvent } from '../../db/schema/events.ts';
 import { inspectionPlan, maintenanceLog } from '../../db/schema/maintenance.ts';
 import { site } from '../../db/schema/site.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -165,6 +166,15 @@ describe.each(DB_TARGETS)('inspection items and plans on %s', (target) => {
       expect(rows.map((r) => [r.action, r.fromState, r.toState, r.username])).toEqual([
         ['start', 'stopped', 'pending', planner.name],
         ['stop', 'pending', 'stopped', planner.name],
+      ]);
+      // Each change its domain event (rule 8), the refused ones none.
+      const events = (await t.ctx.db.select().from(domainEvent).orderBy(domainEvent.id))
+        .filter((e) => e.type.startsWith('plan.') && [id, later, old].includes((e.payload as { id: number }).id))
+        .map((e) => [(e.payload as { id: number }).id, e.type, (e.payload as { from: string }).from, (e.payload as { to: string }).to]);
+      expect(events).toEqual([
+        [id, 'plan.started', 'stopped', 'pending'], [id, 'plan.activated', 'pending', 'executing'], [id, 'plan.stopped', 'executing', 'stopped'],
+        [id, 'plan.started', 'stopped', 'pending'], [id, 'plan.activated', 'pending', 'executing'],
+        [later, 'plan.started', 'stopped', 'pending'], [later, 'plan.stopped', 'pending', 'stopped'],
       ]);
     });
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarm } from '../../db/schema/alarm.ts';
 import { mailAccount, mailLog, mailTemplate, messageDelivery, smsChannel, smsLog, smsTemplate } from '../../db/schema/messaging.ts';
@@ -8,10 +8,9 @@ import { localTime } from '@ess/contract/time';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { closedPort } from '../../../test/http-peer.ts';
+import { fault as raiseFault } from '../../../test/alarm-fixtures.ts';
 import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { startTwilioPeer, type TwilioPeer } from '../../../test/twilio-peer.ts';
-import { alarmEngineOf } from '../alarm/index.ts';
-import { deviceRegistryOf } from '../telemetry/index.ts';
 import { MAX_ATTEMPTS } from './delivery.ledger.ts';
 import { processDue } from './delivery.send.ts';
 import { secretsOf, SMS_SECRET } from './message.context.ts';
@@ -43,17 +42,8 @@ describe.each(DB_TARGETS)('message delivery with real peers on %s', (target) => 
   };
   const post = <T>(path: string, body: unknown) => t.api.post<T>(path, t.adminToken, body);
 
-  /** Raises (or clears) a fault through the alarm engine, as a device event on ingest would, and lets the outbox deliver it. */
-  async function fault(deviceId: number, code: string, active = true): Promise<number> {
-    const registry = deviceRegistryOf(t.ctx);
-    await registry.refresh();
-    const engine = alarmEngineOf(t.ctx)!;
-    engine.event(registry.byId.get(deviceId)!, code, active, code, Date.now());
-    await engine.flush();
-    await t.ctx.outbox.drain();
-    const [a] = await t.ctx.db.select({ id: alarm.id }).from(alarm).where(and(eq(alarm.deviceId, deviceId), eq(alarm.code, code))).orderBy(sql`${alarm.id} desc`).limit(1);
-    return a!.id;
-  }
+  /** Raises (or clears) a fault through the alarm engine and lets the outbox deliver it. */
+  const fault = (deviceId: number, code: string, active = true) => raiseFault(t, deviceId, code, active);
 
   const mailsOfAlarm = async (alarmId: number) => {
     const ids = await t.ctx.db.select({ id: messageDelivery.mailLogId }).from(messageDelivery).where(and(eq(messageDelivery.subjectType, 'alarm'), eq(messageDelivery.subjectId, alarmId), eq(messageDelivery.channel, 'mail')));

@@ -9,6 +9,7 @@ import { appUser, userRole } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { subscriber, type DomainEvent } from '../../platform/events/outbox.ts';
+import { alarmPopupUsers } from '../alarm/index.ts';
 import { translatorOf } from '../i18n/index.ts';
 import { deliver, notifyUsers, type Delivery } from '../system/index.ts';
 import {
@@ -41,9 +42,13 @@ export interface Recipient {
   email: string | null;
   phone: string | null;
   language: string | null;
+  /** The user's own IANA zone (personal center); null: the station's (a station contact's always). */
+  timeZone: string | null;
 }
 
-const userColumns = { userId: appUser.id, name: appUser.name, email: appUser.email, phone: appUser.phone, language: appUser.language };
+const userColumns = {
+  userId: appUser.id, name: appUser.name, email: appUser.email, phone: appUser.phone, language: appUser.language, timeZone: appUser.timeZone,
+};
 const activeUser = and(eq(appUser.status, 1), isNull(appUser.deletedAt));
 
 /** Enabled users by id and by role, each once. */
@@ -60,7 +65,7 @@ async function usersOf(db: DbOrTx, userIds: readonly number[], roleIds: readonly
 async function recipientsOf(db: DbOrTx, r: StoredRecipients, s: Subject): Promise<Recipient[]> {
   const list = await usersOf(db, r.userIds, [...r.roleIds]);
   if (r.assignee && s.assigneeIds.length) list.push(...(await usersOf(db, s.assigneeIds, [])));
-  if (r.siteContacts) list.push({ userId: null, name: s.values.station ?? '', email: s.siteEmail, phone: s.sitePhone, language: null });
+  if (r.siteContacts) list.push({ userId: null, name: s.values.station ?? '', email: s.siteEmail, phone: s.sitePhone, language: null, timeZone: null });
   return list;
 }
 
@@ -82,6 +87,11 @@ interface Plan {
   subject: Subject;
   step: number;
   now: Date;
+  /**
+   * Users the alarm module already pops this alarm up to (its PopupWindow): the console channel
+   * does not tell them a second time (an opened alarm's first message only; decision 0046).
+   */
+  popupShown?: ReadonlySet<number>;
 }
 
 interface Variants {
@@ -122,6 +132,8 @@ export const QUIET_HOURS_HELD = '免打扰时段，结束后发送';
 export const NO_TEMPLATE = '没有可用的模板（已删除或停用）';
 export const NO_ACCOUNT = '没有可用的邮件账号';
 export const NO_CHANNEL = '没有可用的短信通道';
+/** A console notice left out: the recipient is shown the alarm's own popup. */
+export const POPUP_SHOWN = '已弹出告警窗口，不再重复站内通知';
 
 /**
  * Writes the messages of one rule to its recipients at one step: ledger rows first (the
@@ -140,16 +152,20 @@ export async function planMessages(tx: DbOrTx, plan: Plan, recipients: Recipient
       const key = addressOf(channel, r);
       if (!key || seen.has(key)) continue;
       seen.add(key);
-      const held = channel === 'console' ? null : quietUntil(quiet, subject.zone, subject.level, now);
+      // Quiet hours in the recipient's zone: their own, else the station's.
+      const held = channel === 'console' ? null : quietUntil(quiet, r.timeZone ?? subject.zone, subject.level, now);
+      // One notice per alarm: who sees the alarm's popup gets no console notice of it (recorded, not sent).
+      const shown = channel === 'console' && r.userId !== null && plan.popupShown?.has(r.userId) === true;
       const [row] = await tx
         .insert(messageDelivery)
         .values({
           companyId: rule.companyId, eventId: subject.eventId, eventType: subject.message, ruleId: rule.id, channel, recipientKey: key, userId: r.userId, step,
           subjectType: subject.subjectType, subjectId: subject.subjectId, dueAt: held ?? now, heldReason: held ? QUIET_HOURS_HELD : null,
+          ...(shown ? { state: 'cancelled', error: POPUP_SHOWN } : {}),
         })
         .onConflictDoNothing()
         .returning({ id: messageDelivery.id });
-      if (!row) continue; // Already planned: this event reached this recipient on this channel.
+      if (!row || shown) continue; // Already planned: this event reached this recipient on this channel (or its popup did).
       const values = { ...subject.values, recipient: r.name };
       if (channel === 'console') notices.push(...(await consoleNotice(tx, row.id, r, subject, values, variants)));
       else if (channel === 'mail') await mailMessage(tx, row.id, r, plan, key.slice(5), values, variants, senders.account, held);
@@ -278,12 +294,20 @@ async function startTimers(tx: DbOrTx, e: DomainEvent, now: Date): Promise<void>
   }
 }
 
-/** Plans every matching rule of a subject at step 0, and the first escalation step of those that escalate. */
-export async function planSubject(tx: DbOrTx, s: Subject, now: Date): Promise<Delivery[]> {
+/**
+ * Plans every matching rule of a subject at step 0, and the first escalation step of those that
+ * escalate. `popupLevel`: ALARM_POPUP_LEVEL, whose popup of an opened alarm stands for its console notice.
+ */
+export async function planSubject(tx: DbOrTx, s: Subject, now: Date, popupLevel: number): Promise<Delivery[]> {
   const notices: Delivery[] = [];
-  for (const rule of await matchingRules(tx, s.message, s)) {
+  const rules = await matchingRules(tx, s.message, s);
+  const popupShown =
+    rules.length && s.message === 'alarmOpened' && s.level !== null && rules.some((r) => r.channels.includes('console'))
+      ? new Set(await alarmPopupUsers(tx, popupLevel, { siteId: s.siteId, level: s.level }))
+      : undefined;
+  for (const rule of rules) {
     const recipients = await recipientsOf(tx, rule.recipients as StoredRecipients, s);
-    notices.push(...(await planMessages(tx, { rule, subject: s, step: 0, now }, recipients)));
+    notices.push(...(await planMessages(tx, { rule, subject: s, step: 0, now, ...(popupShown ? { popupShown } : {}) }, recipients)));
     const esc = rule.escalation as StoredEscalation | null;
     if (esc && s.subjectType === 'alarm') {
       await setTimer(tx, s, rule.companyId, escalationKey(rule.id), new Date(now.getTime() + esc.intervalMinutes * 60_000), rule.id, 1);
@@ -316,13 +340,13 @@ async function stopPending(tx: DbOrTx, e: DomainEvent): Promise<void> {
 export const clock = { now: () => new Date() };
 
 /** Plans one event in the caller's transaction; returns the notifications to push after commit. */
-export async function planEvent(tx: DbOrTx, e: DomainEvent, now: Date): Promise<Delivery[]> {
+export async function planEvent(tx: DbOrTx, e: DomainEvent, now: Date, popupLevel: number): Promise<Delivery[]> {
   await stopPending(tx, e);
   await startTimers(tx, e, now);
   const message = MESSAGE_OF[e.type];
   if (!message || !hasSubject(e)) return [];
   const s = await subjectOf(tx, e, message);
-  return s ? planSubject(tx, s, now) : [];
+  return s ? planSubject(tx, s, now, popupLevel) : [];
 }
 
 const EVENTS = [
@@ -345,9 +369,11 @@ export const deliverySubscriber = subscriber({
   name: 'messaging.delivery',
   events: EVENTS,
   transactional: false,
+  // Messages tell people what happens now: the demo's past is not sent (decision 0042, amendment).
+  history: false,
   handle: async (events, _db, ctx) => {
     for (const e of events) {
-      const notices = await ctx.db.transaction((tx) => planEvent(tx, e, clock.now()));
+      const notices = await ctx.db.transaction((tx) => planEvent(tx, e, clock.now(), ctx.config.alarmPopupLevel));
       await deliver(ctx, notices);
     }
     await wake(ctx);

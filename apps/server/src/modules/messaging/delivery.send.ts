@@ -3,7 +3,7 @@ import type { MessageEvent } from '@ess/contract/messaging';
 import { alarm } from '../../db/schema/alarm.ts';
 import { device, devicePresence } from '../../db/schema/device.ts';
 import { inspectionWorkOrder, repairOrder } from '../../db/schema/maintenance.ts';
-import { mailLog, messageDelivery, messageRule, smsLog } from '../../db/schema/messaging.ts';
+import { mailLog, messageDelivery, messageRule, sendRate, smsLog } from '../../db/schema/messaging.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { emit, type DomainEvent } from '../../platform/events/outbox.ts';
@@ -13,13 +13,14 @@ import { CANCEL_ACKNOWLEDGED, CANCEL_ENDED, CLAIM_MS, ESCALATE, TIMER } from './
 import { clock, nextDue, planEscalation, setWake } from './delivery.plan.ts';
 import { subjectOf } from './delivery.subject.ts';
 import { attemptMail } from './mail.send.ts';
+import { claimsGivenBack } from './message.context.ts';
 import { attemptSms } from './sms.send.ts';
 
 /**
  * The delivery engine's sending half (decision 0046): due timers are judged (the condition still
  * holds → its event is emitted, or the escalation step planned; else cancelled), due mail and SMS
  * are claimed (a lease, so two instances never send one message twice at once), held to at most
- * SEND_RATE_PER_MINUTE per account/channel, and handed to the mail or SMS sender (attemptMail,
+ * the per-minute rate per account/channel (MESSAGE_RATE_PER_MINUTE, across instances), and handed to the mail or SMS sender (attemptMail,
  * attemptSms: the log row's claim, the daily limit, the one retry policy, the outcome); the ledger
  * row then follows its log row. Everything lives in the ledger and the logs, so a restart loses
  * nothing: the sweep at start picks up what was due.
@@ -28,20 +29,30 @@ import { attemptSms } from './sms.send.ts';
 export const DUE_JOB = 'messaging.due';
 /** The safety net: every instance with the jobs role sweeps this often. */
 export const SWEEP_MS = 30_000;
-/** At most this many messages per minute through one mail account or SMS channel (per instance). */
-export const SEND_RATE_PER_MINUTE = 60;
 const BATCH = 50;
 
 export const RATE_LIMITED = '发送过于频繁，稍后发送';
 
 const iso = (d: Date) => sql`${d.toISOString()}::timestamptz`;
 
-/** Per instance: sweeps one after the other (a queued one not yet begun takes the place of another), and the rate windows. */
-const running = perApp<{ chain: Promise<unknown>; queued: boolean; sent: Map<string, number[]> }>('message delivery');
+/**
+ * Per instance: sweeps one after the other (a queued one not yet begun takes the place of another),
+ * and the claims in hand: the end of each claim this instance made (or tried to:
+ * a claim whose answer the database cut off may have committed) and has not finished. A sweep the
+ * database cut short leaves them there, and the next sweep gives back the messages still held by
+ * them first, so those go as soon as the database is back rather than when the claim runs out (a
+ * message whose attempt had begun is kept from a second send by its log row's own claim, which
+ * the attempt gives back itself if the peer took nothing).
+ */
+const running = perApp<{
+  chain: Promise<unknown>;
+  queued: boolean;
+  claimEnds: Set<number>;
+}>('message delivery');
 const stateOf = (ctx: AppContext) => {
   let s = running.get(ctx);
   if (!s) {
-    s = { chain: Promise.resolve(), queued: false, sent: new Map() };
+    s = { chain: Promise.resolve(), queued: false, claimEnds: new Set() };
     running.set(ctx, s);
   }
   return s;
@@ -69,17 +80,22 @@ export function processDue(ctx: AppContext, now?: Date): Promise<SweepResult> {
 
 async function runDue(ctx: AppContext, now: Date): Promise<SweepResult> {
   const result: SweepResult = { timers: 0, sent: 0, retrying: 0, failed: 0, held: 0 };
+  await giveBack(ctx, now);
   for (;;) {
     const n = await judgeTimers(ctx, now);
     result.timers += n;
     if (n < BATCH) break;
   }
   for (;;) {
-    const claimed = await claim(ctx, now);
+    const claimEnds = stateOf(ctx).claimEnds;
+    const until = new Date(now.getTime() + CLAIM_MS);
+    claimEnds.add(until.getTime());
+    const claimed = await claim(ctx, now, until);
     for (const d of claimed) {
       const outcome = await sendOne(ctx, d, now);
       result[outcome] += 1;
     }
+    claimEnds.delete(until.getTime());
     if (claimed.length < BATCH) break;
   }
   return result;
@@ -189,10 +205,10 @@ interface Claimed {
   attempts: number;
 }
 
-/** Takes the due mail and SMS for CLAIM_MS (another instance skips them meanwhile). */
-async function claim(ctx: AppContext, now: Date): Promise<Claimed[]> {
+/** Takes the due mail and SMS until `until`, CLAIM_MS from now (another instance skips them meanwhile). */
+async function claim(ctx: AppContext, now: Date, until: Date): Promise<Claimed[]> {
   const { rows } = await ctx.db.execute<{ id: string; channel: string; mail_log_id: string | null; sms_log_id: string | null; attempts: number }>(sql`
-    update message_delivery set due_at = ${iso(new Date(now.getTime() + CLAIM_MS))}
+    update message_delivery set due_at = ${iso(until)}
     where id in (
       select id from message_delivery
       where channel in ('mail', 'sms') and state in ('queued', 'retrying') and due_at <= ${iso(now)}
@@ -202,19 +218,42 @@ async function claim(ctx: AppContext, now: Date): Promise<Claimed[]> {
   return rows.map((r) => ({ id: Number(r.id), channel: r.channel, mailLogId: n(r.mail_log_id), smsLogId: n(r.sms_log_id), attempts: r.attempts }));
 }
 
+/**
+ * What a sweep the database cut short left in hand: messages still held by its claim (their due
+ * time still the claim's end as written: not sent, not taken since) are due again now, after the
+ * log rows of attempts it cut short before the peer took anything (claimsGivenBack).
+ */
+async function giveBack(ctx: AppContext, now: Date): Promise<void> {
+  const { claimEnds } = stateOf(ctx);
+  await claimsGivenBack(ctx);
+  for (const end of [...claimEnds]) {
+    await ctx.db
+      .update(messageDelivery)
+      .set({ dueAt: now })
+      .where(and(inArray(messageDelivery.channel, ['mail', 'sms']), inArray(messageDelivery.state, ['queued', 'retrying']), sql`${messageDelivery.dueAt} = ${iso(new Date(end))}`));
+    claimEnds.delete(end);
+  }
+}
+
 type Outcome = 'sent' | 'retrying' | 'failed' | 'held';
 
-/** Whether one more message may go through the sender this minute (per instance). */
-function withinRate(ctx: AppContext, key: string, now: Date): boolean {
-  const sent = stateOf(ctx).sent;
-  const recent = (sent.get(key) ?? []).filter((t) => t > now.getTime() - 60_000);
-  if (recent.length >= SEND_RATE_PER_MINUTE) {
-    sent.set(key, recent);
-    return false;
-  }
-  recent.push(now.getTime());
-  sent.set(key, recent);
-  return true;
+/**
+ * Reserves one send through the sender (`mail:3`, `sms:5`) in the current minute, counted across
+ * all instances (one conditional upsert on send_rate): false when the minute is full. A fixed
+ * window: at most the rate in each calendar minute.
+ */
+async function withinRate(ctx: AppContext, key: string, now: Date): Promise<boolean> {
+  const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+  const reserved = await ctx.db
+    .insert(sendRate)
+    .values({ senderKey: key, minute, sent: 1 })
+    .onConflictDoUpdate({
+      target: sendRate.senderKey,
+      set: { minute, sent: sql`case when ${sendRate.minute} = ${iso(minute)} then ${sendRate.sent} + 1 else 1 end` },
+      setWhere: sql`${sendRate.minute} <> ${iso(minute)} or ${sendRate.sent} < ${ctx.config.messageRatePerMinute}`,
+    })
+    .returning({ sent: sendRate.sent });
+  return reserved.length > 0;
 }
 
 type LogTable = typeof mailLog | typeof smsLog;
@@ -260,7 +299,7 @@ async function sendOne(ctx: AppContext, d: Claimed, now: Date): Promise<Outcome>
     : await ctx.db.select({ state: smsLog.state, sender: smsLog.channelId }).from(smsLog).where(eq(smsLog.id, logId));
   if (!l) return settled(ctx, d, 'failed');
   if (l.state !== 'queued' && l.state !== 'retrying') return settled(ctx, d, l.state);
-  if (l.sender !== null && !withinRate(ctx, `${d.channel}:${l.sender}`, now)) return hold(ctx, d, log, logId, new Date(now.getTime() + 60_000), RATE_LIMITED);
+  if (l.sender !== null && !(await withinRate(ctx, `${d.channel}:${l.sender}`, now))) return hold(ctx, d, log, logId, new Date((Math.floor(now.getTime() / 60_000) + 1) * 60_000), RATE_LIMITED);
   if (mail) await attemptMail(ctx, logId, { now });
   else await attemptSms(ctx, logId, { now: () => now });
   return follow(ctx, d, log, logId);

@@ -1,3 +1,4 @@
+import { declareEvents } from '../../platform/events/catalogue.ts';
 import { defineModule } from '../../platform/module.ts';
 import './delivery.events.ts';
 import { deliverySubscriber } from './delivery.plan.ts';
@@ -23,6 +24,7 @@ const PRUNE_MS = 6 * 3_600_000;
 
 export const messagingModule = defineModule({
   name: 'messaging',
+  events: declareEvents('alarm.unacknowledged', 'device.offlineFor', 'workorder.overdue'),
   routes: [...mailRoutes, ...smsRoutes, ...messageRuleRoutes],
   /** The rules' demo after the mail and SMS demos' accounts, channels and templates, which its rules name. */
   seeds: [seedMessagingDemo, async (s) => void (await seedSmsDemo(s)), seedMessageRulesDemo],

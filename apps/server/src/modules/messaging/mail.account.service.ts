@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import type { PageRequest } from '@ess/contract';
 import {
-  CONNECTION_FAILED, CONNECTION_SUCCEEDED, SEND_FAILED, SEND_SUCCEEDED, type ConnectionTestResult, type MailAccountFilter, type MailAccountRecord,
+  CONNECTION_FAILED, CONNECTION_SUCCEEDED, SEND_FAILED, SEND_SUCCEEDED, STORED_SECRET_MOVED, type ConnectionTestResult, type MailAccountFilter, type MailAccountRecord,
   type MailTlsMode, type SendTestResult, mailAccountAdd, mailAccountEdit, mailAccountTest, mailTestSend, mailAccountSort,
 } from '@ess/contract/messaging';
 import type { z } from 'zod';
+import { DEFAULT_LOCALE, type Locale } from '@ess/contract/constants';
+import { translatorOf } from '../i18n/index.ts';
 import { mailAccount, mailTemplate } from '../../db/schema/messaging.ts';
 import { appUser, company } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -15,8 +17,10 @@ import { defineListQuery } from '../../platform/http/paging.ts';
 import { inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { attemptMail, insertMail } from './mail.send.ts';
 import { renderMail } from './mail.template.service.ts';
+import { escapeHtml } from './message.template.ts';
 import { smtpFailure, smtpTransport } from './mail.transport.ts';
 import { assertCompanyOf, MAIL_PASSWORD, previewData, secretsOf, uniquely, utcDay } from './message.context.ts';
+import { ACCOUNT_COMPANY_FIXED, assertSameCompany } from './message.scope.ts';
 
 /**
  * Mail accounts (decision 0043): company-scoped SMTP accounts. The password is sealed at rest and
@@ -117,7 +121,7 @@ export async function accountAdd(ctx: AppContext, user: AuthUser, b: Add): Promi
 
 export async function accountEdit(ctx: AppContext, user: AuthUser, b: Edit): Promise<void> {
   const old = await stored(ctx.db, user, b.id);
-  await assertCompanyOf(ctx.db, user, b.companyId);
+  assertSameCompany(old, b, ACCOUNT_COMPANY_FIXED);
   // Absent: keep; null or '': clear; text: replace.
   const passwordEnc = b.password === undefined ? old.passwordEnc : b.password ? secretsOf(ctx).seal(b.password, MAIL_PASSWORD) : null;
   const { id, ...rest } = b;
@@ -136,21 +140,41 @@ export async function accountDelete(ctx: AppContext, user: AuthUser, id: number)
   await ctx.db.delete(mailAccount).where(eq(mailAccount.id, id));
 }
 
+type AccountFields = z.output<typeof mailAccountAdd>;
+
 /**
- * Connection test: connect, EHLO, STARTTLS or TLS as set, AUTH (nodemailer's verify). A saved
- * account's outcome is kept on it (lastTestAt/Ok/Reason).
+ * What a test talks to: a saved account (`id` alone), or the form's values (`form`, with `id`
+ * when editing). The form's password: typed is used, null is none, absent is the stored one,
+ * and that only while the server and user are the stored ones (a stored password never goes to
+ * another peer: STORED_SECRET_MOVED). Both the account and the form's company must be the caller's.
+ */
+async function testTarget(ctx: AppContext, user: AuthUser, id: number | undefined, form: AccountFields | null) {
+  const old = id ? await stored(ctx.db, user, id) : null;
+  if (form) await assertCompanyOf(ctx.db, user, form.companyId);
+  const open = (enc: string | null) => (enc ? secretsOf(ctx).open(enc, MAIL_PASSWORD) : null);
+  if (!form) {
+    const acc = old!;
+    return { old, form, companyId: acc.companyId, enabled: acc.enabled, sender: { ...acc, tlsMode: acc.tlsMode as MailTlsMode, password: open(acc.passwordEnc) } };
+  }
+  let password: string | null = null;
+  if (form.password !== undefined) password = form.password || null;
+  else if (old?.passwordEnc && form.username) {
+    if (old.host.toLowerCase() !== form.host.toLowerCase() || old.username !== form.username) throw new AppError('INVALID_PARAM', STORED_SECRET_MOVED);
+    password = open(old.passwordEnc);
+  }
+  return { old, form, companyId: form.companyId, enabled: true, sender: { ...form, password } };
+}
+
+/**
+ * Connection test: connect, EHLO, STARTTLS or TLS as set, AUTH (nodemailer's verify), of a saved
+ * account or of the form's values before saving. A saved account's outcome is kept on it
+ * (lastTestAt/Ok/Reason); a test of the form's values changes nothing stored.
  */
 export async function accountTestConnection(ctx: AppContext, user: AuthUser, b: z.output<typeof mailAccountTest>): Promise<ConnectionTestResult> {
-  const old = b.id ? await stored(ctx.db, user, b.id) : null;
   const form = 'host' in b ? b : null;
-  if (form) await assertCompanyOf(ctx.db, user, form.companyId);
-  const s = form ?? old!;
-  const password =
-    form && form.password !== undefined ? form.password || null : old?.passwordEnc ? secretsOf(ctx).open(old.passwordEnc, MAIL_PASSWORD) : null;
-  const transport = smtpTransport({
-    host: s.host, port: s.port, tlsMode: s.tlsMode as MailTlsMode, verifyCertificate: s.verifyCertificate, username: s.username,
-    password, timeoutMs: ctx.config.mailTimeoutMs,
-  });
+  const { old, sender } = await testTarget(ctx, user, b.id, form);
+  const password = sender.password;
+  const transport = smtpTransport({ ...sender, timeoutMs: ctx.config.mailTimeoutMs });
   const started = performance.now();
   let result: ConnectionTestResult;
   try {
@@ -171,9 +195,13 @@ export async function accountTestConnection(ctx: AppContext, user: AuthUser, b: 
   return result;
 }
 
-/** A test mail through a saved account (a template rendered with a station's data, or a fixed text); logged with origin `test`. */
-export async function accountTestSend(ctx: AppContext, user: AuthUser, b: z.output<typeof mailTestSend>): Promise<SendTestResult> {
-  const acc = await stored(ctx.db, user, b.id);
+/**
+ * A test mail (a template rendered with a station's data, or a fixed text in the caller's language) through a saved
+ * account, or through the form's values before saving (`account`: sent with those settings, the
+ * stored account's daily count untouched); logged with origin `test`.
+ */
+export async function accountTestSend(ctx: AppContext, user: AuthUser, b: z.output<typeof mailTestSend>, locale: Locale = DEFAULT_LOCALE): Promise<SendTestResult> {
+  const target = await testTarget(ctx, user, b.id, b.account ?? null);
   let content: { subject: string; html: string; text: string };
   let template: { id: number; name: string; code: string; language: string } | null = null;
   if (b.templateId) {
@@ -186,10 +214,15 @@ export async function accountTestSend(ctx: AppContext, user: AuthUser, b: z.outp
     content = renderMail(t, data.values);
     template = { id: t.id, name: t.name, code: t.code, language: t.language };
   } else {
-    content = { subject: TEST_MAIL_SUBJECT, html: `<p>${TEST_MAIL_TEXT}</p>`, text: TEST_MAIL_TEXT };
+    // The fixed test mail in the caller's language (the console's Client-Language).
+    const { t } = await translatorOf(locale);
+    content = { subject: t(TEST_MAIL_SUBJECT), html: `<p>${escapeHtml(t(TEST_MAIL_TEXT))}</p>`, text: t(TEST_MAIL_TEXT) };
   }
-  if (!acc.enabled) throw new AppError('RULE_VIOLATION', '邮件账号已停用');
-  const logId = await insertMail(ctx, { companyId: acc.companyId, accountId: acc.id, recipient: b.to, ...content, origin: 'test', userId: user.id, template });
-  const r = await attemptMail(ctx, logId, { retry: false });
+  if (!target.enabled) throw new AppError('RULE_VIOLATION', '邮件账号已停用');
+  const logId = await insertMail(ctx, {
+    companyId: target.companyId, accountId: target.old?.id ?? null, accountName: target.form?.name, recipient: b.to, ...content, origin: 'test',
+    userId: user.id, template,
+  });
+  const r = await attemptMail(ctx, logId, { retry: false, ...(target.form ? { sender: target.sender } : {}) });
   return { ok: r.ok, message: r.ok ? SEND_SUCCEEDED : SEND_FAILED, reason: r.reason, providerMessageId: r.providerMessageId, logId };
 }

@@ -1,5 +1,6 @@
 import { mailAccountEndpoints as account, mailLogEndpoints as log, mailTemplateEndpoints as template } from '@ess/contract/messaging';
 import { route } from '../../platform/http/route.ts';
+import { localeOf } from '../i18n/index.ts';
 import * as accounts from './mail.account.service.ts';
 import * as logs from './mail.log.service.ts';
 import * as templates from './mail.template.service.ts';
@@ -47,7 +48,7 @@ export const mailRoutes = [
   }),
   route(account.testSend, {
     access: 'menu', name: '发送测试邮件', area, kind: 'action', scope: { entity: 'mailAccount', input: (id) => ({ id, to: 'probe@example.com' }) },
-    handler: ({ ctx, user, body }) => accounts.accountTestSend(ctx, user, body),
+    handler: ({ ctx, user, body, req }) => accounts.accountTestSend(ctx, user, body, localeOf(req)),
   }),
 
   route(template.page, {

@@ -2,8 +2,9 @@ import { and, eq, inArray, lt, or, isNull, lte, sql } from 'drizzle-orm';
 import type { MailTlsMode, MessageOrigin } from '@ess/contract/messaging';
 import { mailAccount, mailLog } from '../../db/schema/messaging.ts';
 import type { AppContext } from '../../platform/context.ts';
-import { backoffMs, MAIL_PASSWORD, MAX_ATTEMPTS, secretsOf, utcDay } from './message.context.ts';
+import { backoffMs, MAIL_PASSWORD, MAX_ATTEMPTS, nextUtcMidnight, PERSIST_SENT_MS, secretsOf, utcDay, givingBackClaim, type LeaseNote } from './message.context.ts';
 import { smtpFailure, smtpTransport } from './mail.transport.ts';
+import { writeThroughOutage } from '../../platform/db/outage.ts';
 
 /**
  * Sending one mail of the log (decision 0043): a row is written `queued`, then each attempt
@@ -22,7 +23,10 @@ const LEASE_MS = 10 * 60_000;
 
 export interface QueueMail {
   companyId: number;
-  accountId: number;
+  /** Null: a test through an account's settings not saved yet. */
+  accountId: number | null;
+  /** The account's name in the log (default: the saved account's). */
+  accountName?: string | null;
   recipient: string;
   subject: string;
   html: string;
@@ -43,11 +47,11 @@ export async function queueMail(ctx: AppContext, m: QueueMail): Promise<number> 
 }
 
 export async function insertMail(ctx: AppContext, m: QueueMail): Promise<number> {
-  const [acc] = await ctx.db.select({ name: mailAccount.name }).from(mailAccount).where(eq(mailAccount.id, m.accountId));
+  const [acc] = m.accountId === null ? [] : await ctx.db.select({ name: mailAccount.name }).from(mailAccount).where(eq(mailAccount.id, m.accountId));
   const [row] = await ctx.db
     .insert(mailLog)
     .values({
-      companyId: m.companyId, accountId: m.accountId, accountName: acc?.name ?? null, recipient: m.recipient, subject: m.subject.slice(0, 1000),
+      companyId: m.companyId, accountId: m.accountId, accountName: m.accountName ?? acc?.name ?? null, recipient: m.recipient, subject: m.subject.slice(0, 1000),
       html: m.html, text: m.text, origin: m.origin, userId: m.userId ?? null, templateId: m.template?.id ?? null,
       templateName: m.template?.name ?? null, templateCode: m.template?.code ?? null, language: m.template?.language ?? null,
       eventId: m.eventId ?? null, eventType: m.eventType ?? null, ruleId: m.ruleId ?? null, state: 'queued',
@@ -64,20 +68,39 @@ export interface AttemptResult {
   state: 'sent' | 'retrying' | 'failed' | 'skipped';
 }
 
-const nextUtcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+/** The SMTP account a mail goes through, its password opened. */
+export interface MailSender {
+  host: string;
+  port: number;
+  tlsMode: MailTlsMode;
+  verifyCertificate: boolean;
+  username: string | null;
+  password: string | null;
+  fromName: string | null;
+  fromAddress: string;
+  replyTo: string | null;
+}
 
 /**
  * One attempt at a queued or retrying mail. `retry: false` (a test send) settles it at once:
- * sent or failed.
+ * sent or failed. `sender`: a test through the form's settings before they are saved (no
+ * stored account's state or daily count is used or changed).
  */
-export async function attemptMail(ctx: AppContext, logId: number, opts: { retry?: boolean; now?: Date } = {}): Promise<AttemptResult> {
+export function attemptMail(ctx: AppContext, logId: number, opts: { retry?: boolean; now?: Date; sender?: MailSender } = {}): Promise<AttemptResult> {
+  return givingBackClaim(ctx, mailLog, logId, (lease) => attemptMailOnce(ctx, logId, opts, lease));
+}
+
+async function attemptMailOnce(ctx: AppContext, logId: number, opts: { retry?: boolean; now?: Date; sender?: MailSender }, lease: LeaseNote): Promise<AttemptResult> {
   const { db } = ctx;
   const now = opts.now ?? new Date();
   const retry = opts.retry ?? true;
   // Claim: due, unsettled, not held by another attempt.
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  // Noted before the claim: one whose answer the database cut off may have committed.
+  lease.until = leaseUntil;
   const [m] = await db
     .update(mailLog)
-    .set({ nextAttemptAt: new Date(now.getTime() + LEASE_MS), lastAttemptAt: now })
+    .set({ nextAttemptAt: leaseUntil, lastAttemptAt: now })
     .where(and(eq(mailLog.id, logId), inArray(mailLog.state, ['queued', 'retrying']), or(isNull(mailLog.nextAttemptAt), lte(mailLog.nextAttemptAt, now))))
     .returning();
   if (!m) return { ok: false, reason: null, providerMessageId: null, state: 'skipped' };
@@ -96,29 +119,34 @@ export async function attemptMail(ctx: AppContext, logId: number, opts: { retry?
     return { ok: false, reason, providerMessageId: null, state: 'failed' };
   };
 
-  const [acc] = m.accountId === null ? [] : await db.select().from(mailAccount).where(eq(mailAccount.id, m.accountId));
-  if (!acc) return fail(ACCOUNT_MISSING, false);
-  if (!acc.enabled) return fail(ACCOUNT_DISABLED, false);
-  // One of today's sends (UTC day), reserved before the conversation, given back if it fails.
+  // The saved account's day count, reserved before the conversation and given back if it fails.
   const today = utcDay(now);
-  const [reserved] = await db
-    .update(mailAccount)
-    .set({ sentDay: today, sentToday: sql`case when ${mailAccount.sentDay} = ${today} then ${mailAccount.sentToday} + 1 else 1 end` })
-    .where(and(eq(mailAccount.id, acc.id), or(sql`${mailAccount.sentDay} is distinct from ${today}`, lt(mailAccount.sentToday, mailAccount.dailyLimit))))
-    .returning({ id: mailAccount.id });
-  if (!reserved) {
-    // Not the mail's fault: it waits for tomorrow without using an attempt.
-    if (!retry) return fail(DAILY_LIMIT_REACHED, false);
-    const at = nextUtcMidnight(now);
-    await settle('retrying', { error: DAILY_LIMIT_REACHED, nextAttemptAt: at });
-    await ctx.jobs.send(MAIL_SEND_JOB, { logId }, at);
-    return { ok: false, reason: DAILY_LIMIT_REACHED, providerMessageId: null, state: 'retrying' };
+  let counted: number | null = null;
+  let acc: MailSender;
+  if (opts.sender) {
+    acc = opts.sender;
+  } else {
+    const [row] = m.accountId === null ? [] : await db.select().from(mailAccount).where(eq(mailAccount.id, m.accountId));
+    if (!row) return fail(ACCOUNT_MISSING, false);
+    if (!row.enabled) return fail(ACCOUNT_DISABLED, false);
+    const [reserved] = await db
+      .update(mailAccount)
+      .set({ sentDay: today, sentToday: sql`case when ${mailAccount.sentDay} = ${today} then ${mailAccount.sentToday} + 1 else 1 end` })
+      .where(and(eq(mailAccount.id, row.id), or(sql`${mailAccount.sentDay} is distinct from ${today}`, lt(mailAccount.sentToday, mailAccount.dailyLimit))))
+      .returning({ id: mailAccount.id });
+    if (!reserved) {
+      // Not the mail's fault: it waits for tomorrow without using an attempt.
+      if (!retry) return fail(DAILY_LIMIT_REACHED, false);
+      const at = nextUtcMidnight(now);
+      await settle('retrying', { error: DAILY_LIMIT_REACHED, nextAttemptAt: at });
+      await ctx.jobs.send(MAIL_SEND_JOB, { logId }, at);
+      return { ok: false, reason: DAILY_LIMIT_REACHED, providerMessageId: null, state: 'retrying' };
+    }
+    counted = row.id;
+    acc = { ...row, tlsMode: row.tlsMode as MailTlsMode, password: row.passwordEnc ? secretsOf(ctx).open(row.passwordEnc, MAIL_PASSWORD) : null };
   }
-  const password = acc.passwordEnc ? secretsOf(ctx).open(acc.passwordEnc, MAIL_PASSWORD) : null;
-  const transport = smtpTransport({
-    host: acc.host, port: acc.port, tlsMode: acc.tlsMode as MailTlsMode, verifyCertificate: acc.verifyCertificate,
-    username: acc.username, password, timeoutMs: ctx.config.mailTimeoutMs,
-  });
+  const password = acc.password;
+  const transport = smtpTransport({ ...acc, timeoutMs: ctx.config.mailTimeoutMs });
   try {
     const info = await transport.sendMail({
       from: acc.fromName ? { name: acc.fromName, address: acc.fromAddress } : acc.fromAddress,
@@ -129,14 +157,18 @@ export async function attemptMail(ctx: AppContext, logId: number, opts: { retry?
       text: m.text,
       headers: { 'X-ESS-Message-Id': `mail-${m.id}` },
     });
+    lease.handedOver = true;
     const providerMessageId = (info.messageId || null)?.slice(0, 256) ?? null;
-    await settle('sent', { attempts: m.attempts + 1, sentAt: new Date(), providerMessageId, error: null, nextAttemptAt: null });
+    // The server has the mail: the record of it must land (retried while the database is away).
+    await writeThroughOutage(() => settle('sent', { attempts: m.attempts + 1, sentAt: new Date(), providerMessageId, error: null, nextAttemptAt: null }), PERSIST_SENT_MS);
     return { ok: true, reason: null, providerMessageId, state: 'sent' };
   } catch (err) {
-    await db
-      .update(mailAccount)
-      .set({ sentToday: sql`greatest(${mailAccount.sentToday} - 1, 0)` })
-      .where(and(eq(mailAccount.id, acc.id), eq(mailAccount.sentDay, today)));
+    if (counted !== null) {
+      await db
+        .update(mailAccount)
+        .set({ sentToday: sql`greatest(${mailAccount.sentToday} - 1, 0)` })
+        .where(and(eq(mailAccount.id, counted), eq(mailAccount.sentDay, today)));
+    }
     const f = smtpFailure(err, password);
     return fail(f.reason, f.temporary);
   } finally {

@@ -11,6 +11,7 @@ import { defineListQuery } from '../../platform/http/paging.ts';
 import { inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { htmlToText, renderTemplate, variablesOf, type TemplateValues } from './message.template.ts';
 import { assertCompanyOf, pickVariant, previewData, uniquely } from './message.context.ts';
+import { assertSameCompany, MAIL_TEMPLATE_COMPANY_FIXED } from './message.scope.ts';
 
 /**
  * Mail templates (decision 0043): one language variant of a code per row; subject and bodies with
@@ -76,8 +77,7 @@ export async function templateAdd(ctx: AppContext, user: AuthUser, b: z.output<t
 }
 
 export async function templateEdit(ctx: AppContext, user: AuthUser, b: z.output<typeof mailTemplateEdit>): Promise<void> {
-  await templateOne(ctx, user, b.id);
-  await assertCompanyOf(ctx.db, user, b.companyId);
+  assertSameCompany(await templateOne(ctx, user, b.id), b, MAIL_TEMPLATE_COMPANY_FIXED);
   const { id, ...rest } = b;
   await uniquely(() => ctx.db.update(mailTemplate).set({ ...rest, updatedAt: new Date() }).where(eq(mailTemplate.id, id)), TEMPLATE_TAKEN);
 }

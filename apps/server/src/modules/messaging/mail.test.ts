@@ -7,7 +7,7 @@ import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import {
-  CONNECTION_FAILED, CONNECTION_SUCCEEDED, PORT_RANGE, SEND_FAILED, SEND_SUCCEEDED, TEMPLATE_UNKNOWN_VARIABLE, type ConnectionTestResult, type MailAccountRecord,
+  CONNECTION_FAILED, CONNECTION_SUCCEEDED, PORT_RANGE, SEND_FAILED, SEND_SUCCEEDED, STORED_SECRET_MOVED, TEMPLATE_UNKNOWN_VARIABLE, TEST_TARGET_REQUIRED, type ConnectionTestResult, type MailAccountRecord,
   type MailLogDetail, type MailLogRecord, type MailPreview, type MailTemplateRecord, type SendTestResult,
 } from '@ess/contract/messaging';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -16,6 +16,8 @@ import { newAlarm, newCompany, newDevice, newSite, newUser, okData, seededCompan
 import { mailAccount, mailLog, mailTemplate } from '../../db/schema/messaging.ts';
 import { accessLog } from '../../db/schema/system.ts';
 import { attemptMail, DAILY_LIMIT_REACHED, insertMail, MAIL_MAX_ATTEMPTS, pruneMailLog } from './mail.send.ts';
+import { TEST_MAIL_SUBJECT } from './mail.account.service.ts';
+import { serverPack } from '../../../test/packs.ts';
 
 /**
  * Mail against real SMTP peers (smtp-server from npm, started here on free ports): a plain server,
@@ -212,6 +214,56 @@ describe.each(DB_TARGETS)('mail on %s', (target) => {
     // Clearing it: null.
     await okData(post('/mail/account/edit', { id, ...account(auth.port, { name: 'auth-kept', username: 'mailer', password: null }) }));
     expect((await okData(post<MailAccountRecord>('/mail/account/query/one', { id }))).passwordSet).toBe(false);
+  });
+
+  it('tests and sends through the form’s unsaved values: the password typed, or the stored one (left empty) only towards the same server and user', async () => {
+    const before = await count(mailAccount);
+    // A new account, not saved: its typed password authenticates; the mail goes out, logged without an account.
+    const fresh = account(auth.port, { username: 'mailer', password: PASSWORD, fromAddress: 'new@example.com' });
+    expect(await okData(post<ConnectionTestResult>('/mail/account/test/connection', fresh))).toMatchObject({ ok: true });
+    const sent = await post<SendTestResult>('/mail/account/test/send', { account: fresh, to: 'unsaved@example.com' });
+    expect(sent.body.data).toMatchObject({ ok: true, message: SEND_SUCCEEDED });
+    expect(sent.raw.toString()).not.toContain(PASSWORD);
+    expect(auth.received.at(-1)).toMatchObject({ user: 'mailer', from: 'new@example.com' });
+    expect(await count(mailAccount)).toBe(before);
+    const log = await okData(post<MailLogDetail>('/mail/log/query/one', { id: sent.body.data.logId }));
+    expect(log).toMatchObject({ accountId: null, accountName: fresh.name, state: 'sent', origin: 'test' });
+    // The fixed test mail in the caller's language.
+    const english = await t.api.call('POST', '/mail/account/test/send', { token: t.adminToken, body: { account: fresh, to: 'en@example.com' }, headers: { 'client-language': 'en-US' } });
+    expect(english.status).toBe(200);
+    expect(header(auth.received.at(-1)!.raw, 'Subject')).toBe(serverPack('en-US')[TEST_MAIL_SUBJECT]);
+    expect(serverPack('en-US')[TEST_MAIL_SUBJECT]).not.toBe(TEST_MAIL_SUBJECT);
+    // Neither a saved account nor settings: refused.
+    const neither = await post('/mail/account/test/send', { to: 'x@example.com' });
+    expect([neither.status, neither.body.tipMsg]).toEqual([400, expect.stringContaining(TEST_TARGET_REQUIRED)]);
+
+    // A saved account edited in the form: the password left empty is the stored one; what was edited is used, nothing stored changes.
+    const id = await addAccount(auth.port, { username: 'mailer', password: PASSWORD });
+    const [stored] = await t.ctx.db.select().from(mailAccount).where(eq(mailAccount.id, id));
+    const edited = account(auth.port, { username: 'mailer', fromAddress: 'edited@example.com' });
+    expect(await okData(post<SendTestResult>('/mail/account/test/send', { id, account: edited, to: 'edited@example.com' }))).toMatchObject({ ok: true });
+    expect(auth.received.at(-1)!.from).toBe('edited@example.com');
+    expect(await okData(post<ConnectionTestResult>('/mail/account/test/connection', { id, ...edited }))).toMatchObject({ ok: true });
+    expect((await t.ctx.db.select().from(mailAccount).where(eq(mailAccount.id, id)))[0]).toEqual(stored);
+    // The password cleared in the form (null): none is sent, the server refuses.
+    const cleared = await okData(post<ConnectionTestResult>('/mail/account/test/connection', { id, ...edited, password: null }));
+    expect(cleared).toMatchObject({ ok: false, message: CONNECTION_FAILED });
+    // Another host or user with the password left empty: the stored password goes nowhere else; typed again it may.
+    const received = auth.received.length;
+    for (const moved of [{ host: 'localhost' }, { username: 'someone-else' }]) {
+      const r = await post('/mail/account/test/connection', { id, ...edited, ...moved });
+      expect([r.status, r.body.tipMsg]).toEqual([400, expect.stringContaining(STORED_SECRET_MOVED)]);
+      const s = await post('/mail/account/test/send', { id, account: { ...edited, ...moved }, to: 'x@example.com' });
+      expect([s.status, s.body.tipMsg]).toEqual([400, expect.stringContaining(STORED_SECRET_MOVED)]);
+    }
+    expect(auth.received.length).toBe(received);
+    expect((await post('/mail/account/test/connection', { id, ...edited, username: 'someone-else', password: 'typed' })).status).toBe(200);
+
+    // Scope: another company's settings or account.
+    const foreign = await okData(post<{ id: number }>('/mail/account/add', { ...account(plain.port), companyId: foreignCompanyId }));
+    expect((await post('/mail/account/test/send', { account: { ...account(plain.port), companyId: foreignCompanyId }, to: 'x@example.com' }, mailUser.token)).status).toBe(403);
+    expect((await post('/mail/account/test/connection', { ...account(plain.port), companyId: foreignCompanyId }, mailUser.token)).status).toBe(403);
+    expect((await post('/mail/account/test/send', { id: foreign.id, account: account(plain.port), to: 'x@example.com' }, mailUser.token)).status).toBe(404);
   });
 
   it('refuses bad input with a 4xx and writes nothing', async () => {

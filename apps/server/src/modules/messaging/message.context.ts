@@ -5,14 +5,16 @@ import { localTime } from '@ess/contract/time';
 import { alarm, alarmDict } from '../../db/schema/alarm.ts';
 import { device } from '../../db/schema/device.ts';
 import { site } from '../../db/schema/site.ts';
+import { mailLog, smsLog } from '../../db/schema/messaging.ts';
 import { company } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
+import { writeThroughOutage } from '../../platform/db/outage.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
-import { assertCompany, inSiteScope } from '../../platform/http/scope.ts';
 import { perApp } from '../../platform/module.ts';
+import { assertCompany, inSiteScope } from '../../platform/http/scope.ts';
 import { secretBox, type SecretBox } from '../../platform/secrets.ts';
 
 /**
@@ -20,18 +22,15 @@ import { secretBox, type SecretBox } from '../../platform/secrets.ts';
  * of a station for previews and test sends, the company checks of company-scoped records.
  */
 
-const boxes = perApp<SecretBox>('messaging secrets');
-
-/** Opens the box with SECRET_KEY (or the demo key, warned about in production mode). */
+/** Checks SECRET_KEY at start (the demo key is warned about in production mode). */
 export function startSecrets(ctx: AppContext): void {
-  const box = secretBox(ctx.config.secretKey);
-  if (box.isDemoKey && ctx.config.production) {
+  if (secretsOf(ctx).isDemoKey && ctx.config.production) {
     ctx.log.warn('SECRET_KEY is not set: mail passwords and SMS secrets are sealed with the documented demo key; set SECRET_KEY (32 random bytes, hex or base64) in production');
   }
-  boxes.set(ctx, box);
 }
 
-export const secretsOf = (ctx: AppContext): SecretBox => boxes.require(ctx);
+/** The box of SECRET_KEY. */
+export const secretsOf = (ctx: AppContext): SecretBox => secretBox(ctx.config.secretKey);
 
 /**
  * One retry policy for every mail and SMS (test sends try once): attempts before a temporary
@@ -164,4 +163,55 @@ export async function companyNames(db: DbOrTx, ids: number[]): Promise<Map<numbe
 }
 
 export const utcDay = (at = new Date()) => at.toISOString().slice(0, 10);
+
+/**
+ * An attempt's claim on its log row: until when it holds the row (as written, or as the claim
+ * tried to write it: its answer may be lost with the connection), and whether the peer took the
+ * message.
+ */
+export interface LeaseNote {
+  until: Date | null;
+  handedOver: boolean;
+}
+
+/**
+ * Runs one attempt; if it fails (the database went away) before the peer took the message, its
+ * claim on the log row is given back once the database is back — the message is due again at
+ * once rather than when the claim runs out. The claim's end must still be the one written (not
+ * settled or taken since).
+ */
+export async function givingBackClaim<T>(ctx: AppContext, log: typeof mailLog | typeof smsLog, id: number, attempt: (lease: LeaseNote) => Promise<T>): Promise<T> {
+  const lease: LeaseNote = { until: null, handedOver: false };
+  try {
+    return await attempt(lease);
+  } catch (err) {
+    const until = lease.until;
+    if (until && !lease.handedOver) {
+      const release = () =>
+        ctx.db
+          .update(log)
+          .set({ nextAttemptAt: sql`now()` })
+          .where(and(eq(log.id, id), inArray(log.state, ['queued', 'retrying']), sql`${log.nextAttemptAt} = ${until.toISOString()}::timestamptz`));
+      const pending = givingBack.get(ctx) ?? new Set();
+      givingBack.set(ctx, pending);
+      const p = writeThroughOutage(release, until.getTime() - Date.now()).then(() => undefined, () => undefined);
+      pending.add(p);
+      void p.then(() => pending.delete(p));
+    }
+    throw err;
+  }
+}
+
+/** Per instance: the claims being given back (givingBackClaim). */
+const givingBack = perApp<Set<Promise<void>>>('message claims given back');
+
+/** Until the claims being given back have landed (or run out): a sweep after an outage waits for them, so it finds those messages due. */
+export async function claimsGivenBack(ctx: AppContext): Promise<void> {
+  await Promise.all([...(givingBack.get(ctx) ?? [])]);
+}
+
+/** How long the record that a message went is retried while the database is away (within the claims' leases; writeThroughOutage). */
+export const PERSIST_SENT_MS = 90_000;
+/** The start of the next UTC day: when a message held by a daily limit (counted per UTC day) may go. */
+export const nextUtcMidnight = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 export const nowSql = sql`now()`;

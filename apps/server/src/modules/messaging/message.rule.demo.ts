@@ -6,13 +6,17 @@ import type { StoredEscalation, StoredRecipients } from './message.rule.service.
 
 /**
  * The demo's message rules (SEED_DEMO, first start: no rule yet), so that the demo's alarms reach
- * people: level 1–2 alarms of every station to the administrator in the console and by mail (the
- * mail account and templates the mail demo seeds, pointing at `npm run mail-catcher`), escalated
- * after 30 minutes to the maintenance role while nobody takes them on (a repair order) and they
- * are open; devices offline for 15 minutes to the maintenance role. The mail channel is left out
- * when the group has no default account or no template of the code (the console still works).
- * The administrator gets a demo address and number when they have none, so the catchers show
- * their mail and SMS; level 1–2 alarms go by SMS too when the SMS demo's channel and template exist.
+ * people without flooding them: level 1–2 alarms of every station to the administrator in the
+ * console, escalated after 30 minutes to the maintenance role while nobody takes them on (a
+ * repair order) and they are open; only level-1 alarms also by mail (the mail account and
+ * templates the mail demo seeds, pointing at `npm run mail-catcher`) and by SMS (when the SMS
+ * demo's channel and template exist) — the simulator's level-2 alarms sent some 44 mails in the
+ * first minutes; devices offline for 15 minutes to the maintenance role. The mail and SMS rule is
+ * left out when the group has neither a default account with the template nor the SMS channel
+ * (the console still works). The administrator gets a demo address and number when they have
+ * none, so the catchers show their mail and SMS. The console rule does not pop up a second notice
+ * beside the alarm's own popup (the administrator sees every station: decision 0046's amendment);
+ * it carries the escalation.
  */
 export const DEMO_ADMIN_MAIL = 'admin@ess-console.local';
 /** A documented sample number (not a subscriber's), so the SMS catcher shows the administrator's alarm SMS. */
@@ -38,19 +42,28 @@ export async function seedMessageRulesDemo({ config, db }: SeedContext): Promise
   const hasTemplate = async (code: string) =>
     (await db.select({ id: mailTemplate.id }).from(mailTemplate).where(and(eq(mailTemplate.companyId, group.id), eq(mailTemplate.code, code))).limit(1)).length > 0;
   const mailWith = async (code: string) => (account && (await hasTemplate(code)) ? { channels: ['console', 'mail'], mailTemplateCode: code } : { channels: ['console'], mailTemplateCode: null });
-  /** Level 1–2 alarms: by SMS too when the SMS demo's channel and alarm template are there. */
-  const alarmChannels = async () => {
-    const m = await mailWith(DEMO_ALARM_TEMPLATE);
-    return smsAlarm ? { ...m, channels: [...m.channels, 'sms'], smsTemplateCode: DEMO_ALARM_TEMPLATE } : m;
+  /** Level-1 alarms by mail and SMS: whichever of the two the demo has (null: neither). */
+  const mailAndSms = async () => {
+    const channels = [...(account && (await hasTemplate(DEMO_ALARM_TEMPLATE)) ? ['mail'] : []), ...(smsAlarm ? ['sms'] : [])];
+    if (!channels.length) return null;
+    return { channels, mailTemplateCode: channels.includes('mail') ? DEMO_ALARM_TEMPLATE : null, smsTemplateCode: smsAlarm ? DEMO_ALARM_TEMPLATE : null };
   };
   const recipients = (r: Partial<StoredRecipients>): StoredRecipients => ({ userIds: [], roleIds: [], siteContacts: false, assignee: false, ...r });
   const escalation: StoredEscalation | null = maintainers ? { intervalMinutes: 30, levels: [{ userIds: [], roleIds: [maintainers.id] }], maxRepeats: 1 } : null;
+  const severe = await mailAndSms();
   await db.insert(messageRule).values([
     {
-      companyId: group.id, name: '一、二级告警通知管理员', event: 'alarmOpened', maxLevel: 2, ...(await alarmChannels()),
+      companyId: group.id, name: '一、二级告警通知管理员', event: 'alarmOpened', maxLevel: 2, channels: ['console'],
       recipients: recipients({ userIds: [admin.id] }), escalation, createdBy: admin.id,
-      remark: '演示：30分钟无人处理升级给运维人员',
+      remark: '演示：站内通知，30分钟无人处理升级给运维人员',
     },
+    ...(severe
+      ? [{
+          companyId: group.id, name: '一级告警邮件短信通知管理员', event: 'alarmOpened', maxLevel: 1, ...severe,
+          recipients: recipients({ userIds: [admin.id] }), escalation, createdBy: admin.id,
+          remark: '演示：只有一级告警发邮件和短信',
+        }]
+      : []),
     ...(maintainers
       ? [{
           companyId: group.id, name: '设备离线15分钟', event: 'deviceOffline', minutes: 15, ...(await mailWith(DEMO_OFFLINE_TEMPLATE)),

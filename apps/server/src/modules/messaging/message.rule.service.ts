@@ -11,6 +11,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { CANCEL_RULE_DISABLED, cancelDeliveries } from './delivery.ledger.ts';
+import { assertSameCompany, RULE_COMPANY_FIXED } from './message.scope.ts';
 import { assertCompany, assertSites, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 
 /**
@@ -203,6 +204,7 @@ export async function addRule(ctx: AppContext, user: AuthUser, b: RuleAdd): Prom
 
 export async function editRule(ctx: AppContext, user: AuthUser, b: RuleEdit): Promise<void> {
   const cur = await ruleRow(ctx.db, user, b.id);
+  assertSameCompany(cur, b, RULE_COMPANY_FIXED);
   await checkRule(ctx.db, user, b);
   await ctx.db.transaction(async (tx) => {
     await tx.update(messageRule).set({ ...values(b), updatedAt: new Date() }).where(eq(messageRule.id, cur.id));

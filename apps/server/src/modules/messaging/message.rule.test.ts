@@ -9,7 +9,7 @@ import { newCompany, newRole, newSite, newUser, okData, seededCompanies } from '
 import { literals, serverPack } from '../../../test/packs.ts';
 import { LOCALES } from '@ess/contract';
 import { appUser } from '../../db/schema/system.ts';
-import { DEMO_ADMIN_MAIL, seedMessageRulesDemo } from './message.rule.demo.ts';
+import { DEMO_ADMIN_MAIL, DEMO_ALARM_TEMPLATE, seedMessageRulesDemo } from './message.rule.demo.ts';
 
 /**
  * Message rules (/message/config): the contract's refinements and the server's own checks refuse
@@ -69,6 +69,33 @@ describe.each(DB_TARGETS)('message rules on %s', (target) => {
     await t.ctx.db.delete(messageRule);
   });
 
+  it('the demo seed with the group’s mail account and SMS channel: level 1–2 alarms in the console, only level-1 alarms by mail and SMS', async () => {
+    const seed = { config: { ...t.ctx.config, seedDemo: true }, database: t.ctx.database, db: t.ctx.db, log: t.ctx.log };
+    const { group } = await seededCompanies(t);
+    const [acc] = await t.ctx.db.insert(mailAccount).values({ companyId: group.id, name: 'demo smtp', host: '127.0.0.1', port: 2525, tlsMode: 'none', fromAddress: 'd@example.com', isDefault: true }).returning();
+    const [ch] = await t.ctx.db.insert(smsChannel).values({ companyId: group.id, name: 'demo sms', provider: 'twilio', accessKeyId: `AC${'0'.repeat(32)}`, sender: '+15005550006', isDefault: true }).returning();
+    const tpl = { companyId: group.id, name: 'alarm', code: DEMO_ALARM_TEMPLATE, language: 'zh-CN' };
+    const [mt] = await t.ctx.db.insert(mailTemplate).values({ ...tpl, subject: '${station}', html: '<p>${description}</p>' }).returning();
+    const [st] = await t.ctx.db.insert(smsTemplate).values({ ...tpl, content: '${station} ${description}' }).returning();
+    try {
+      await seedMessageRulesDemo(seed);
+      const seeded = await okData(post<{ records: MessageRuleRecord[] }>('/message/config/query/page', { current: 1, pageSize: 10 }));
+      expect(seeded.records.map((r) => [r.event, r.channels, r.maxLevel, r.mailTemplateCode, r.smsTemplateCode]).sort()).toEqual([
+        ['alarmOpened', ['console'], 2, null, null],
+        ['alarmOpened', ['mail', 'sms'], 1, DEMO_ALARM_TEMPLATE, DEMO_ALARM_TEMPLATE],
+        ['deviceOffline', ['console'], null, null, null],
+      ]);
+      // No rule sends a level-2 alarm by mail or SMS.
+      expect(seeded.records.filter((r) => r.channels.some((c) => c !== 'console') && (r.maxLevel === null || r.maxLevel > 1))).toEqual([]);
+    } finally {
+      await t.ctx.db.delete(messageRule);
+      await t.ctx.db.delete(mailTemplate).where(eq(mailTemplate.id, mt!.id));
+      await t.ctx.db.delete(smsTemplate).where(eq(smsTemplate.id, st!.id));
+      await t.ctx.db.delete(mailAccount).where(eq(mailAccount.id, acc!.id));
+      await t.ctx.db.delete(smsChannel).where(eq(smsChannel.id, ch!.id));
+    }
+  });
+
   it('adds a rule and reads it back with the names of its stations, users and roles', async () => {
     id = (await okData(post<{ id: number }>('/message/config/add', valid()))).id;
     const r = await okData(post<MessageRuleRecord>('/message/config/query/one', { id }));
@@ -94,6 +121,7 @@ describe.each(DB_TARGETS)('message rules on %s', (target) => {
     ['no channels', { channels: [] }, '至少选择一种发送方式'],
     ['mail without a template', { mailTemplateCode: null }, '选择邮件发送时须选择邮件模板'],
     ['escalation of a non-alarm event', { event: 'workOrderAssigned' }, '只有告警事件可以升级'],
+    ['the assignee of an alarm event', { recipients: { assignee: true } }, '只有工单和结算单事件可以发送给处理人'],
     ['a level of 6', { maxLevel: 6 }, '告警等级应为1-5'],
     ['quiet hours of 25:00', { quietHours: { start: '25:00', end: '07:00' } }, '免打扰时间格式应为HH:mm'],
     ['an unknown time zone', { quietHours: { start: '22:00', end: '07:00', timeZone: 'Mars/Olympus' } }, '时区不正确'],
@@ -166,7 +194,7 @@ describe.each(DB_TARGETS)('message rules on %s', (target) => {
 describe('language packs for message rules and delivery', () => {
   it('translate every refusal and log reason of the rule server and the delivery engine in all 15 packs', () => {
     const texts = new Set<string>();
-    for (const file of ['message.rule.service.ts', 'delivery.ledger.ts', 'delivery.plan.ts', 'delivery.send.ts']) {
+    for (const file of ['message.rule.service.ts', 'message.scope.ts', 'delivery.ledger.ts', 'delivery.plan.ts', 'delivery.send.ts']) {
       const src = readFileSync(join(import.meta.dirname, file), 'utf8');
       for (const s of literals(src, /export const [A-Z_]+ = '([^']*[\u4e00-\u9fff][^']*)'/g)) texts.add(s);
     }

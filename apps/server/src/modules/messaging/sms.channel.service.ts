@@ -1,5 +1,5 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm';
-import { SEND_FAILED, SEND_SUCCEEDED, type SendTestResult, type SmsChannelRecord, type SmsChannelRef, type SmsProvider, type smsTestSend } from '@ess/contract/messaging';
+import { SEND_FAILED, SEND_SUCCEEDED, STORED_SECRET_MOVED, TEST_SECRET_REQUIRED, type SendTestResult, type SmsChannelRecord, type SmsChannelRef, type SmsProvider, type smsTestSend } from '@ess/contract/messaging';
 import type { z } from 'zod';
 import type { smsChannelAdd, smsChannelEdit, smsChannelFilter, smsChannelPage } from '@ess/contract/messaging';
 import { smsChannel } from '../../db/schema/messaging.ts';
@@ -11,9 +11,9 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
-import { filtered } from './message.scope.ts';
+import { assertSameCompany, CHANNEL_COMPANY_FIXED, filtered } from './message.scope.ts';
 import { previewData, secretsOf, SMS_SECRET } from './message.context.ts';
-import { attemptSms, queueSms } from './sms.send.ts';
+import { attemptSms, queueSms, type SmsSender } from './sms.send.ts';
 import { smsTemplateRow } from './sms.template.service.ts';
 import { credentialsOf, smsProviders } from './sms-providers/registry.ts';
 
@@ -129,7 +129,7 @@ export async function addChannel(ctx: AppContext, user: AuthUser, v: ChannelInpu
 /** An absent secret keeps the stored one, null clears it, text replaces it. */
 export async function editChannel(ctx: AppContext, user: AuthUser, v: z.output<typeof smsChannelEdit>): Promise<void> {
   const current = await channelRow(ctx.db, user, v.id);
-  if (v.companyId !== current.companyId) await assertCompany(ctx.db, user, v.companyId);
+  assertSameCompany(current, v, CHANNEL_COMPANY_FIXED);
   assertFitsProvider(v);
   const secretEnc = v.secret === undefined ? undefined : secretsOf(ctx).seal(v.secret || null, SMS_SECRET);
   await writing(ctx, v, v.id, (tx) =>
@@ -143,19 +143,44 @@ export async function deleteChannel(ctx: AppContext, user: AuthUser, id: number)
 }
 
 /**
- * A test SMS through a saved channel with a template rendered with a station's data: written to
- * the log (origin `test`) and sent at once, one attempt; the answer says sent or not and why.
+ * The channel a test sends through: a saved one (`id` alone), or the form's values (`form`, with
+ * `id` when editing). The form's secret: typed is used, null is none, absent is the stored one,
+ * and that only while provider, key id and endpoint are the stored ones (a stored secret never
+ * goes to another peer: STORED_SECRET_MOVED). The account and the form's company must be the caller's.
+ */
+async function testChannel(ctx: AppContext, user: AuthUser, id: number | undefined, form: ChannelInput | null) {
+  const old = id === undefined ? null : await channelRow(ctx.db, user, id);
+  if (!form) return { companyId: old!.companyId, id: old!.id, unsaved: null, sender: null };
+  await assertCompany(ctx.db, user, form.companyId);
+  assertFitsProvider(form);
+  let secret: string | null = null;
+  if (form.secret !== undefined) secret = form.secret || null;
+  else if (old?.secretSet) {
+    if (old.provider !== form.provider || old.accessKeyId !== form.accessKeyId || old.endpoint !== form.endpoint) throw new AppError('INVALID_PARAM', STORED_SECRET_MOVED);
+    const [row] = await ctx.db.select({ enc: smsChannel.secretEnc }).from(smsChannel).where(eq(smsChannel.id, old.id));
+    secret = row?.enc ? secretsOf(ctx).open(row.enc, SMS_SECRET) : null;
+  }
+  if (!secret) throw new AppError('INVALID_PARAM', TEST_SECRET_REQUIRED);
+  const sender: SmsSender = { row: { id: old?.id ?? null, endpoint: form.endpoint }, provider: form.provider, credentials: credentialsOf({ ...form, secret }) };
+  return { companyId: form.companyId, id: old?.id ?? null, unsaved: { name: form.name, provider: form.provider, signName: form.signName }, sender };
+}
+
+/**
+ * A test SMS with a template rendered with a station's data, through a saved channel or the
+ * form's values before saving: written to the log (origin `test`) and sent at once, one attempt;
+ * the answer says sent or not and why.
  */
 export async function testSend(ctx: AppContext, user: AuthUser, v: z.output<typeof smsTestSend>): Promise<SendTestResult> {
-  const channel = await channelRow(ctx.db, user, v.id);
+  const channel = await testChannel(ctx, user, v.id, v.channel ?? null);
   const tpl = await smsTemplateRow(ctx.db, user, v.templateId);
   const language = v.language ?? tpl.language;
   const station = await previewData(ctx, user, v.siteId, tpl.companyId);
   const logId = await queueSms(ctx, {
-    companyId: channel.companyId, channelId: channel.id, phone: v.phone, values: station.values, origin: 'test', userId: user.id,
+    companyId: channel.companyId, channelId: channel.id, ...(channel.unsaved ? { channel: channel.unsaved } : {}), phone: v.phone, values: station.values,
+    origin: 'test', userId: user.id,
     template: { id: tpl.id, name: tpl.name, code: tpl.code, language, content: tpl.content, providerTemplateCode: tpl.providerTemplateCode, signName: tpl.signName },
   }, tpl.variables);
-  const out = await attemptSms(ctx, logId, { maxAttempts: 1 });
+  const out = await attemptSms(ctx, logId, { maxAttempts: 1, ...(channel.sender ? { sender: channel.sender } : {}) });
   const result = out.result;
   if (result?.ok) return { ok: true, message: SEND_SUCCEEDED, reason: null, providerMessageId: result.providerMessageId, logId };
   return { ok: false, message: SEND_FAILED, reason: result ? `${result.providerCode}: ${result.reason}` : null, providerMessageId: null, logId };

@@ -3,10 +3,11 @@ import type { MessageOrigin } from '@ess/contract/messaging';
 import { smsChannel, smsLog } from '../../db/schema/messaging.ts';
 import type { AppContext } from '../../platform/context.ts';
 import { renderTemplate, smsSegments, type TemplateValues } from './message.template.ts';
-import { backoffMs, MAX_ATTEMPTS, secretsOf, SMS_SECRET, utcDay } from './message.context.ts';
+import { backoffMs, MAX_ATTEMPTS, nextUtcMidnight, PERSIST_SENT_MS, secretsOf, SMS_SECRET, utcDay, givingBackClaim, type LeaseNote } from './message.context.ts';
 import { failure, type SmsFailure, type SmsSendResult } from './sms-providers/provider.ts';
 import { credentialsOf, sendSms } from './sms-providers/registry.ts';
 import type { SmsProvider } from '@ess/contract/messaging';
+import { writeThroughOutage } from '../../platform/db/outage.ts';
 
 /**
  * One SMS from queue to provider (decision 0043's states): a message is written to the log as
@@ -38,9 +39,18 @@ export const SMS_DAILY_LIMIT = '已达短信渠道每日上限，次日发送';
 export const SMS_NO_TEMPLATE_CODE = '该服务商须填写服务商模板编码';
 export const SMS_NO_SIGN_NAME = '该服务商须填写短信签名';
 
+/** A channel as an attempt sends through it: a saved one (channelForSending) or a form's before saving. */
+export interface SmsSender {
+  row: { id: number | null; endpoint: string | null };
+  provider: SmsProvider;
+  credentials: Record<string, string | undefined>;
+}
+
 export interface SmsToQueue {
   companyId: number;
-  channelId: number;
+  /** Null: a test through a channel's settings not saved yet (`channel` names it). */
+  channelId: number | null;
+  channel?: { name: string; provider: SmsProvider; signName: string | null };
   template: { id: number | null; name: string | null; code: string | null; language: string | null; content: string; providerTemplateCode: string | null; signName: string | null };
   /** E.164. */
   phone: string;
@@ -62,7 +72,10 @@ export function templateParams(values: TemplateValues, variables: string[]): Rec
 
 /** Writes the message to the log as queued (rendered now: the log shows what went out) and returns its id. */
 export async function queueSms(ctx: AppContext, m: SmsToQueue, variables: string[]): Promise<number> {
-  const [channel] = await ctx.db.select({ name: smsChannel.name, provider: smsChannel.provider, signName: smsChannel.signName }).from(smsChannel).where(eq(smsChannel.id, m.channelId));
+  const [saved] = m.channel || m.channelId === null
+    ? []
+    : await ctx.db.select({ name: smsChannel.name, provider: smsChannel.provider, signName: smsChannel.signName }).from(smsChannel).where(eq(smsChannel.id, m.channelId));
+  const channel = m.channel ?? saved;
   const content = renderTemplate(m.template.content, m.values, 'text');
   const [row] = await ctx.db
     .insert(smsLog)
@@ -91,19 +104,32 @@ export interface AttemptOutcome {
   result: SmsSendResult | null;
 }
 
-/** One attempt of a due message: claim, send, record. `maxAttempts` 1 for a test send. */
-export async function attemptSms(ctx: AppContext, logId: number, opts: { maxAttempts?: number; now?: () => Date } = {}): Promise<AttemptOutcome> {
+/**
+ * One attempt of a due message: claim, send, record. `maxAttempts` 1 for a test send; `sender`:
+ * a test through the form's settings before they are saved (no stored channel's daily count).
+ */
+export function attemptSms(ctx: AppContext, logId: number, opts: { maxAttempts?: number; now?: () => Date; sender?: SmsSender } = {}): Promise<AttemptOutcome> {
+  return givingBackClaim(ctx, smsLog, logId, (lease) => attemptSmsOnce(ctx, logId, opts, lease));
+}
+
+async function attemptSmsOnce(ctx: AppContext, logId: number, opts: { maxAttempts?: number; now?: () => Date; sender?: SmsSender }, lease: LeaseNote): Promise<AttemptOutcome> {
   const now = opts.now?.() ?? new Date();
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  // Noted before the claim: one whose answer the database cut off may have committed.
+  lease.until = leaseUntil;
   const [row] = await ctx.db
     .update(smsLog)
-    .set({ attempts: sql`${smsLog.attempts} + 1`, lastAttemptAt: now, nextAttemptAt: new Date(now.getTime() + LEASE_MS) })
+    .set({ attempts: sql`${smsLog.attempts} + 1`, lastAttemptAt: now, nextAttemptAt: leaseUntil })
     .where(and(eq(smsLog.id, logId), inArray(smsLog.state, ['queued', 'retrying']), lte(smsLog.nextAttemptAt, now)))
     .returning();
   if (!row) return { attempted: false, state: null, result: null };
   const maxAttempts = opts.maxAttempts ?? SMS_MAX_ATTEMPTS;
   const record = async (result: SmsSendResult): Promise<AttemptOutcome> => {
     if (result.ok) {
-      await ctx.db.update(smsLog).set({ state: 'sent', providerMessageId: result.providerMessageId.slice(0, 256), sentAt: now, nextAttemptAt: null, error: null }).where(eq(smsLog.id, logId));
+      lease.handedOver = true;
+      // The provider has the message: the record of it must land (retried while the database is away).
+      const sent = { state: 'sent', providerMessageId: result.providerMessageId.slice(0, 256), sentAt: now, nextAttemptAt: null, error: null };
+      await writeThroughOutage(() => ctx.db.update(smsLog).set(sent).where(eq(smsLog.id, logId)), PERSIST_SENT_MS);
       return { attempted: true, state: 'sent', result };
     }
     const error = `${result.providerCode}: ${result.reason}`.slice(0, 1000);
@@ -115,24 +141,24 @@ export async function attemptSms(ctx: AppContext, logId: number, opts: { maxAtte
     return { attempted: true, state: retry ? 'retrying' : 'failed', result };
   };
 
-  const channel = row.channelId === null ? null : await channelForSending(ctx, row.channelId).catch((err: unknown) => {
+  const channel: SmsSender | null = opts.sender ?? (row.channelId === null ? null : await channelForSending(ctx, row.channelId).catch((err: unknown) => {
     ctx.log.error({ err, channelId: row.channelId }, 'SMS channel secret does not open');
     return null;
-  });
+  }));
   if (!channel) return record(failure('permanent', 'ChannelMissing', SMS_CHANNEL_GONE));
   const missing = missingTemplateParts(channel.provider, row.providerTemplateCode, row.signName);
   if (missing) return record(failure('permanent', 'TemplateIncomplete', missing));
 
-  // The daily limit: counted per UTC day on the channel row, atomically; past it the message waits for tomorrow.
+  // The daily limit: counted per UTC day on the saved channel's row, atomically; past it the message waits for tomorrow.
   const day = utcDay(now);
-  const [counted] = await ctx.db
+  const countedId = opts.sender ? null : channel.row.id;
+  const [counted] = countedId === null ? [{ n: 0 }] : await ctx.db
     .update(smsChannel)
     .set({ sentDay: day, sentToday: sql`case when ${smsChannel.sentDay} = ${day} then ${smsChannel.sentToday} + 1 else 1 end` })
-    .where(and(eq(smsChannel.id, channel.row.id), sql`(${smsChannel.sentDay} is distinct from ${day} or ${smsChannel.sentToday} < ${smsChannel.dailyLimit})`))
+    .where(and(eq(smsChannel.id, countedId), sql`(${smsChannel.sentDay} is distinct from ${day} or ${smsChannel.sentToday} < ${smsChannel.dailyLimit})`))
     .returning({ n: smsChannel.sentToday });
   if (!counted) {
-    const tomorrow = new Date(`${day}T00:00:00Z`).getTime() + 86_400_000;
-    await ctx.db.update(smsLog).set({ attempts: sql`${smsLog.attempts} - 1`, error: SMS_DAILY_LIMIT, nextAttemptAt: new Date(tomorrow) }).where(eq(smsLog.id, logId));
+    await ctx.db.update(smsLog).set({ attempts: sql`${smsLog.attempts} - 1`, error: SMS_DAILY_LIMIT, nextAttemptAt: nextUtcMidnight(now) }).where(eq(smsLog.id, logId));
     return { attempted: true, state: 'queued', result: failure('temporary', 'DailyLimit', SMS_DAILY_LIMIT) };
   }
 
@@ -143,9 +169,9 @@ export async function attemptSms(ctx: AppContext, logId: number, opts: { maxAtte
     params: (row.params ?? {}) as Record<string, string>,
     text: row.content,
   }, { baseUrl: channel.row.endpoint, timeoutMs: ctx.config.mailTimeoutMs });
-  if (!result.ok) {
+  if (!result.ok && countedId !== null) {
     // Not sent: the day's count gives the message back.
-    await ctx.db.update(smsChannel).set({ sentToday: sql`greatest(${smsChannel.sentToday} - 1, 0)` }).where(and(eq(smsChannel.id, channel.row.id), eq(smsChannel.sentDay, day)));
+    await ctx.db.update(smsChannel).set({ sentToday: sql`greatest(${smsChannel.sentToday} - 1, 0)` }).where(and(eq(smsChannel.id, countedId), eq(smsChannel.sentDay, day)));
   }
   return record(result);
 }

@@ -10,7 +10,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
-import { filtered } from './message.scope.ts';
+import { assertSameCompany, filtered, SMS_TEMPLATE_COMPANY_FIXED } from './message.scope.ts';
 import { previewData } from './message.context.ts';
 import { renderTemplate, smsSegments, variablesOf } from './message.template.ts';
 
@@ -96,7 +96,7 @@ export async function addTemplate(ctx: AppContext, user: AuthUser, v: TemplateIn
 
 export async function editTemplate(ctx: AppContext, user: AuthUser, v: z.output<typeof smsTemplateEdit>): Promise<void> {
   const current = await smsTemplateRow(ctx.db, user, v.id);
-  if (v.companyId !== current.companyId) await assertCompany(ctx.db, user, v.companyId);
+  assertSameCompany(current, v, SMS_TEMPLATE_COMPANY_FIXED);
   await unique(ctx.db.update(smsTemplate).set({ ...columnsOf(v), updatedAt: sql`now()` }).where(eq(smsTemplate.id, v.id)));
 }
 

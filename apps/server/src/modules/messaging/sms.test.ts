@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PHONE_INVALID, SMS_ENDPOINT_INVALID, TEMPLATE_UNKNOWN_VARIABLE, type SendTestResult, type SmsChannelRecord, type SmsLogDetail, type SmsLogRecord, type SmsPreview } from '@ess/contract/messaging';
+import { PHONE_INVALID, SMS_ENDPOINT_INVALID, STORED_SECRET_MOVED, TEMPLATE_UNKNOWN_VARIABLE, TEST_SECRET_REQUIRED, TEST_TARGET_REQUIRED, type SendTestResult, type SmsChannelRecord, type SmsLogDetail, type SmsLogRecord, type SmsPreview } from '@ess/contract/messaging';
 import type { Page } from '@ess/contract';
 import { startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newAlarm, newDevice, newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
@@ -191,6 +191,44 @@ describe('SMS channels, templates and log', () => {
     expect(cells).toContain('+8613800138000');
     expect(cells).not.toContain(TOKEN);
     expect(file.raw.includes(Buffer.from(TOKEN))).toBe(false);
+    expect(answers.filter((a) => a.includes(TOKEN))).toEqual([]);
+  });
+
+  it('test-sends through the form’s unsaved values: a new channel with its secret typed, an edited one with the stored secret only towards the same peer', async () => {
+    mode = 'ok';
+    const form = { companyId: east.id, name: '未保存渠道', provider: 'twilio', accessKeyId: SID, sender: '+15005550006', endpoint: peer.url };
+    const channelsBefore = (await t.ctx.db.select().from(smsChannel)).length;
+    const fresh = await post<SendTestResult>('/sms/channel/test/send', { channel: { ...form, secret: TOKEN }, templateId, phone: '+8613800138000' });
+    expect(fresh.body.data).toMatchObject({ ok: true, message: '发送成功' });
+    expect((await t.ctx.db.select().from(smsChannel)).length).toBe(channelsBefore);
+    const [freshLog] = await t.ctx.db.select().from(smsLog).where(eq(smsLog.id, fresh.body.data.logId));
+    expect(freshLog).toMatchObject({ channelId: null, channelName: '未保存渠道', provider: 'twilio', state: 'sent', origin: 'test' });
+    const sentBefore = peer.requests.length;
+    // Neither a saved channel nor a secret: refused before anything goes out.
+    const none = await post('/sms/channel/test/send', { channel: form, templateId, phone: '+8613800138000' });
+    expect([none.status, none.body.tipMsg]).toEqual([400, expect.stringContaining(TEST_SECRET_REQUIRED)]);
+    const neither = await post('/sms/channel/test/send', { templateId, phone: '+8613800138000' });
+    expect([neither.status, neither.body.tipMsg]).toEqual([400, expect.stringContaining(TEST_TARGET_REQUIRED)]);
+    // The saved channel edited in the form (its day's limit is used up; a test of the form is not counted): the stored secret authenticates, the edited sender is used.
+    const edited = await okData(post<SendTestResult>('/sms/channel/test/send', { id: channelId, channel: { ...form, sender: '+15005550007' }, templateId, phone: '+8613800138000' }));
+    expect(edited).toMatchObject({ ok: true });
+    expect(new URLSearchParams(peer.requests.at(-1)!.body).get('From')).toBe('+15005550007');
+    expect((await okData(post<SmsChannelRecord>('/sms/channel/query/one', { id: channelId }))).sender).toBe('+15005550006');
+    // A wrong secret typed: the provider refuses it.
+    const wrong = await okData(post<SendTestResult>('/sms/channel/test/send', { id: channelId, channel: { ...form, secret: 'wrong-token' }, templateId, phone: '+8613800138000' }));
+    expect(wrong).toMatchObject({ ok: false, message: '发送失败' });
+    expect(wrong.reason).toMatch(/^20003/);
+    // The endpoint or the key id changed: the stored secret goes nowhere else.
+    const other = await startHttpPeer(() => ({ status: 201, body: { sid: 'SMx' } }));
+    for (const moved of [{ endpoint: other.url }, { accessKeyId: `AC${'9'.repeat(32)}` }]) {
+      const r = await post('/sms/channel/test/send', { id: channelId, channel: { ...form, ...moved }, templateId, phone: '+8613800138000' });
+      expect([r.status, r.body.tipMsg]).toEqual([400, expect.stringContaining(STORED_SECRET_MOVED)]);
+    }
+    expect(other.requests).toEqual([]);
+    await other.close();
+    expect(peer.requests.length).toBe(sentBefore + 2);
+    // Another company's form or channel.
+    expect((await post('/sms/channel/test/send', { channel: { ...form, companyId: south.id, secret: TOKEN }, templateId, phone: '+8613800138000' })).status).toBe(403);
     expect(answers.filter((a) => a.includes(TOKEN))).toEqual([]);
   });
 

@@ -1,11 +1,11 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   REMETER_ACCEPTED, REMETER_OCCUPIED, periodReadingDetail, periodReadingRecord, reMeterTask, timingReadingRecord, zeroReadingRecord,
   type PeriodReadingDetail, type PeriodReadingRecord, type ReMeterTask, type TimingReadingRecord, type ZeroReadingRecord,
 } from '@ess/contract';
 import type { Page } from '@ess/contract';
-import { meterPeriodReading, meterZeroReading } from '../../db/schema/meter-reading.ts';
+import { meterPeriodReading, meterReMeterTask, meterZeroReading } from '../../db/schema/meter-reading.ts';
 import { priceCycle, priceTemplate, sitePriceCycle } from '../../db/schema/pricing.ts';
 import { readXlsxSheet } from '../../platform/xlsx/xlsx.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -141,6 +141,24 @@ describe.each(DB_TARGETS)('meter readings on %s', (target) => {
     ]);
   });
 
+  it('the zero and timing exports say what their pages say', async () => {
+    const zero = await t.api.post('/meter/zero/data/export', viewer.token, { siteId, deviceId: meterId, startDate: '2026-10-01', endDate: '2026-11-01' });
+    expect(zero.status).toBe(200);
+    const zs = (await readXlsxSheet(zero.raw))!;
+    expect(zs.rows).toHaveLength(32);
+    const total = zs.headers.find((h) => h.startsWith('正向有功电能（总）'))!;
+    const quality = zs.headers.find((h) => h === '数据质量')!;
+    const byValue = zs.rows.map((r) => [Number(r.cells[total]), r.cells[quality]]);
+    expect(byValue).toContainEqual([1000, '实测']);
+    expect(byValue).toContainEqual([6650.5, '实测']);
+    expect(zs.rows.filter((r) => r.cells[quality] === '缺失')).toHaveLength(1);
+    const timing = await t.api.post('/meter/timing/reading/export', viewer.token, { siteId, deviceId: meterId });
+    expect(timing.status).toBe(200);
+    const ts = (await readXlsxSheet(timing.raw))!;
+    const tt = ts.headers.find((h) => h.startsWith('正向有功电能（总）'))!;
+    expect(ts.rows.map((r) => Number(r.cells[tt])).sort((a, b) => a - b)).toEqual([1000, 6650.5]);
+  });
+
   it('refuses a foreign station, a period ending before it starts, and a meter that is not of the subsystem', async () => {
     const foreign = await post('/meter/zero/data/query/page', { siteId: foreignSiteId });
     expect(foreign.status).toBe(403);
@@ -156,6 +174,9 @@ describe.each(DB_TARGETS)('meter readings on %s', (target) => {
     expect(other.status).toBe(404);
     const [{ n }] = (await t.ctx.db.select({ n: count() }).from(meterPeriodReading).where(eq(meterPeriodReading.deviceId, foreignMeter.id))) as [{ n: number }];
     expect(n).toBe(0);
+    // None of the refused re-meters left a task behind.
+    const [{ tasks }] = (await t.ctx.db.select({ tasks: count() }).from(meterReMeterTask).where(inArray(meterReMeterTask.deviceId, [meterId, foreignMeter.id]))) as [{ tasks: number }];
+    expect(tasks).toBe(0);
   });
 
   it('re-meter: answers at once, refuses a second request while one runs, and reads the same figures again', async () => {
@@ -224,5 +245,29 @@ describe.each(DB_TARGETS)('meter readings on %s', (target) => {
     expect([line('forwardActiveEnergy').price, line('forwardActiveEnergy').amount]).toEqual([null, null]);
     // Storage: discharge − charge, summed exactly and rounded once: 3229.182 − 2005.22 = 1223.962 → 1223.96.
     expect([one.amount, one.currency]).toEqual(['1223.96', 'CNY']);
+  });
+
+  it('the PV and charging-pile meters have their own page, detail, export and re-meter', async () => {
+    const pileMeterId = (await newDevice(t, siteId, { type: 'meter', meterPurpose: 'pile' })).id;
+    const rising = (perDay: number): Report[] => Array.from({ length: 33 }, (_, i) => ({
+      ts: local(`${new Date(Date.UTC(2026, 8, 30 + i)).toISOString().slice(0, 10)}T23:58:00`), f: 100 + perDay * i, r: 10 + i,
+    }));
+    await writeReports(pvMeterId, rising(40));
+    await writeReports(pileMeterId, rising(25));
+    await sweepReadings(t.ctx, NOW);
+    const admin = <T>(path: string, body: unknown) => t.api.post<T>(path, t.adminToken, body);
+    for (const [base, id, perDay] of [['/operation/pv/meter', pvMeterId, 40], ['/operation/charging/pile/meter', pileMeterId, 25]] as const) {
+      const page = await okData(admin<Page<PeriodReadingRecord>>(`${base}/query/page`, { siteId, startDate: '2026-10-01', endDate: '2026-10-31' }));
+      expect(page.records.map((r) => [r.deviceId, r.periodStart, r.periodEnd, r.difference.forwardActiveEnergy, r.difference.reverseActiveEnergy]), base).toEqual([[id, '2026-10-01', '2026-10-31', 31 * perDay, 31]]);
+      const one = periodReadingDetail.parse(await okData(admin<PeriodReadingDetail>(`${base}/query/one`, { id: page.records[0]!.id })));
+      expect(one.days).toHaveLength(31);
+      const file = await admin(`${base}/export`, { siteId, startDate: '2026-10-01', endDate: '2026-10-31' });
+      const col = (await readXlsxSheet(file.raw))!;
+      expect(col.rows.map((r) => Number(r.cells[col.headers.find((h) => h.startsWith('正向有功电能（总）（差值）'))!]))).toEqual([31 * perDay]);
+      const task = await admin<ReMeterTask>(`${base}/reMeter`, { deviceId: id, periodStart: '2026-10-01', periodEnd: '2026-10-31' });
+      expect([task.status, task.body.data.message]).toEqual([200, REMETER_ACCEPTED]);
+      // A storage meter is not one of theirs.
+      expect((await admin(`${base}/reMeter`, { deviceId: meterId, periodStart: '2026-10-01', periodEnd: '2026-10-31' })).status).toBe(404);
+    }
   });
 });

@@ -2,10 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { connect, type MqttClient } from 'mqtt';
 import {
-  MQTT_QOS, SERVER_SUBSCRIPTIONS, commandReplySchema, deviceTopic, parseDeviceTopic, type CommandName, type CommandPayload, type CommandReply,
+  MQTT_QOS, SERVER_SUBSCRIPTIONS, commandReplySchema, deviceTopic, parseDeviceTopic, type CommandReply, type DeviceCommandName, type DeviceCommandPayload,
 } from '@ess/contract';
 import type { AppContext } from '../../platform/context.ts';
 import type { Logger } from '../../platform/logging.ts';
+
+/** Marks an error thrown before the command was handed to the broker: it certainly did not reach the device. */
+function notSent(err: unknown): Error {
+  return Object.assign(err instanceof Error ? err : new Error(String(err)), { commandNotSent: true });
+}
+
+/** Whether `send` failed before the command was handed to the broker (no connection): it never reached the device. */
+export function commandNotSent(err: unknown): boolean {
+  return (err as { commandNotSent?: unknown } | null)?.commandNotSent === true;
+}
 
 export type CommandOutcome =
   | { kind: 'reply'; reply: CommandReply; durationMs: number }
@@ -33,6 +43,8 @@ export class CommandChannel {
   private connecting: Promise<MqttClient> | null = null;
   private readonly pending = new Map<string, Pending>();
   private closed = false;
+  /** When the connection to the broker was last lost (0: never). */
+  private lostAt = 0;
 
   constructor(private readonly url: string, private readonly log: Logger, private readonly auth: { username?: string; password?: string } = {}) {}
 
@@ -71,6 +83,9 @@ export class CommandChannel {
     });
     client.on('error', (err) => this.log.warn({ err: err.message }, 'mqtt command client error'));
     client.on('message', (topic, payload) => this.onReply(topic, payload));
+    client.on('close', () => {
+      this.lostAt = Date.now();
+    });
     try {
       await new Promise<void>((resolve, reject) => {
         const t = setTimeout(() => reject(new Error(`MQTT broker ${this.url} did not answer within 5 s`)), 5000);
@@ -111,12 +126,17 @@ export class CommandChannel {
   async send(
     siteCode: string,
     deviceCode: string,
-    command: CommandName,
-    params: CommandPayload['params'],
+    command: DeviceCommandName,
+    params: DeviceCommandPayload['params'],
     timeoutMs: number,
   ): Promise<{ requestId: string; outcome: CommandOutcome }> {
-    if (this.closed) throw new Error('command channel closed');
-    const client = await this.connection();
+    if (this.closed) throw notSent(new Error('command channel closed'));
+    let client: MqttClient;
+    try {
+      client = await this.connection();
+    } catch (err) {
+      throw notSent(err);
+    }
     const requestId = randomUUID();
     const startedAt = Date.now();
     const outcome = new Promise<CommandOutcome>((resolve) => {
@@ -136,6 +156,14 @@ export class CommandChannel {
       throw err;
     }
     return { requestId, outcome: await outcome };
+  }
+
+  /**
+   * Whether the connection to the broker was lost since `sinceMs` (or is down now): a command sent
+   * then that timed out may never have reached the device, or its reply may have been lost.
+   */
+  interruptedSince(sinceMs: number): boolean {
+    return this.lostAt >= sinceMs || !this.client?.connected;
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, max, ne, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, lte, max, ne, or, sql, type SQL } from 'drizzle-orm';
 import { todayIn } from '@ess/contract';
 import { priceInUseRefusal } from '@ess/contract/statement';
 import { statement, statementPriceUse } from '../../db/schema/statement.ts';
@@ -57,6 +57,58 @@ export async function assertOnlyEnded(
   if (!codes.length) return;
   if (!unchanged || (endDate !== null && lastDate !== null && endDate < lastDate)) {
     throw new AppError('RULE_VIOLATION', `${priceInUseRefusal(named(codes))}；如需调整，请设置结束日期（不早于${lastDate}）并新增从某日起生效的电价`);
+  }
+}
+
+export const SETTLED_PERIOD_PRICE = '该时段已有已确认或已锁定的结算单，其电价不能再改动（如需调整，请从结算期之后的日期起新增电价）：';
+
+/** A station-local date range; `to` null is open-ended. */
+export interface DateRange {
+  siteId: number;
+  from: string;
+  to: string | null;
+}
+
+const dayBefore = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+const dayAfter = (date: string) => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The days whose price an edit of a dated rate changes: both whole ranges when what it charges
+ * changed (or it moved to another station), else only the days it gained or lost at either end.
+ */
+export function changedDays(before: DateRange, after: DateRange, pricesChanged: boolean): DateRange[] {
+  if (pricesChanged || before.siteId !== after.siteId) return [before, after];
+  const out: DateRange[] = [];
+  if (before.from !== after.from) {
+    const [a, b] = before.from < after.from ? [before.from, after.from] : [after.from, before.from];
+    out.push({ siteId: after.siteId, from: a, to: dayBefore(b) });
+  }
+  if (before.to !== after.to) {
+    const [a, b] = before.to === null ? [after.to!, null] : after.to === null || before.to < after.to ? [before.to, after.to] : [after.to, before.to];
+    out.push({ siteId: after.siteId, from: dayAfter(a), to: b });
+  }
+  return out;
+}
+
+/**
+ * Refuses (406, naming the statements) a change of prices on days a confirmed or locked statement
+ * of the station settled, whichever rate priced them, or none (issue 18 item 8: a price change
+ * touches only drafts and unsettled days; adding a rate over a settled month's unpriced days
+ * would change its revenue behind the statement).
+ */
+export async function assertDaysUnsettled(tx: DbOrTx, ranges: readonly DateRange[]): Promise<void> {
+  const hit = (r: DateRange): SQL =>
+    and(eq(statement.siteId, r.siteId), gte(statement.periodEnd, r.from), r.to === null ? undefined : lte(statement.periodStart, r.to))!;
+  const valid = ranges.filter((r) => r.to === null || r.from <= r.to);
+  if (!valid.length) return;
+  const rows = await tx
+    .select({ code: statement.code })
+    .from(statement)
+    .where(and(ne(statement.state, 'draft'), or(...valid.map(hit))))
+    .orderBy(asc(statement.code));
+  if (rows.length) {
+    const codes = rows.map((r) => r.code);
+    throw new AppError('RULE_VIOLATION', `${SETTLED_PERIOD_PRICE}${named(codes).join('、')}`, codes.join(','));
   }
 }
 

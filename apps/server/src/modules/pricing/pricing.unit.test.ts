@@ -4,6 +4,7 @@ import {
 } from '@ess/contract';
 import { demoFleet } from '@ess/simulator';
 import { bandsOfSchedule } from '../../demo/demo-prices.ts';
+import { changedDays } from './price-history.ts';
 import { bandAt, localInstant, nextDate, resolveTariffs, type TariffConfig, type TariffCycle } from './tariff.ts';
 
 const band = (start: string, end: string, period: PriceBand['period']): PriceBand => ({ start, end, period });
@@ -186,5 +187,19 @@ describe('the tariff resolver', () => {
     const b = config([cycle({ peakPrice: 0.5 })], { id: 2, startDate: '2024-07-01', endDate: null });
     const days = resolveTariffs({ timeZone: 'America/Los_Angeles', currency: 'USD', configs: [a, b], solar: [] }, '2024-06-30', '2024-07-01');
     expect(days.map((d) => [d.date, d.configId, d.prices!.peak])).toEqual([['2024-06-30', 1, 0.4], ['2024-07-01', 2, 0.5]]);
+  });
+});
+
+describe('the days an edit of a dated rate changes (refused where a confirmed or locked statement settled them)', () => {
+  const r = (from: string, to: string | null, siteId = 1) => ({ siteId, from, to });
+  it('only the days gained or lost at either end when the prices stay', () => {
+    expect(changedDays(r('2026-11-01', null), r('2026-11-01', '2026-11-20'), false)).toEqual([r('2026-11-21', null)]);
+    expect(changedDays(r('2026-11-01', '2026-11-20'), r('2026-11-01', null), false)).toEqual([r('2026-11-21', null)]);
+    expect(changedDays(r('2026-11-01', '2026-11-30'), r('2026-10-31', '2026-11-20'), false)).toEqual([r('2026-10-31', '2026-10-31'), r('2026-11-21', '2026-11-30')]);
+    expect(changedDays(r('2026-11-01', '2026-11-30'), r('2026-11-01', '2026-11-30'), false)).toEqual([]);
+  });
+  it('both whole ranges when the prices change or the rate moves to another station', () => {
+    expect(changedDays(r('2026-11-01', '2026-11-30'), r('2026-11-05', null), true)).toEqual([r('2026-11-01', '2026-11-30'), r('2026-11-05', null)]);
+    expect(changedDays(r('2026-11-01', null), r('2026-11-01', null, 2), false)).toEqual([r('2026-11-01', null), r('2026-11-01', null, 2)]);
   });
 });

@@ -15,7 +15,7 @@ import { assertCompany, assertSites, inSiteScope } from '../../platform/http/sco
 import { underCompany } from '../site/index.ts';
 import { money, moneyIn } from './pricing.records.ts';
 import { emitPriceChanges, type PriceChange } from './pricing.service.ts';
-import { assertNotStarted, assertOnlyEnded, assertPricesUnsettled, zoneOfSite } from './price-history.ts';
+import { assertDaysUnsettled, assertNotStarted, assertOnlyEnded, assertPricesUnsettled, changedDays, zoneOfSite } from './price-history.ts';
 import { templateInScope } from './template.service.ts';
 
 /** A station's price configuration over time: configure price cycles and solar (feed-in) price cycles. */
@@ -50,6 +50,7 @@ async function lockSites(tx: DbOrTx, user: AuthUser, siteIds: number[]) {
 }
 
 const earlier = (a: string, b: string) => (a < b ? a : b);
+const rangeOf = (r: { siteId: number; startDate: string; endDate: string | null }) => ({ siteId: r.siteId, from: r.startDate, to: r.endDate });
 
 /** An edited date range changes prices from the earlier of its old and new start (on both stations when it moved). */
 function changesOfEdit(before: { siteId: number; startDate: string }, after: { siteId: number; startDate: string }): PriceChange[] {
@@ -166,6 +167,7 @@ export async function addConfig(ctx: AppContext, user: AuthUser, body: SitePrice
     const station = (await lockSites(tx, user, [body.siteId])).get(body.siteId)!;
     await assertTemplateFits(tx, user, body.templateId, station);
     await assertNoConfigOverlap(tx, body);
+    await assertDaysUnsettled(tx, [{ siteId: body.siteId, from: body.startDate, to: body.endDate }]);
     const [created] = await tx.insert(sitePriceCycle).values(configValues(body)).returning({ id: sitePriceCycle.id });
     await emitPriceChanges(tx, [{ siteIds: [body.siteId], fromDate: body.startDate }]);
     return created!.id;
@@ -182,6 +184,8 @@ export async function editConfig(ctx: AppContext, user: AuthUser, body: SitePric
     await assertOnlyEnded(tx, { kind: 'sitePrice', id: before.id }, unchanged, body.endDate);
     await assertTemplateFits(tx, user, body.templateId, stations.get(body.siteId)!);
     await assertNoConfigOverlap(tx, body, before.id);
+    const charges = body.templateId === before.templateId && (body.serviceFee ?? null) === before.serviceFee;
+    await assertDaysUnsettled(tx, changedDays(rangeOf(before), rangeOf(body), !charges));
     await tx.update(sitePriceCycle).set({ ...configValues(body), updatedAt: new Date() }).where(eq(sitePriceCycle.id, before.id));
     await emitPriceChanges(tx, changesOfEdit(before, body));
     return before;
@@ -287,6 +291,7 @@ export async function addSolar(ctx: AppContext, user: AuthUser, body: SolarPrice
   const id = await ctx.db.transaction(async (tx) => {
     await lockSites(tx, user, [body.siteId]);
     await assertNoSolarOverlap(tx, body);
+    await assertDaysUnsettled(tx, [{ siteId: body.siteId, from: body.startDate, to: body.endDate }]);
     const [created] = await tx.insert(solarPriceCycle).values(solarValues(body)).returning({ id: solarPriceCycle.id });
     await emitPriceChanges(tx, [{ siteIds: [body.siteId], fromDate: body.startDate }]);
     return created!.id;
@@ -303,6 +308,8 @@ export async function editSolar(ctx: AppContext, user: AuthUser, body: SolarPric
       JSON.stringify(body.periodPrices ?? null) === JSON.stringify(before.periodPrices ?? null);
     await assertOnlyEnded(tx, { kind: 'solarPrice', id: before.id }, unchanged, body.endDate);
     await assertNoSolarOverlap(tx, body, before.id);
+    const charges = body.price === before.price && JSON.stringify(body.periodPrices ?? null) === JSON.stringify(before.periodPrices ?? null);
+    await assertDaysUnsettled(tx, changedDays(rangeOf(before), rangeOf(body), !charges));
     await tx.update(solarPriceCycle).set({ ...solarValues(body), updatedAt: new Date() }).where(eq(solarPriceCycle.id, before.id));
     await emitPriceChanges(tx, changesOfEdit(before, body));
     return before;

@@ -1,3 +1,4 @@
+import { declareEvents } from '../../platform/events/catalogue.ts';
 import { defineModule } from '../../platform/module.ts';
 import { diagramSanitiser } from './diagram.service.ts';
 import { SvgSanitiser } from './diagram-svg.ts';
@@ -6,6 +7,7 @@ import { siteRoutes } from './site.routes.ts';
 /** Station configuration: stations, key values, cabinets, distribution diagrams, parameters, callbacks. */
 export const siteModule = defineModule({
   name: 'site',
+  events: declareEvents('site.changed'),
   routes: siteRoutes,
   start: (ctx) => {
     diagramSanitiser.set(ctx, new SvgSanitiser(ctx.log));

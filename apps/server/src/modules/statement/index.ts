@@ -1,3 +1,4 @@
+import { declareEvents } from '../../platform/events/catalogue.ts';
 import { defineModule } from '../../platform/module.ts';
 import './statement.events.ts';
 import { registerStatementJobs, statementPriceSubscriber } from './statement.jobs.ts';
@@ -11,6 +12,7 @@ import { statementRoutes } from './statement.routes.ts';
  */
 export const statementModule = defineModule({
   name: 'statement',
+  events: declareEvents('statement.generated', 'statement.investorConfirmed', 'statement.powerUserConfirmed', 'statement.locked', 'statement.disputed'),
   routes: statementRoutes,
   jobs: registerStatementJobs,
   subscribers: [statementNotifySubscriber, statementPriceSubscriber],
@@ -23,3 +25,7 @@ export { seedStatementDemo } from './statement.demo.ts';
 
 /** Exact decimal arithmetic (money without binary floating point), for the modules that bill beside statements (demand charges). */
 export { add, dec, fixed, mul, round, sub } from './decimal.ts';
+
+/** The statement list (the report centre's statement summary) and a PDF document in a language's font. */
+export { statementPageOf } from './statement.service.ts';
+export { openPdf } from './statement.download.ts';

@@ -153,11 +153,12 @@ export function pdfFont(locale: string): { file: string; face?: string } | null 
   return cjk ? { file: cjk, face: CJK_FACE['zh-CN'] } : null;
 }
 
-export function statementPdf(doc: StatementDocument, lang: ExportLanguage): Promise<Buffer> {
-  const font = pdfFont(lang.locale);
+/** A PDF document written in the language's font, and its bytes once ended. */
+export function openPdf(locale: string, options: { title: string; bufferPages?: boolean }): { pdf: PdfDoc; done: Promise<Buffer> } {
+  const font = pdfFont(locale);
   // Without a font of the language's script the document cannot be written in it; the source
   // language needs CJK glyphs, so such a server writes it with the built-in font's Latin only.
-  const pdf = new (PDFDocument())({ size: 'A4', margin: 40, info: { Title: `${lang.t(T.title)} ${doc.record.code}` } });
+  const pdf = new (PDFDocument())({ size: 'A4', margin: 40, bufferPages: options.bufferPages ?? false, info: { Title: options.title } });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -169,6 +170,11 @@ export function statementPdf(doc: StatementDocument, lang: ExportLanguage): Prom
     else pdf.registerFont('body', font.file);
     pdf.font('body');
   }
+  return { pdf, done };
+}
+
+export function statementPdf(doc: StatementDocument, lang: ExportLanguage): Promise<Buffer> {
+  const { pdf, done } = openPdf(lang.locale, { title: `${lang.t(T.title)} ${doc.record.code}` });
   const r = doc.record;
   const t = (s: string) => lang.t(s);
   const left = 40;

@@ -3,11 +3,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import type { SiteStatementRecord, StatementDetail, StatementRecord } from '@ess/contract/statement';
+import { statement } from '../../db/schema/statement.ts';
 import { notification } from '../../db/schema/system.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { eventually, newSite, newUser, okData, roleIdByName, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { MONTH_SWEEP_AT, meterMonth } from '../../../test/meter-month.ts';
 import { sweepReadings } from '../meter/index.ts';
+import { SETTLED_PERIOD_PRICE } from '../pricing/index.ts';
+import { recomputeDraftsAfterPriceChange } from './statement.service.ts';
 
 /**
  * Statements over HTTP, October 2026 at one station, on the metering module's real readings of the
@@ -122,6 +125,10 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
     const open = await post('/operation/statement/add', { siteId, month: '2026-12' });
     expect([open.status, open.body.tipMsg]).toEqual([406, '结算周期尚未结束，不能生成结算单']);
     expect((await post('/operation/statement/add', { siteId, month: '2026-13' })).status).toBe(400);
+    const foreignAdd = await post('/operation/statement/add', { siteId, month: '2026-09' }, foreign.token);
+    expect(foreignAdd.status).toBe(404);
+    // Nothing was written by any of them.
+    expect((await t.ctx.db.select({ month: statement.month }).from(statement).where(eq(statement.siteId, siteId))).map((r) => r.month)).toEqual(['2026-10']);
   });
 
   it('what-if: template B for the whole month, line by line, without saving', async () => {
@@ -172,6 +179,22 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
     expect((await t.api.get('/operation/statement/download', foreign.token, { id, format: 'pdf' })).status).toBe(404);
   });
 
+  it('a price change recomputes the draft at once and journals the difference it made', async () => {
+    const cycle = (valleyPrice: number) => post('/operation/price/cycle/edit', { id: cycleA, name: '全年', months: ALL_YEAR, periods: BANDS, peakPrice: 1.0523, valleyPrice, flatPrice: 0.6789 });
+    const revenue = (want: string) => eventually(async () => {
+      const d = await okData(post<StatementDetail>('/operation/statement/query/one', { id }));
+      return d.totalRevenue === want ? d : undefined;
+    });
+    // Valley 0.3142 → 0.3242 until the 14th: 1400 kWh × 0.01 = 14.00 more charge cost.
+    await okData(cycle(0.3242));
+    const up = await revenue('1252.64');
+    expect([up.investorAmount, up.powerUserAmount, up.lines[0]!.price, up.lines[0]!.amount]).toEqual(['876.85', '375.79', '0.3242', '453.88']);
+    expect(up.journal.map((j) => [j.action, j.difference])).toEqual([['generate', null], ['recompute', '-14.00']]);
+    await okData(cycle(0.3142));
+    const back = await revenue('1266.64');
+    expect(back.journal.map((j) => [j.action, j.difference]).at(-1)).toEqual(['recompute', '14.00']);
+  });
+
   it('lifecycle: the wrong party is refused, investor then power user confirm, lock; a locked statement never changes', async () => {
     const edit = (body: Record<string, unknown>, token: string) => post('/operation/statement/edit', { id, ...body }, token);
     const wrong = await edit({ action: 'confirmInvestor' }, powerUser.token);
@@ -186,18 +209,40 @@ describe.each(DB_TARGETS)('statements on %s', (target) => {
     expect([delCycle.status, delCycle.body.tipMsg]).toEqual([406, '该电价已被已确认或已锁定的结算单使用，不能修改或删除：JS-JS01-202610']);
     expect((await t.api.get('/configure/price/cycle/delete', t.adminToken, { id: configA })).status).toBe(406);
     expect((await post('/operation/price/template/edit', { id: tplA, name: '改名', type: 'largeIndustrial', billingSystem: 'singlePart', voltageLevel: '10kV', companyId: (await seededCompanies(t)).east.id, currency: 'CNY' })).status).toBe(406);
+    expect((await t.api.get('/operation/price/template/delete', t.adminToken, { id: tplA })).status).toBe(406);
+    // … and stay as they were.
+    expect(await okData(post('/operation/price/cycle/query/one', { id: cycleA }))).toMatchObject({ valleyPrice: 0.3142, peakPrice: 1.0523 });
+    expect(await okData(post('/operation/price/template/query/one', { id: tplA }))).toMatchObject({ name: '十月前半' });
+    expect(await okData(post<{ id: number; startDate: string; endDate: string | null }[]>('/configure/price/cycle/query/list', { siteId }))).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: configA, startDate: '2026-10-01', endDate: '2026-10-14' })]),
+    );
     const noReason = await edit({ action: 'dispute' }, powerUser.token);
     expect([noReason.status, noReason.body.tipMsg]).toEqual([406, '退回结算单须填写原因']);
     await okData(edit({ action: 'confirmPowerUser' }, powerUser.token));
     await okData(edit({ action: 'lock' }, t.adminToken));
+    const lockedBefore = await okData(post<StatementDetail>('/operation/statement/query/one', { id }, investor.token));
     const locked = await edit({ note: '改一下' }, t.adminToken);
     expect([locked.status, locked.body.tipMsg]).toEqual([406, '结算单已锁定，不能修改']);
     expect((await edit({ action: 'dispute', note: 'x' }, investor.token)).status).toBe(406);
     expect((await t.api.get('/operation/statement/update', t.adminToken, { id })).status).toBe(406);
     const d = await okData(post<StatementDetail>('/operation/statement/query/one', { id }, investor.token));
     expect(d.state).toBe('locked');
+    // The refused edits changed nothing, and a price recompute passes a locked statement by.
+    expect(d).toEqual(lockedBefore);
+    expect(await recomputeDraftsAfterPriceChange(t.ctx, [siteId], '2026-10-01')).toBe(0);
+    // No new price may reach its settled days either (a feed-in price over October was unpriced there); after it, one may.
+    const solarOver = await post('/configure/solar/price/cycle/add', { siteId, startDate: '2026-10-20', endDate: '2026-11-30', price: 0.4 });
+    expect([solarOver.status, solarOver.body.tipMsg]).toEqual([406, `${SETTLED_PERIOD_PRICE}JS-JS01-202610`]);
+    expect((await post<Page<unknown>>('/configure/solar/price/cycle/query/page', { siteId, current: 1, pageSize: 10 })).body.data.total).toBe(0);
+    const after = await okData(post<{ id: number }>('/configure/solar/price/cycle/add', { siteId, startDate: '2026-11-01', endDate: '2026-11-30', price: 0.4 }));
+    const earlier = await post('/configure/solar/price/cycle/edit', { id: after.id, siteId, startDate: '2026-10-31', endDate: '2026-11-30', price: 0.4 });
+    expect([earlier.status, earlier.body.tipMsg]).toEqual([406, `${SETTLED_PERIOD_PRICE}JS-JS01-202610`]);
+    await okData(post('/configure/solar/price/cycle/edit', { id: after.id, siteId, startDate: '2026-11-01', endDate: '2026-11-20', price: 0.45 }));
+    expect(await okData(post<StatementDetail>('/operation/statement/query/one', { id }, investor.token))).toEqual(lockedBefore);
     expect(d.journal.map((j) => [j.action, j.fromState, j.toState, j.username, j.note])).toEqual([
       ['generate', '', 'draft', '系统管理员', null],
+      ['recompute', 'draft', 'draft', '系统', null],
+      ['recompute', 'draft', 'draft', '系统', null],
       ['confirmInvestor', 'draft', 'investor_confirmed', '钱投资', '数据无误'],
       ['confirmPowerUser', 'investor_confirmed', 'power_user_confirmed', '孙用电', null],
       ['lock', 'power_user_confirmed', 'locked', '系统管理员', null],

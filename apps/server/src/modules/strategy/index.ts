@@ -1,3 +1,4 @@
+import { declareEvents } from '../../platform/events/catalogue.ts';
 import { defineModule } from '../../platform/module.ts';
 import './strategy.events.ts';
 import { registerStrategyJobs, strategyReconnectSubscriber, strategyRetargetSubscriber } from './strategy.jobs.ts';
@@ -12,6 +13,7 @@ import { seedStrategyAlarms } from './strategy.seed.ts';
  */
 export const strategyModule = defineModule({
   name: 'strategy',
+  events: declareEvents('strategy.synchronised', 'strategy.drifted'),
   routes: strategyRoutes,
   // The drift alarm's dictionary entry, also in databases seeded before it existed (decision 0040).
   seeds: [({ db }) => seedStrategyAlarms(db)],

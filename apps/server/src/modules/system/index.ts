@@ -21,4 +21,4 @@ export const systemModule = defineModule({
 });
 
 /** Notifications for other modules: write them in a transaction, deliver them after. */
-export { deliver, notifyUsers, type Delivery } from './notification.service.ts';
+export { deliver, noticeLanguageOf, notifyUsers, type Delivery } from './notification.service.ts';

@@ -4,6 +4,7 @@ import type {
   LiveEventData, NotificationLogSortField, NotificationSetSortField, NotificationSortField, PageRequest, PushMode, PushResult, SettingSaved,
   SettingStatus, TargetType, notificationLogPage, notificationPage, notificationRead, notificationSetAdd, notificationSetPage,
 } from '@ess/contract';
+import { DEFAULT_LOCALE, LOCALES, type Locale } from '@ess/contract';
 import { appUser, company, notification, notificationLog, notificationSetting, role, userRole } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx, Tx } from '../../platform/db/database.ts';
@@ -290,6 +291,16 @@ export async function deliver(ctx: AppContext, deliveries: Delivery[], db: DbOrT
     for (const [n, userIds] of byCount) sends.push(ctx.sse.send(userIds, 'Unread', { count: n } satisfies LiveEventData<'Unread'>));
     await Promise.all(sends);
   });
+}
+
+/**
+ * The language a notice to this user is written in: the one they last signed in with, else the
+ * default. A notification row keeps its text as written (no key and arguments to render on read),
+ * so the text is made in the reader's language when it is stored.
+ */
+export async function noticeLanguageOf(db: DbOrTx, userId: number): Promise<Locale> {
+  const [u] = await db.select({ language: appUser.language }).from(appUser).where(eq(appUser.id, userId));
+  return (LOCALES as readonly string[]).includes(u?.language ?? '') ? (u!.language as Locale) : DEFAULT_LOCALE;
 }
 
 /**

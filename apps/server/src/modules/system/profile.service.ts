@@ -25,7 +25,7 @@ with recursive shown(id, path, parent_path, name, icon, sort, hidden) as (
     from menu p join shown s on p.path = s.parent_path
 )
 select u.id, u.username, u.name, u.phone, u.email, u.company_id as "companyId", c.name as "companyName",
-       u.build_in as "buildIn", u.last_login_at as "lastLoginAt",
+       u.build_in as "buildIn", u.last_login_at as "lastLoginAt", u.time_zone as "timeZone",
        coalesce((select json_agg(json_build_object('id', r.id, 'name', r.name) order by r.id)
                    from user_role ur join role r on r.id = ur.role_id where ur.user_id = u.id), '[]') as roles,
        coalesce((select json_agg(json_strip_nulls(json_build_object(
@@ -64,9 +64,13 @@ export async function changePassword(ctx: AppContext, user: AuthUser, oldPasswor
   await revokeUserSessions(ctx, [user.id], user.sessionId);
 }
 
-export async function changeInfo(ctx: AppContext, user: AuthUser, info: { name: string; phone: string | null; email: string | null }) {
+/** Name, phone, e-mail; the time zone only when given (undefined keeps it, null clears it). */
+export async function changeInfo(
+  ctx: AppContext, user: AuthUser, info: { name: string; phone: string | null; email: string | null; timeZone?: string | null | undefined },
+) {
+  const { timeZone, ...rest } = info;
   await ctx.db
     .update(appUser)
-    .set({ ...info, updatedAt: new Date() })
+    .set({ ...rest, ...(timeZone === undefined ? {} : { timeZone }), updatedAt: new Date() })
     .where(eq(appUser.id, user.id));
 }

@@ -36,6 +36,7 @@ const columns = {
   status: appUser.status,
   buildIn: appUser.buildIn,
   allSites: appUser.allSites,
+  timeZone: appUser.timeZone,
   siteCount,
   lastLoginAt: appUser.lastLoginAt,
   createdAt: appUser.createdAt,
@@ -226,6 +227,8 @@ interface UserFields {
   status: 0 | 1;
   siteIds: number[];
   allSites: boolean;
+  /** Undefined: none on add, unchanged on edit; null clears (the contract checked the IANA name). */
+  timeZone?: string | null | undefined;
 }
 
 /**
@@ -253,7 +256,7 @@ export async function addUser(ctx: AppContext, user: AuthUser, body: UserFields 
         .insert(appUser)
         .values({
           username: body.username, name: body.name, phone: body.phone, email: body.email, companyId: body.companyId,
-          status: body.status, allSites: body.allSites, passwordHash, passwordChangedAt: new Date(),
+          status: body.status, allSites: body.allSites, timeZone: body.timeZone ?? null, passwordHash, passwordChangedAt: new Date(),
         })
         .returning({ id: appUser.id });
       await writeLinks(tx, created!.id, body.roleIds, siteIds);
@@ -288,6 +291,7 @@ export async function editUser(ctx: AppContext, user: AuthUser, body: UserFields
       .update(appUser)
       .set({
         name: body.name, phone: body.phone, email: body.email, companyId: body.companyId, status: body.status, allSites: body.allSites,
+        ...(body.timeZone === undefined ? {} : { timeZone: body.timeZone }),
         updatedAt: new Date(),
         ...(passwordHash ? { passwordHash, passwordChangedAt: new Date(), failedCount: 0, failedSince: null, lockedUntil: null } : {}),
       })

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from '@ess/contract';
+import { TIME_ZONE_INVALID, type Page } from '@ess/contract';
 import { appUser, session } from '../../db/schema/system.ts';
 import { site } from '../../db/schema/site.ts';
 import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -200,6 +200,40 @@ describe.each(DB_TARGETS)('user administration on %s', (target) => {
     const paged = await t.api.post<Page<UserRecord>>('/system/user/query/page', t.adminToken, { username: 'filter_', pageSize: 1, current: 2 });
     expect(paged.body.data).toMatchObject({ total: 2, current: 2, pageSize: 1 });
     expect(paged.body.data.records.map((r) => r.id)).toEqual([b]);
+  });
+
+  it("sets the user's own time zone on add and edit: an IANA name checked, '' or null clears, left out keeps it", async () => {
+    const zoneOf = async (id: number) => (await t.ctx.db.select({ tz: appUser.timeZone }).from(appUser).where(eq(appUser.id, id)))[0]!.tz;
+    const base = { password: 'Abcdefg123', name: '时区用户', companyId: c.east.id, roleIds: [operatorRole] };
+    const id = await addOk(t.adminToken, { ...base, username: 'zoned_user', timeZone: 'America/Los_Angeles' });
+    expect(await zoneOf(id)).toBe('America/Los_Angeles');
+    expect((await one(t.adminToken, id)).body.data).toMatchObject({ timeZone: 'America/Los_Angeles' });
+    // Unknown zones: 400 with the field's tip, nothing written.
+    const badAdd = await add(t.adminToken, { ...base, username: 'zoned_bad', timeZone: 'Mars/Olympus_Mons' });
+    expect([badAdd.status, badAdd.body.errorCode]).toEqual([400, 'A0400']);
+    expect(badAdd.body.tipMsg).toContain(TIME_ZONE_INVALID);
+    expect(await t.ctx.db.select().from(appUser).where(eq(appUser.username, 'zoned_bad'))).toEqual([]);
+    const badEdit = await edit(t.adminToken, { ...(await asIs(id)), timeZone: 'Europe/Atlantis' });
+    expect([badEdit.status, badEdit.body.errorCode]).toEqual([400, 'A0400']);
+    expect(badEdit.body.tipMsg).toContain(TIME_ZONE_INVALID);
+    expect(await zoneOf(id)).toBe('America/Los_Angeles');
+    // Edit: replaced, kept when left out, cleared by '' or null.
+    expect((await edit(t.adminToken, { ...(await asIs(id)), timeZone: 'Europe/Berlin' })).body.errorCode).toBe('00000');
+    expect(await zoneOf(id)).toBe('Europe/Berlin');
+    expect((await edit(t.adminToken, { ...(await asIs(id)), name: '改名' })).body.errorCode).toBe('00000');
+    expect(await zoneOf(id)).toBe('Europe/Berlin');
+    expect((await edit(t.adminToken, { ...(await asIs(id)), timeZone: '' })).body.errorCode).toBe('00000');
+    expect(await zoneOf(id)).toBeNull();
+    expect((await edit(eastAdmin.token, { ...(await asIs(id)), timeZone: 'Asia/Tokyo' })).body.errorCode).toBe('00000');
+    expect((await edit(eastAdmin.token, { ...(await asIs(id)), timeZone: null })).body.errorCode).toBe('00000');
+    expect(await zoneOf(id)).toBeNull();
+    // Without a zone on add: none (messages follow the station's).
+    expect(await zoneOf(await addOk(t.adminToken, { ...base, username: 'unzoned_user' }))).toBeNull();
+    // Another company's user stays out of reach, zone and all.
+    const south = await addOk(t.adminToken, { ...base, username: 'south_zoned', companyId: c.south.id, timeZone: 'Asia/Shanghai' });
+    const refused = await edit(eastAdmin.token, { id: south, name: 'x', companyId: c.east.id, roleIds: [eastAdmin.roleId], status: 1, timeZone: 'Europe/Berlin' });
+    expect(refused.status).toBe(404);
+    expect(await zoneOf(south)).toBe('Asia/Shanghai');
   });
 
   it("keeps an EAST user away from other companies' users", async () => {

@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { registerFleet } from '../../demo/demo-seed.ts';
 import { openDatabase } from '../../platform/db/database.ts';
-import { DB_TARGETS, freshPostgres } from '../../../test/harness.ts';
+import { DB_TARGETS, freshPostgres, Teardown } from '../../../test/harness.ts';
 import { hasMosquittoBinary, isolatedFleet, ReportPublisher, sleep, startMosquitto, storedReports, until } from '../../../test/ingest-fixtures.ts';
 
 const hasPostgres = DB_TARGETS.includes('postgres');
@@ -59,28 +59,28 @@ describe.skipIf(!hasPostgres || !hasMosquittoBinary)('kill -9 of the ingest (Mos
   const tag = `K${randomBytes(3).toString('hex')}`;
   const fleet = isolatedFleet(tag);
   const devices = fleet.stations[0]!.devices.map((d) => d.code);
-  const cleanup: (() => Promise<unknown>)[] = [];
+  const cleanup = new Teardown();
   afterAll(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
+    await cleanup.run();
   });
 
   it('loses no acknowledged report and stores none twice', async () => {
     const pg = await freshPostgres();
-    cleanup.push(pg.drop);
+    cleanup.add('the test database', pg.drop);
     const mosquitto = await startMosquitto();
-    cleanup.push(() => mosquitto.stop());
+    cleanup.add('Mosquitto', () => mosquitto.stop());
     const args = [pg.url, mosquitto.url, `ess-test-${tag}`, `g${tag}`];
     // A first start seeds the database; the station is registered before the ingest that takes
     // the reports starts (an unknown device's reports are dropped).
     let worker = await startWorker(args);
-    cleanup.push(() => killed(worker));
+    cleanup.add('the worker', () => killed(worker));
     const database = await openDatabase({ url: pg.url, dataDir: '' });
-    cleanup.push(() => database.close());
+    cleanup.add('the database', () => database.close());
     await registerFleet(database.db, fleet);
     await killed(worker);
     worker = await startWorker(args);
     const publisher = await ReportPublisher.connect(mosquitto.url, tag, devices, `pub-${tag}`);
-    cleanup.push(() => publisher.close());
+    cleanup.add('the publisher', () => publisher.close());
     publisher.start(RATE);
     await sleep(3000);
     const before = await storedReports(database.sql, tag);

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { THING_MODEL } from '@ess/contract';
 import { registerFleet } from '../../demo/demo-seed.ts';
-import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, freshPostgres, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
 import {
   hasMosquittoBinary, isolatedFleet, ReportPublisher, sleep, startMosquitto, startTcpProxy, storedReports, until, type TcpProxy, type TestMosquitto,
 } from '../../../test/ingest-fixtures.ts';
@@ -27,20 +27,20 @@ describe.skipIf(!hasPostgres).each(brokers)('a PostgreSQL outage during ingest (
   const station = fleet.stations[0]!;
   const pack = station.devices.find((d) => d.type === 'batteryPack')!;
   const [faultDuring, faultAfter] = THING_MODEL.batteryPack.events;
-  const cleanup: (() => Promise<unknown>)[] = [];
+  const cleanup = new Teardown();
   afterAll(async () => {
-    for (const f of cleanup.reverse()) await f().catch(() => undefined);
+    await cleanup.run();
   });
 
   it('loses no acknowledged report, and every writer works again once the database is back', async () => {
     const pg = await freshPostgres();
-    cleanup.push(pg.drop);
+    cleanup.add('the test database', pg.drop);
     const proxy: TcpProxy = await startTcpProxy('127.0.0.1', Number(new URL(pg.url).port || 5432));
-    cleanup.push(() => proxy.close());
+    cleanup.add('the database proxy', () => proxy.close());
     let mosquitto: TestMosquitto | null = null;
     if (broker === 'mosquitto') {
       mosquitto = await startMosquitto();
-      cleanup.push(() => mosquitto!.stop());
+      cleanup.add('Mosquitto', () => mosquitto!.stop());
     }
     const t: TestApp = await startTestApp(
       'postgres',
@@ -50,7 +50,7 @@ describe.skipIf(!hasPostgres).each(brokers)('a PostgreSQL outage during ingest (
       },
       { databaseUrl: proxy.via(pg.url) },
     );
-    cleanup.push(() => t.stop());
+    cleanup.add('the server', () => t.stop());
     await registerFleet(t.ctx.db, fleet);
     const ingest = ingestOf(t.ctx)!;
     await ingest.registry.load();
@@ -58,11 +58,11 @@ describe.skipIf(!hasPostgres).each(brokers)('a PostgreSQL outage during ingest (
     // What the test reads goes straight to the database, not through the proxy.
     const direct = (await import('pg')).default;
     const check = new direct.Pool({ connectionString: pg.url, max: 2 });
-    cleanup.push(() => check.end());
+    cleanup.add('the direct connection', () => check.end());
     const q = async <R>(text: string, values: unknown[] = []) => (await check.query(text, values)).rows as R[];
 
     const publisher = await ReportPublisher.connect(t.ctx.mqtt.url, tag, station.devices.map((d) => d.code), `pub-${tag}`);
-    cleanup.push(() => publisher.close());
+    cleanup.add('the publisher', () => publisher.close());
     publisher.start(RATE);
     await sleep(2000);
     expect((await storedReports(sql, tag)).rows).toBeGreaterThan(0);

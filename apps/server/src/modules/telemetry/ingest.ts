@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import {
-  commandReplySchema, eventPayloadSchema, parseDeviceTopic, statusPayloadSchema,
-  type CommandReply, type TelemetryValue,
+  commandReplySchema, eventPayloadSchema, logReportSchema, otaReportSchema, parseDeviceTopic, statusPayloadSchema,
+  type CommandReply, type FirmwareInfo, type LogReport, type OtaReport, type TelemetryValue,
 } from '@ess/contract';
 import type { Database } from '../../platform/db/database.ts';
 import { isConnectionError, OutageLog, pause, retryDelayMs } from '../../platform/db/outage.ts';
@@ -34,6 +34,14 @@ export interface IngestRules {
   flush(): Promise<void>;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * The device reports of firmware upgrades and log uploads (`ota`, `log`) and the firmware an
+   * online status carries (the firmware module's sink): the message is acknowledged once the
+   * returned work settles. Never rejects.
+   */
+  otaReport?(device: RegisteredDevice, report: OtaReport): Promise<void>;
+  logReport?(device: RegisteredDevice, report: LogReport): Promise<void>;
+  statusFirmware?(device: RegisteredDevice, firmware: FirmwareInfo): Promise<void>;
 }
 
 /**
@@ -117,6 +125,8 @@ interface PendingReport {
   values: Float64Array;
   points: number;
   ack: Ack;
+  /** A write of this process sent it (its outcome may be unknown): counted in the rollups once stored. */
+  tried: boolean;
 }
 
 /**
@@ -350,6 +360,7 @@ export class Ingest {
           return false;
         }
         this.status(known, r.data.online);
+        if (r.data.online && r.data.firmware) for (const rule of this.rules) void rule.statusFirmware?.(known, r.data.firmware);
         this.latestAcks.push(ack);
         return true;
       }
@@ -361,10 +372,33 @@ export class Ingest {
         this.replies.emit('reply', known, r.data);
         return false;
       }
+      case 'ota': {
+        const r = otaReportSchema.safeParse(body);
+        if (!r.success) return this.invalid(topic, r.error.issues[0]?.message ?? 'invalid ota report');
+        if (!known) return this.unknown();
+        return this.handOver(this.rules.map((rule) => rule.otaReport?.(known, r.data)), ack);
+      }
+      case 'log': {
+        const r = logReportSchema.safeParse(body);
+        if (!r.success) return this.invalid(topic, r.error.issues[0]?.message ?? 'invalid log report');
+        if (!known) return this.unknown();
+        return this.handOver(this.rules.map((rule) => rule.logReport?.(known, r.data)), ack);
+      }
       default:
         this.counters.ignored++;
         return false;
     }
+  }
+
+  /** A report another module's sink handles: acknowledged once its work settles (none: at once). */
+  private handOver(work: (Promise<void> | undefined)[], ack: Ack): boolean {
+    const pending = work.filter((w) => w !== undefined);
+    if (pending.length === 0) {
+      this.counters.ignored++;
+      return false;
+    }
+    void Promise.allSettled(pending).then(() => ack());
+    return true;
   }
 
   private invalid(topic: string, reason: string): false {
@@ -402,7 +436,7 @@ export class Ingest {
       if (!redelivered) return false;
       // Delivered again after a reconnect, the first copy's acknowledgement is void: this one is
       // acknowledged once the first is found in the table (or written in its place).
-      this.redelivered.push({ device, ts, seq, values: st.row ?? new Float64Array(0), points: 0, ack });
+      this.redelivered.push({ device, ts, seq, values: st.row ?? new Float64Array(0), points: 0, ack, tried: false });
       return true;
     }
     const slots = this.registry.products.get(device.productId);
@@ -425,7 +459,7 @@ export class Ingest {
       }
     }
     this.arrival[Math.max(0, Math.min(MAX_LATENCY_MS, Date.now() - ts))]!++;
-    const report: PendingReport = { device, ts, seq, values: row, points, ack };
+    const report: PendingReport = { device, ts, seq, values: row, points, ack, tried: false };
     if (redelivered) {
       // Checked against the table before it is written (its first copy may have committed).
       this.redelivered.push(report);
@@ -553,7 +587,10 @@ export class Ingest {
       if (batch.check) {
         stored = await this.writeChecked(batch.reports, batch.check);
         points = stored.reduce((a, r) => a + r.points, 0);
-      } else await this.copy('telemetry', TELEMETRY_COLUMNS, batch.data!);
+      } else {
+        for (const r of batch.reports) r.tried = true;
+        await this.copy('telemetry', TELEMETRY_COLUMNS, batch.data!);
+      }
       this.counters.copyMs += performance.now() - t0;
     } catch (err) {
       this.counters.batchErrors++;
@@ -591,11 +628,11 @@ export class Ingest {
     this.counters.storedReports += stored.length;
     this.counters.storedPoints += points;
     for (const r of stored) this.latency[Math.max(0, Math.min(MAX_LATENCY_MS, now - r.ts))]!++;
-    // Rollups count each stored report once. A batch retried after a failed write ('retry'): what
-    // the check found stored was committed by that write (its answer lost) and never counted, so
-    // every report of the batch is counted now; a redelivered report found stored was counted
-    // when it was first written.
-    for (const r of batch.check === 'retry' ? batch.reports : stored) this.rollups.add(r.device.id, r.device.timeZone, r.ts, r.values);
+    // Rollups count each stored report once: every report a write of this process tried. One that
+    // the check finds stored after a failed write was committed by that write (its answer lost) and
+    // never counted; a redelivered one found stored without being tried here was written, and
+    // counted, by the process before.
+    for (const r of batch.reports) if (r.tried) this.rollups.add(r.device.id, r.device.timeZone, r.ts, r.values);
     for (const r of batch.reports) r.ack();
   }
 
@@ -627,7 +664,10 @@ export class Ingest {
     }
     if (fresh.length > 0) {
       const enc = new CopyEncoder(fresh.length * 600 + 64);
-      for (const r of fresh) enc.add(r.device.id, r.ts, r.seq, r.values);
+      for (const r of fresh) {
+        r.tried = true;
+        enc.add(r.device.id, r.ts, r.seq, r.values);
+      }
       await this.copy('telemetry', TELEMETRY_COLUMNS, enc.take());
     }
     return fresh;

@@ -6,7 +6,9 @@ import type { Logger } from '../logging.ts';
  * they hold and try again; nothing counts it against the work itself.
  */
 export function isConnectionError(err: unknown): boolean {
-  const e = err as { code?: unknown; message?: unknown } | null;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown } | null;
+  // Drizzle wraps the driver's error ("Failed query: …") with it as the cause.
+  if (e?.cause && e.cause !== err && isConnectionError(e.cause)) return true;
   const code = typeof e?.code === 'string' ? e.code : '';
   // Node's socket errors, and PostgreSQL's classes 08 (connection exception) and 57P (operator intervention).
   if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/.test(code)) return true;
@@ -65,5 +67,25 @@ export class OutageLog {
     this.log.info({ failures: this.failures, downMs: Date.now() - this.since, ...extra }, `${this.what} works again`);
     this.since = null;
     this.failures = 0;
+  }
+}
+
+/**
+ * Runs a write that must land (a background worker's record of something that already happened
+ * outside, e.g. a request its peer answered, a mail the SMTP server took, a job that finished):
+ * while the database cannot be reached it is tried again with backoff (0.1 s doubling to 2 s)
+ * until it lands or `withinMs` has passed, then the last error is thrown. Any other error is
+ * thrown at once, and so is the last one when `giveUp` says so (an instance stopping). The write
+ * must be safe to repeat (a connection lost after the commit leaves the caller not knowing it landed).
+ */
+export async function writeThroughOutage<T>(write: () => Promise<T>, withinMs: number, giveUp: () => boolean = () => false): Promise<T> {
+  const until = Date.now() + withinMs;
+  for (let wait = 100; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      return await write();
+    } catch (err) {
+      if (!isConnectionError(err) || giveUp() || Date.now() + wait > until) throw err;
+      await pause(wait);
+    }
   }
 }

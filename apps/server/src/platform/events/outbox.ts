@@ -55,6 +55,12 @@ export interface Subscriber<K extends DomainEventType = DomainEventType> {
   events: readonly K[];
   /** Default true: `tx` is the delivery's transaction. false: `tx` is the database itself. */
   transactional?: boolean;
+  /**
+   * Default true: also handed events written as history (`emit(…, { history: true })`, the
+   * alarm engine's history transitions — the demo's past). false: only what happens now; a
+   * subscriber that tells people or other systems (a hook's request, a message) says so.
+   */
+  history?: boolean;
   handle(events: DomainEvent<K>[], tx: DbOrTx, ctx: AppContext): Promise<void>;
 }
 
@@ -66,10 +72,13 @@ export function subscriber<K extends DomainEventType>(s: Subscriber<K>): Subscri
   return s;
 }
 
-/** Writes events in the caller's transaction (the change and its events commit together). */
-export async function emit<K extends DomainEventType>(tx: DbOrTx, type: K, payloads: readonly DomainEvents[K][]): Promise<void> {
+/**
+ * Writes events in the caller's transaction (the change and its events commit together).
+ * `history`: they record the past (a history writer's), not news — see Subscriber.history.
+ */
+export async function emit<K extends DomainEventType>(tx: DbOrTx, type: K, payloads: readonly DomainEvents[K][], opts: { history?: boolean } = {}): Promise<void> {
   if (payloads.length === 0) return;
-  await tx.insert(domainEvent).values(payloads.map((payload) => ({ type, payload })));
+  await tx.insert(domainEvent).values(payloads.map((payload) => ({ type, payload, history: opts.history ?? false })));
 }
 
 export interface OutboxSettings {
@@ -186,16 +195,19 @@ export class Outbox {
   private async fanOut(): Promise<number> {
     const names = this.subscribers.flatMap((s) => s.events.map(() => s.name));
     const types = this.subscribers.flatMap((s) => [...s.events]);
+    const history = this.subscribers.flatMap((s) => s.events.map(() => s.history !== false));
+    // An event written as history goes only to the subscribers that take history.
     const { rows } = await this.database.sql.query<{ id: string }>(
       `with e as (
-         select id, type from domain_event where not fanned_out order by id limit 500 for update skip locked
-       ), s(name, type) as (
-         select * from unnest($1::text[], $2::text[])
+         select id, type, history from domain_event where not fanned_out order by id limit 500 for update skip locked
+       ), s(name, type, history) as (
+         select * from unnest($1::text[], $2::text[], $3::boolean[])
        ), d as (
-         insert into domain_event_delivery (event_id, subscriber) select e.id, s.name from e join s on s.type = e.type on conflict do nothing
+         insert into domain_event_delivery (event_id, subscriber) select e.id, s.name from e join s on s.type = e.type and (s.history or not e.history)
+         on conflict do nothing
        )
        update domain_event set fanned_out = true where id in (select id from e) returning id`,
-      [names, types],
+      [names, types, history],
     );
     this.counters.fannedOut += rows.length;
     return rows.length;

@@ -317,3 +317,17 @@ function touchSession(ctx: AppContext, sessionId: number, tokenHash: string) {
     .query('update session set last_seen_at = now() where id = $1', [sessionId])
     .catch((err: unknown) => ctx.log.warn({ err }, 'session touch failed'));
 }
+
+/**
+ * Closes the HTTP server: new requests are refused at once, those in progress may finish within
+ * `graceMs`; then their connections are cut, so a slow or stalled client (a half-sent upload, a
+ * stream that reconnects) cannot hold a shutdown up.
+ */
+export async function closeHttp(app: FastifyInstance, graceMs: number): Promise<void> {
+  const cut = setTimeout(() => app.server.closeAllConnections(), graceMs);
+  try {
+    await app.close();
+  } finally {
+    clearTimeout(cut);
+  }
+}

@@ -117,6 +117,53 @@ export async function xlsxBuffer<T>(file: XlsxFile<T>, rows: T[], lang: ExportLa
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
+/** One sheet of a workbook of several (xlsxBook). */
+export interface XlsxBookSheet<T> {
+  /** Source text (translated); Excel's sheet-name rules applied. */
+  sheet: string;
+  columns: XlsxColumn<T>[];
+  rows: T[];
+  /**
+   * A total row below the rows: the first column holds this source-text label, and each column
+   * whose index is listed holds a SUM formula over its rows (with its value cached, so a reader
+   * that does not recalculate shows it too).
+   */
+  total?: { label: string; columns: number[]; values: number[] };
+}
+
+const columnLetter = (i: number): string => (i < 26 ? String.fromCharCode(65 + i) : columnLetter(Math.floor(i / 26) - 1) + String.fromCharCode(65 + (i % 26)));
+
+/**
+ * A workbook of several sheets in the caller's language (reports): each sheet's header row is
+ * frozen and bold, units in the headers, instants in the caller's zone, totals as formulas.
+ */
+export async function xlsxBook(sheets: XlsxBookSheet<any>[], lang: ExportLanguage): Promise<Buffer> { // eslint-disable-line @typescript-eslint/no-explicit-any -- sheets of different row types
+  const wb = new (ExcelJS().Workbook)();
+  wb.created = new Date();
+  const used = new Set<string>();
+  for (const s of sheets) {
+    let name = sheetName(lang.t(s.sheet));
+    for (let n = 2; used.has(name.toLowerCase()); n++) name = `${sheetName(lang.t(s.sheet)).slice(0, 27)} (${n})`;
+    used.add(name.toLowerCase());
+    const ws = wb.addWorksheet(name, { views: [{ state: 'frozen', ySplit: 1 }] });
+    const laid = layOut(s.columns, lang);
+    ws.columns = laid.columns;
+    ws.getRow(1).font = { bold: true };
+    for (const r of s.rows) ws.addRow(laid.cells(r));
+    if (s.total) {
+      const last = s.rows.length + 1;
+      const cells: (string | { formula: string; result: number } | null)[] = s.columns.map(() => null);
+      cells[0] = lang.t(s.total.label);
+      s.total.columns.forEach((c, k) => {
+        const col = columnLetter(c);
+        cells[c] = { formula: s.rows.length ? `SUM(${col}2:${col}${last})` : '0', result: s.total!.values[k] ?? 0 };
+      });
+      ws.addRow(cells).font = { bold: true };
+    }
+  }
+  return Buffer.from(await wb.xlsx.writeBuffer());
+}
+
 /**
  * Large exports: the workbook is written to the response while rows are produced (ExcelJS's
  * streaming writer), so neither the rows' cells nor the zipped file are held whole in memory.

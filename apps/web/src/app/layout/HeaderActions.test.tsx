@@ -34,6 +34,13 @@ describe('unread badge and popups fed by live events (§4)', () => {
     await waitFor(() => expect(badge()).toBe('5'));
   });
 
+  it('names the bell with the number the badge shows, 99+ past 99', async () => {
+    mockFetch(() => json(envelope({ unread: 210, total: 300 })));
+    mount();
+    expect(await screen.findByRole('button', { name: '消息通知：99+ 条未读' })).toBeTruthy();
+    expect(document.querySelector('[data-testid=unread-bell] .ant-scroll-number')?.textContent).toBe('99+');
+  });
+
   it('shows a PopupWindow event as a notice that stays open', async () => {
     mockFetch(() => json(envelope({ unread: 0, total: 0 })));
     mount();

@@ -10,6 +10,9 @@ import { call } from '../../platform/request.ts';
 export const unreadKey = ['system', 'notification', 'count'] as const;
 
 /** The unread-notification badge: loaded once, then kept current by the Unread live event. */
+/** Past this many the badge shows "99+". */
+const UNREAD_OVERFLOW = 99;
+
 export function UnreadBell() {
   const t = useT();
   const navigate = useNavigate();
@@ -25,12 +28,12 @@ export function UnreadBell() {
   return (
     <Button
       type="text"
-      // The badge's number is visible text, so it is part of the name too.
-      aria-label={data?.unread ? t('消息通知：$1 条未读', data.unread) : t('消息通知')}
+      // The badge's number is visible text, so it is part of the name too, as the badge shows it (99+ past 99).
+      aria-label={data?.unread ? t('消息通知：$1 条未读', data.unread > UNREAD_OVERFLOW ? `${UNREAD_OVERFLOW}+` : data.unread) : t('消息通知')}
       onClick={() => void navigate('/system/messageNotification')}
       data-testid="unread-bell"
     >
-      <Badge count={data?.unread ?? 0} size="small" overflowCount={99}>
+      <Badge count={data?.unread ?? 0} size="small" overflowCount={UNREAD_OVERFLOW}>
         <BellOutlined style={{ fontSize: 16 }} />
       </Badge>
     </Button>

@@ -30,7 +30,7 @@ type Offered = Exclude<RepairAction, 'reject' | 'close'>;
  * The actions the detail offers: dispatch (to be dispatched), check-in and handling (processing,
  * for its repairer), acceptance (to be accepted: accept or reject) — each only where the state,
  * the caller's role toward the order and the caller's permission allow. Repair orders have no
- * close call.
+ * close call (decision 0045).
  */
 export function repairActions(o: Pick<RepairDetail, 'status' | 'roles'>, can: Record<'allocate' | 'checkIn' | 'handle' | 'accept', boolean>): Offered[] {
   return (['allocate', 'checkIn', 'handle', 'accept'] as const).filter((a) => can[a] && canTransition(repairMachine, o.status, a, o.roles));

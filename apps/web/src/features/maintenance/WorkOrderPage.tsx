@@ -1,11 +1,12 @@
 import { CloseCircleOutlined, EyeOutlined, UserAddOutlined } from '@ant-design/icons';
 import { localDateOf, maintenanceEndpoints, WORK_ORDER_STATE_LABELS, workOrderMachine, type WorkOrderRecord } from '@ess/contract/maintenance';
 import { canTransition } from '@ess/contract/state-machine';
-import { App, Button, Card, Empty, Grid, List, Space, Tag, Typography } from 'antd';
+import { App, Button, Card, Empty, Grid, List, Space, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatDateTime, ResourceTable } from '../../components/crud/index.ts';
+import { ToneTag } from '../../components/ToneTag.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
 import { call } from '../../platform/request.ts';
@@ -78,7 +79,7 @@ function TodayOrders() {
                 <Space direction="vertical" size={2}>
                   <Space wrap>
                     <Typography.Text strong>{o.title}</Typography.Text>
-                    <Tag color={o.overdue ? 'error' : 'processing'}>{o.overdue ? t('已逾期') : t(WORK_ORDER_STATE_LABELS[o.status])}</Tag>
+                    <ToneTag tone={o.overdue ? 'error' : 'processing'}>{o.overdue ? t('已逾期') : t(WORK_ORDER_STATE_LABELS[o.status])}</ToneTag>
                   </Space>
                   <Typography.Text type="secondary">
                     {o.siteName} · {t('截止 $1', formatDateTime(o.dueAt))} · {o.doneCount}/{o.itemCount}

@@ -1,10 +1,10 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import type { Escalation, MessageEvent, MessageRecipients, QuietHours } from '@ess/contract/messaging';
+import { ASSIGNEE_MESSAGE_EVENTS, type Escalation, type MessageEvent, type MessageRecipients, type QuietHours } from '@ess/contract/messaging';
 import { Button, Checkbox, Input, InputNumber, Select, Space, Switch, Typography } from 'antd';
 import { useOptionSource } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { roleSource, userSource } from '../../components/options/people.ts';
-import { ASSIGNEE_EVENTS, LEVEL_OPTIONS } from './messaging.options.ts';
+import { LEVEL_OPTIONS } from './messaging.options.ts';
 
 /** Time zones offered for quiet hours (the browser's list; the contract checks any IANA name). */
 const TIME_ZONES: string[] = (() => {
@@ -49,7 +49,7 @@ function PeoplePicker({ id, userIds, roleIds, onChange }: { id: string; userIds:
 
 export const EMPTY_RECIPIENTS: MessageRecipients = { userIds: [], roleIds: [], siteContacts: false, assignee: false };
 
-/** Who gets the messages: users, roles, the station's contact, and (work-order events) the order's assignee. */
+/** Who gets the messages: users, roles, the station's contact, and (the contract's ASSIGNEE_MESSAGE_EVENTS) the order's assignee or the statement's parties. */
 export function RecipientsField({ id, value, onChange, event }: { id: string; value: unknown; onChange: (v: unknown) => void; event: MessageEvent | undefined }) {
   const t = useT();
   const v = { ...EMPTY_RECIPIENTS, ...(value as Partial<MessageRecipients> | undefined) };
@@ -60,9 +60,9 @@ export function RecipientsField({ id, value, onChange, event }: { id: string; va
         <Checkbox checked={v.siteContacts} onChange={(e) => onChange({ ...v, siteContacts: e.target.checked })}>
           {t('站点联系人')}
         </Checkbox>
-        {event && ASSIGNEE_EVENTS.includes(event) && (
+        {event && ASSIGNEE_MESSAGE_EVENTS.includes(event) && (
           <Checkbox checked={v.assignee} onChange={(e) => onChange({ ...v, assignee: e.target.checked })} data-testid="rule-assignee">
-            {t('工单处理人')}
+            {event === 'statementToConfirm' ? t('结算单双方') : t('工单处理人')}
           </Checkbox>
         )}
       </Space>
@@ -125,7 +125,7 @@ export function EscalationField({ id, value, onChange }: { id: string; value: un
     <div id={id} data-testid="rule-escalation">
       <Space>
         <Switch checked={!!e} onChange={(on) => onChange(on ? DEFAULT_ESCALATION : null)} aria-label={t('告警升级')} data-testid="rule-escalation-switch" />
-        <Typography.Text type="secondary">{t('告警未确认也未结束时，按间隔依次通知下一级接收人')}</Typography.Text>
+        <Typography.Text type="secondary">{t('告警未转维修也未结束时，按间隔依次通知下一级接收人')}</Typography.Text>
       </Space>
       {e && (
         <div style={{ marginTop: 8 }} data-testid="rule-escalation-fields">

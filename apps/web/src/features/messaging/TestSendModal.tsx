@@ -1,5 +1,5 @@
 import { mailAccountEndpoints, mailTestSend, smsChannelEndpoints, smsTestSend, type SendTestResult } from '@ess/contract/messaging';
-import { Form, Input, Modal, Select } from 'antd';
+import { Form, Input, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
 import { useOptionSource, validateWith } from '../../components/crud/index.ts';
 import { useT } from '../../platform/i18n/useT.ts';
@@ -18,16 +18,29 @@ interface Values {
 /**
  * Sends a test mail through an account (to an address, with a template or the server's fixed
  * text) or a test SMS through a channel (to a number, with a template); the server's answer
- * (sent or not, the provider's reason) goes to `onResult`. The body is checked with the contract first.
+ * (sent or not, the provider's reason) goes to `onResult`. The account or channel: a saved one
+ * (`id`), or the form's values not saved yet (`unsaved`, with `id` when editing: an empty secret
+ * is the stored one). The body is checked with the contract first.
  */
-export function TestSendModal({ kind, id, onClose, onResult }: { kind: 'mail' | 'sms'; id: number; onClose: () => void; onResult: (r: SendTestResult) => void }) {
+export function TestSendModal({ kind, id, unsaved, onClose, onResult }: {
+  kind: 'mail' | 'sms';
+  id?: number;
+  unsaved?: Record<string, unknown>;
+  onClose: () => void;
+  onResult: (r: SendTestResult) => void;
+}) {
   const t = useT();
   const [form] = Form.useForm<Values>();
   const [sending, setSending] = useState(false);
   const templates = useOptionSource(kind === 'mail' ? mailTemplateSource : smsTemplateSource);
   const send = async () => {
     const v = form.getFieldsValue(true) as Values;
-    const common = { id, ...(v.templateId ? { templateId: v.templateId } : {}), ...(v.siteId ? { siteId: v.siteId } : {}) };
+    const common = {
+      ...(id ? { id } : {}),
+      ...(unsaved ? { [kind === 'mail' ? 'account' : 'channel']: unsaved } : {}),
+      ...(v.templateId ? { templateId: v.templateId } : {}),
+      ...(v.siteId ? { siteId: v.siteId } : {}),
+    };
     const body = kind === 'mail' ? { ...common, to: v.to ?? '' } : { ...common, phone: v.phone ?? '', ...(v.region ? { region: v.region } : {}) };
     const labels = { to: '收件地址', phone: '手机号码', region: '国家/地区', templateId: '模板' };
     const checked = validateWith(kind === 'mail' ? mailTestSend : smsTestSend, body, labels, t);
@@ -37,7 +50,7 @@ export function TestSendModal({ kind, id, onClose, onResult }: { kind: 'mail' | 
     }
     setSending(true);
     try {
-      const r = kind === 'mail' ? await call(mailAccountEndpoints.testSend, checked.data as never) : await call(smsChannelEndpoints.testSend, body as never);
+      const r = kind === 'mail' ? await call(mailAccountEndpoints.testSend, body as never) : await call(smsChannelEndpoints.testSend, body as never);
       onResult(r);
       onClose();
     } catch {
@@ -57,6 +70,11 @@ export function TestSendModal({ kind, id, onClose, onResult }: { kind: 'mail' | 
       onCancel={onClose}
       destroyOnHidden
     >
+      {unsaved && (
+        <Typography.Paragraph type="secondary" data-testid="test-send-unsaved">
+          {t('使用表单中尚未保存的设置')}
+        </Typography.Paragraph>
+      )}
       <Form form={form} layout="vertical" data-testid="test-send-form">
         {kind === 'mail' ? (
           <Form.Item name="to" label={t('收件地址')} htmlFor="test-to" required>

@@ -2,9 +2,9 @@ import { LOCALES } from '@ess/contract/constants';
 import {
   MAIL_TLS_MODE_LABELS, MAIL_TLS_MODES, mailAccountEndpoints, mailTemplateEndpoints, MESSAGE_CHANNEL_LABELS, MESSAGE_CHANNELS,
   MESSAGE_EVENT_LABELS, MESSAGE_EVENTS, MESSAGE_ORIGIN_LABELS, MESSAGE_ORIGINS, MESSAGE_STATE_LABELS, MESSAGE_STATES, MESSAGE_VARIABLE_LABELS,
-  SMS_PROVIDER_LABELS, SMS_PROVIDERS, smsChannelEndpoints, smsTemplateEndpoints, type MessageEvent, type MessageState, type TemplateRef,
+  SMS_PROVIDER_LABELS, SMS_PROVIDERS, smsChannelEndpoints, smsTemplateEndpoints, type MessageState, type TemplateRef,
 } from '@ess/contract/messaging';
-import type { DataOption, EnumOption, FieldDef, FilterDef, OptionSource } from '../../components/crud/index.ts';
+import type { DataOption, EnumOption, FilterDef, OptionSource } from '../../components/crud/index.ts';
 import { companyTreeSource } from '../../components/options/companies.ts';
 import type { Tone } from '../../components/ToneTag.tsx';
 import { LOCALE_NAMES } from '../../platform/i18n/locales.ts';
@@ -35,9 +35,6 @@ export const ENABLED_OPTIONS: EnumOption[] = [
 /** A message's state as a coloured tag: queued grey-blue, sent green, retrying orange, failed red, cancelled grey. */
 export const STATE_TONES: Record<MessageState, Tone> = { queued: 'processing', sent: 'success', retrying: 'warning', failed: 'error', cancelled: 'default' };
 export const STATE_OPTIONS: EnumOption[] = MESSAGE_STATES.map((v) => ({ value: v, label: MESSAGE_STATE_LABELS[v] }));
-
-/** The work-order events, whose message can go to the order's assignee. */
-export const ASSIGNEE_EVENTS: readonly MessageEvent[] = ['workOrderAssigned', 'workOrderOverdue', 'repairAssigned'];
 
 /** "站点名称 ${station}": a variable's label (source text) with its placeholder. */
 export const variableLabel = (name: string): string | undefined => (MESSAGE_VARIABLE_LABELS as Record<string, string>)[name];
@@ -77,10 +74,4 @@ export const companyListFilters = (nameTitle: string): FilterDef[] => [
   { key: 'name', title: nameTitle },
   { key: 'companyId', title: '所属公司', type: 'treeSelect', source: companyTreeSource },
   { key: 'enabled', title: '状态', type: 'enum', options: ENABLED_OPTIONS },
-];
-
-/** The first fields of a company-scoped record's form: its company (the server checks it is in the caller's scope) and its name. */
-export const companyAndName = <F,>(nameLabel: string): FieldDef<F>[] => [
-  { name: 'companyId' as Extract<keyof F, string>, label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true },
-  { name: 'name' as Extract<keyof F, string>, label: nameLabel, required: true, maxLength: 64 },
 ];

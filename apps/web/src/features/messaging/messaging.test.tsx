@@ -1,6 +1,6 @@
 import {
-  mailAccountEndpoints, mailLogEndpoints, mailTemplateEndpoints, messageRuleEndpoints, RULE_MINUTES_REQUIRED, type MailAccountRecord, type MailLogRecord,
-  type MessageRuleRecord,
+  mailAccountEndpoints, mailLogEndpoints, mailTemplateEndpoints, messageRuleEndpoints, RULE_MINUTES_REQUIRED, smsChannelEndpoints, smsTemplateEndpoints,
+  type MailAccountRecord, type MailLogRecord, type MessageRuleRecord, type SmsChannelRecord,
 } from '@ess/contract/messaging';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
@@ -14,6 +14,7 @@ import { callBody as body, callPath as path, pageTests } from '../../test/page-t
 import { MailLogPage } from './LogPages.tsx';
 import { MailAccountPage } from './MailAccountPage.tsx';
 import { MessageConfigPage } from './MessageConfigPage.tsx';
+import { SmsChannelPage } from './SmsChannelPage.tsx';
 import { ruleApplies, ruleBody, type RuleForm } from './rule.resource.tsx';
 import { MailTemplatePage } from './TemplatePages.tsx';
 
@@ -49,15 +50,21 @@ const ACCOUNT = {
   username: 'ops', passwordSet: true, fromName: '储能运维', fromAddress: 'ops@example.com', replyTo: null, dailyLimit: 500, sentToday: 12,
   enabled: true, isDefault: true, remark: null, lastTestAt: null, lastTestOk: null, lastTestReason: null, ...AUDIT, password: LEAKED,
 } satisfies MailAccountRecord & { password: string };
+const TREE = [{ id: 1, name: '华东', children: [] }];
+/** The account's list, record and edit, the company tree, and what a test adds. */
+const serveAccount = (more: Record<string, (c: Call) => unknown> = {}) =>
+  serve({
+    [mailAccountEndpoints.page.path]: () => page([ACCOUNT]),
+    [mailAccountEndpoints.one.path]: () => ACCOUNT,
+    [mailAccountEndpoints.edit.path]: () => null,
+    '/system/company/query/tree': () => TREE,
+    ...more,
+  });
 
 describe('mail accounts: the password is write-only', () => {
   it('lists "set" without any value, starts the edit form empty, keeps the stored password when left empty and sends a new one typed', async () => {
     allow(mailAccountEndpoints.page, mailAccountEndpoints.one, mailAccountEndpoints.edit);
-    const srv = serve({
-      [mailAccountEndpoints.page.path]: () => page([ACCOUNT]),
-      [mailAccountEndpoints.one.path]: () => ACCOUNT,
-      [mailAccountEndpoints.edit.path]: () => null,
-    });
+    const srv = serveAccount();
     const { container } = renderPage(<MailAccountPage />);
     const row = (await screen.findByText('运维邮箱', {}, { timeout: 20_000 })).closest('tr')!;
     expect(within(row).getByText('smtp.example.com:465')).toBeTruthy();
@@ -113,6 +120,130 @@ describe('mail accounts: the password is write-only', () => {
   });
 });
 
+const openEdit = async (name: string) => {
+  const row = (await screen.findByText(name, {}, { timeout: 20_000 })).closest('tr')!;
+  fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
+  return screen.findByRole('dialog');
+};
+
+describe('mail account form: tests of the unsaved values, clearing the password, the company fixed on edit', () => {
+  it('tests the connection and sends a test mail with the values as typed (the id, no password: the stored one), then with a password typed', async () => {
+    allow(mailAccountEndpoints.page, mailAccountEndpoints.one, mailAccountEndpoints.edit, mailAccountEndpoints.testConnection, mailAccountEndpoints.testSend);
+    const srv = serveAccount({
+      [mailAccountEndpoints.testConnection.path]: () => ({ ok: true, message: '连接成功', reason: null, latencyMs: 12 }),
+      [mailAccountEndpoints.testSend.path]: () => ({ ok: true, message: '发送成功', reason: null, providerMessageId: '<m1@example.com>', logId: 7 }),
+      [mailTemplateEndpoints.list.path]: () => [],
+    });
+    renderPage(<MailAccountPage />);
+    const drawer = await openEdit('运维邮箱');
+    await waitFor(() => expect(within(drawer).getByLabelText<HTMLInputElement>('SMTP服务器').value).toBe('smtp.example.com'));
+    fireEvent.change(within(drawer).getByLabelText('SMTP服务器'), { target: { value: 'smtp2.example.com' } });
+    fireEvent.click(within(drawer).getByTestId('form-test-connection'));
+    expect((await screen.findAllByTestId('outcome-message')).map((e) => e.textContent)).toContain('连接成功');
+    const tested = body(callsTo(srv.calls, mailAccountEndpoints.testConnection.path)[0]!);
+    expect(tested).toMatchObject({ id: 3, companyId: 1, host: 'smtp2.example.com', port: 465, username: 'ops', fromAddress: 'ops@example.com' });
+    expect(tested).not.toHaveProperty('password');
+    // Nothing saved.
+    expect(callsTo(srv.calls, mailAccountEndpoints.edit.path)).toEqual([]);
+
+    fireEvent.change(within(drawer).getByLabelText('密码'), { target: { value: 'typed-Pass1' } });
+    fireEvent.click(within(drawer).getByTestId('form-test-send'));
+    const modal = (await screen.findAllByRole('dialog')).find((d) => within(d).queryByTestId('test-send-form'))!;
+    expect(within(modal).getByTestId('test-send-unsaved')).toBeTruthy();
+    fireEvent.change(within(modal).getByLabelText('收件地址'), { target: { value: 'duty@example.com' } });
+    fireEvent.click(within(modal).getByRole('button', { name: /发\s*送/ }));
+    await waitFor(() => expect(callsTo(srv.calls, mailAccountEndpoints.testSend.path).length).toBe(1));
+    const sent = body(callsTo(srv.calls, mailAccountEndpoints.testSend.path)[0]!);
+    expect(Object.keys(sent).sort()).toEqual(['account', 'id', 'to']);
+    expect(sent).toMatchObject({ id: 3, to: 'duty@example.com', account: { companyId: 1, host: 'smtp2.example.com', password: 'typed-Pass1', fromAddress: 'ops@example.com' } });
+    expect(callsTo(srv.calls, mailAccountEndpoints.edit.path)).toEqual([]);
+  });
+
+  it('refuses to test values that are not valid (a port of 70000) and sends nothing', async () => {
+    allow(mailAccountEndpoints.page, mailAccountEndpoints.one, mailAccountEndpoints.edit, mailAccountEndpoints.testConnection);
+    const srv = serveAccount();
+    renderPage(<MailAccountPage />);
+    const drawer = await openEdit('运维邮箱');
+    await waitFor(() => expect(within(drawer).getByLabelText<HTMLInputElement>('端口').value).toBe('465'));
+    fireEvent.change(within(drawer).getByLabelText('端口'), { target: { value: '70000' } });
+    fireEvent.click(within(drawer).getByTestId('form-test-connection'));
+    expect((await within(drawer).findAllByText('端口应为1-65535')).length).toBeGreaterThan(0);
+    expect(callsTo(srv.calls, mailAccountEndpoints.testConnection.path)).toEqual([]);
+  });
+
+  it('clears the stored password only through "clear" and its confirmation (null on save), undone by "undo"; the company is read-only text on edit', async () => {
+    allow(mailAccountEndpoints.page, mailAccountEndpoints.one, mailAccountEndpoints.edit);
+    const srv = serveAccount();
+    renderPage(<MailAccountPage />);
+    const drawer = await openEdit('运维邮箱');
+    // The company: its name in a read-only field (no picker), still sent.
+    const company = await within(drawer).findByTestId<HTMLInputElement>('company-readonly');
+    await waitFor(() => expect(company.value).toBe('华东'));
+    expect(company.readOnly).toBe(true);
+    expect(within(drawer).getByLabelText('所属公司')).toBe(company);
+    expect(drawer.querySelector('.ant-select-disabled, .ant-tree-select')).toBeNull();
+
+    // Undo: nothing cleared.
+    fireEvent.click(within(drawer).getByTestId('secret-clear'));
+    fireEvent.click(await screen.findByRole('button', { name: /^清\s*除$/ }));
+    expect((await within(drawer).findByTestId('secret-cleared')).textContent).toContain('保存后将清除已存储的密码');
+    fireEvent.click(within(drawer).getByTestId('secret-undo'));
+    await waitFor(() => expect(within(drawer).queryByTestId('secret-cleared')).toBeNull());
+    fireEvent.click(within(drawer).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(callsTo(srv.calls, mailAccountEndpoints.edit.path).length).toBe(1));
+    expect(body(callsTo(srv.calls, mailAccountEndpoints.edit.path)[0]!)).not.toHaveProperty('password');
+
+    const again = await openEdit('运维邮箱');
+    await waitFor(() => expect(within(again).getByLabelText<HTMLInputElement>('SMTP服务器').value).toBe('smtp.example.com'));
+    fireEvent.click(within(again).getByTestId('secret-clear'));
+    fireEvent.click(await screen.findByRole('button', { name: /^清\s*除$/ }));
+    await within(again).findByTestId('secret-cleared');
+    fireEvent.click(within(again).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(callsTo(srv.calls, mailAccountEndpoints.edit.path).length).toBe(2));
+    expect(body(callsTo(srv.calls, mailAccountEndpoints.edit.path)[1]!)).toMatchObject({ id: 3, companyId: 1, password: null });
+  });
+});
+
+const CHANNEL: SmsChannelRecord = {
+  id: 5, companyId: 1, companyName: '华东', name: 'Twilio 演示', provider: 'twilio', accessKeyId: `AC${'0'.repeat(32)}`, secretSet: true, region: null, appId: null,
+  sender: '+15005550006', signName: null, endpoint: 'http://127.0.0.1:4010', dailyLimit: 1000, sentToday: 0, enabled: true, isDefault: true, remark: null, ...AUDIT,
+};
+
+describe('SMS channel form', () => {
+  it('sends a test SMS with the values as typed (the stored secret when left empty) and clears the stored secret on save after confirming', async () => {
+    allow(smsChannelEndpoints.page, smsChannelEndpoints.one, smsChannelEndpoints.edit, smsChannelEndpoints.testSend);
+    const srv = serve({
+      [smsChannelEndpoints.page.path]: () => page([CHANNEL]),
+      [smsChannelEndpoints.one.path]: () => CHANNEL,
+      [smsChannelEndpoints.edit.path]: () => null,
+      [smsChannelEndpoints.testSend.path]: () => ({ ok: false, message: '发送失败', reason: '20003: Authenticate', providerMessageId: null, logId: 8 }),
+      [smsTemplateEndpoints.list.path]: () => [{ id: 4, name: '告警短信', code: 'alarm.sms', language: 'zh-CN', companyId: 1, enabled: true }],
+      '/system/company/query/tree': () => TREE,
+    });
+    renderPage(<SmsChannelPage />);
+    const drawer = await openEdit('Twilio 演示');
+    await waitFor(() => expect(within(drawer).getByLabelText<HTMLInputElement>('发送号码').value).toBe('+15005550006'));
+    fireEvent.change(within(drawer).getByLabelText('发送号码'), { target: { value: '+15005550007' } });
+    fireEvent.click(within(drawer).getByTestId('form-test-send'));
+    const modal = (await screen.findAllByRole('dialog')).find((d) => within(d).queryByTestId('test-send-form'))!;
+    fireEvent.change(within(modal).getByLabelText('手机号码'), { target: { value: '+8613800138000' } });
+    fireEvent.mouseDown(within(modal).getByLabelText('模板'));
+    fireEvent.click(await screen.findByText('告警短信 · alarm.sms · 简体中文', { selector: '.ant-select-item-option-content' }));
+    fireEvent.click(within(modal).getByRole('button', { name: /发\s*送/ }));
+    expect((await screen.findAllByTestId('outcome-reason'))[0]!.textContent).toContain('20003: Authenticate');
+    const sent = body(callsTo(srv.calls, smsChannelEndpoints.testSend.path)[0]!);
+    expect(sent).toMatchObject({ id: 5, templateId: 4, phone: '+8613800138000', channel: { provider: 'twilio', sender: '+15005550007', accessKeyId: CHANNEL.accessKeyId } });
+    expect(sent.channel).not.toHaveProperty('secret');
+
+    fireEvent.click(within(drawer).getByTestId('secret-clear'));
+    fireEvent.click(await screen.findByRole('button', { name: /^清\s*除$/ }));
+    expect((await within(drawer).findByTestId('secret-cleared')).textContent).toContain('保存后将清除已存储的访问密钥');
+    fireEvent.click(within(drawer).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(callsTo(srv.calls, smsChannelEndpoints.edit.path).length).toBe(1));
+    expect(body(callsTo(srv.calls, smsChannelEndpoints.edit.path)[0]!)).toMatchObject({ id: 5, secret: null, sender: '+15005550007' });
+  });
+});
+
 describe('mail template form: variables listed as typed', () => {
   it('lists the known variables of subject and body with their meaning, flags an unknown one inline and sends nothing', async () => {
     allow(mailTemplateEndpoints.page, mailTemplateEndpoints.add);
@@ -153,6 +284,8 @@ describe('message rule form: dependent fields', () => {
     expect(ruleApplies.alarm(v) && !ruleApplies.delayed(v) && ruleApplies.mail(v) && !ruleApplies.sms(v) && ruleApplies.quiet(v)).toBe(true);
     expect(ruleApplies.delayed({ event: 'deviceOffline' }) && !ruleApplies.alarm({ event: 'deviceOffline' })).toBe(true);
     expect(ruleApplies.assignee({ event: 'workOrderOverdue' }) && !ruleApplies.assignee({ event: 'alarmOpened' })).toBe(true);
+    // The contract's list: a statement's parties too.
+    expect(ruleApplies.assignee({ event: 'statementToConfirm' })).toBe(true);
     expect(ruleApplies.quiet({ channels: ['console'] })).toBe(false);
     // An alarm rule turned into an offline rule: its level and escalation go empty, its mail template too once mail is dropped.
     const sent = ruleBody({
@@ -171,7 +304,7 @@ describe('message rule form: dependent fields', () => {
     });
     renderPage(<MessageConfigPage />);
     const row = (await screen.findByText('一级告警未确认', {}, { timeout: 20_000 })).closest('tr')!;
-    expect(within(row).getByText('告警超时未确认（1级及以上，15分钟）')).toBeTruthy();
+    expect(within(row).getByText('告警超时未转维修（1级及以上，15分钟）')).toBeTruthy();
     fireEvent.click(within(row).getByRole('button', { name: /编\s*辑/ }));
     const drawer = await screen.findByRole('dialog');
     await within(drawer).findByTestId('rule-escalation-fields');

@@ -1,13 +1,14 @@
 import {
-  ALARM_MESSAGE_EVENTS, DELAYED_MESSAGE_EVENTS, MESSAGE_CHANNEL_LABELS, MESSAGE_EVENT_LABELS, messageRuleAdd, messageRuleEdit, messageRuleEndpoints,
+  ALARM_MESSAGE_EVENTS, ASSIGNEE_MESSAGE_EVENTS, DELAYED_MESSAGE_EVENTS, MESSAGE_CHANNEL_LABELS, MESSAGE_EVENT_LABELS, messageRuleAdd, messageRuleEdit, messageRuleEndpoints,
   type Escalation, type MessageChannel, type MessageEvent, type MessageRecipients, type MessageRuleRecord, type QuietHours,
 } from '@ess/contract/messaging';
 import { Form, Space, Tag, type FormInstance } from 'antd';
 import { defineResource, type FieldDef, type FormMode } from '../../components/crud/index.ts';
 import { siteSource } from '../../components/options/sites.ts';
+import { companyAndName } from './form.parts.tsx';
 import { messagingKeys } from './messaging.keys.ts';
 import {
-  ASSIGNEE_EVENTS, CHANNEL_OPTIONS, companyAndName, ENABLED_OPTIONS, EVENT_OPTIONS, LEVEL_OPTIONS, mailAccountSource, mailTemplateCodeSource, smsChannelSource,
+  CHANNEL_OPTIONS, ENABLED_OPTIONS, EVENT_OPTIONS, LEVEL_OPTIONS, mailAccountSource, mailTemplateCodeSource, smsChannelSource,
   smsTemplateCodeSource,
 } from './messaging.options.ts';
 import { EMPTY_RECIPIENTS, EscalationField, QuietHoursField, RecipientsField } from './RuleFields.tsx';
@@ -37,7 +38,7 @@ export const ruleApplies = {
   alarm: (v: Partial<RuleForm>) => !!v.event && ALARM_MESSAGE_EVENTS.includes(v.event),
   /** Events that wait a number of minutes. */
   delayed: (v: Partial<RuleForm>) => !!v.event && DELAYED_MESSAGE_EVENTS.includes(v.event),
-  assignee: (v: Partial<RuleForm>) => !!v.event && ASSIGNEE_EVENTS.includes(v.event),
+  assignee: (v: Partial<RuleForm>) => !!v.event && ASSIGNEE_MESSAGE_EVENTS.includes(v.event),
   mail: (v: Partial<RuleForm>) => !!v.channels?.includes('mail'),
   sms: (v: Partial<RuleForm>) => !!v.channels?.includes('sms'),
   /** Quiet hours hold mail and SMS only (console notifications are never held). */
@@ -105,7 +106,7 @@ const recipientsField: FieldDef<RuleForm> = {
 const recipientsText = (r: MessageRuleRecord, t: (s: string) => string) => {
   const parts = [...r.userNames, ...r.roleNames.map((n) => `${t('角色')}: ${n}`)];
   if (r.recipients.siteContacts) parts.push(t('站点联系人'));
-  if (r.recipients.assignee) parts.push(t('工单处理人'));
+  if (r.recipients.assignee) parts.push(r.event === 'statementToConfirm' ? t('结算单双方') : t('工单处理人'));
   return parts.length ? parts.join('，') : '-';
 };
 
@@ -167,7 +168,7 @@ export const ruleResource = defineResource<MessageRuleRecord, RuleForm>({
       ...companyAndName<RuleForm>('规则名称'),
       { name: 'event', label: '事件', type: 'select', options: EVENT_OPTIONS, required: true },
       { name: 'maxLevel', label: '告警等级', type: 'select', options: LEVEL_OPTIONS, visible: ruleApplies.alarm, help: '该等级及更严重的告警（1级最严重）；不选则全部等级' },
-      { name: 'minutes', label: '持续分钟数', type: 'number', visible: ruleApplies.delayed, required: true, help: '未确认、离线或超期达到该分钟数后发送' },
+      { name: 'minutes', label: '持续分钟数', type: 'number', visible: ruleApplies.delayed, required: true, help: '未转维修、离线或超期达到该分钟数后发送' },
       { name: 'siteIds', label: '站点', type: 'multiSelect', source: siteSource, wide: true, help: '不选则为公司全部站点' },
       { name: 'channels', label: '发送方式', type: 'multiSelect', options: CHANNEL_OPTIONS, required: true, wide: true },
       { name: 'mailTemplateCode', label: '邮件模板', type: 'select', source: mailTemplateCodeSource, visible: ruleApplies.mail, required: true },

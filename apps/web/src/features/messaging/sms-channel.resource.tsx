@@ -1,16 +1,22 @@
 import { SMS_PROVIDER_LABELS, smsChannelAdd, smsChannelEdit, smsChannelEndpoints, type SmsChannelRecord, type SmsProvider } from '@ess/contract/messaging';
-import { defineResource, type FormMode } from '../../components/crud/index.ts';
+import { defineResource, type FieldDef, type FormMode } from '../../components/crud/index.ts';
+import { companyAndName, SecretField, secretBody } from './form.parts.tsx';
+import { FormTests } from './FormTests.tsx';
 import { messagingKeys } from './messaging.keys.ts';
-import { companyAndName, companyListFilters, ENABLED_OPTIONS, PROVIDER_OPTIONS, YES_NO } from './messaging.options.ts';
+import { companyListFilters, ENABLED_OPTIONS, PROVIDER_OPTIONS, YES_NO } from './messaging.options.ts';
 import { secretCell } from './parts.tsx';
 
 export interface SmsChannelForm {
+  /** The record being edited (for the test of the unsaved values). */
+  id?: number;
   companyId: number;
   name: string;
   provider: SmsProvider;
   accessKeyId: string;
-  /** Empty on edit: the stored secret stays. */
-  secret?: string;
+  /** Empty on edit: the stored secret stays; null: cleared on save. */
+  secret?: string | null;
+  /** Whether a secret is stored (the record's flag: offers "clear"). */
+  secretSet?: boolean;
   region?: string | null;
   appId?: string | null;
   sender?: string | null;
@@ -20,13 +26,17 @@ export interface SmsChannelForm {
   enabled: boolean;
   isDefault: boolean;
   remark?: string | null;
+  /** The test's button (no value). */
+  tests?: never;
 }
 
 export const smsChannelValues = (r: SmsChannelRecord): SmsChannelForm => ({
+  id: r.id,
   companyId: r.companyId,
   name: r.name,
   provider: r.provider,
   accessKeyId: r.accessKeyId,
+  secretSet: r.secretSet,
   region: r.region,
   appId: r.appId,
   sender: r.sender,
@@ -38,23 +48,45 @@ export const smsChannelValues = (r: SmsChannelRecord): SmsChannelForm => ({
   remark: r.remark,
 });
 
-/** The add/edit body: a secret typed is sent, an empty one left out (on edit the stored one stays); fields of another provider are not sent. */
+/**
+ * The add/edit body: a secret typed is sent, an empty one left out (on edit the stored one stays),
+ * one cleared with its button sent as null; fields of another provider are not sent.
+ */
 export function smsChannelBody(v: SmsChannelForm, mode: FormMode, id?: number): Record<string, unknown> {
-  const { secret, ...rest } = v;
   const body: Record<string, unknown> = {
-    ...rest,
+    companyId: v.companyId,
+    name: v.name,
+    provider: v.provider,
+    accessKeyId: v.accessKeyId,
     region: v.provider === 'twilio' ? null : v.region || null,
     appId: v.provider === 'tencent' ? v.appId || null : null,
     sender: v.provider === 'twilio' ? v.sender || null : null,
     signName: v.provider === 'twilio' ? null : v.signName || null,
     endpoint: v.endpoint || null,
+    dailyLimit: v.dailyLimit,
+    enabled: v.enabled,
+    isDefault: v.isDefault,
     remark: v.remark || null,
-    ...(secret ? { secret } : {}),
+    ...secretBody('secret', v.secret),
   };
   return mode === 'edit' ? { id, ...body } : body;
 }
 
 const notTwilio = (v: Partial<SmsChannelForm>) => v.provider !== 'twilio';
+
+/** The test send with the form's values (labels of the fields for the issues of its check). */
+const testField: FieldDef<SmsChannelForm> = {
+  name: 'tests', label: '测试发送', type: 'custom', wide: true, help: '用表单中的设置测试，无需先保存',
+  render: ({ form }) => (
+    <FormTests
+      kind="sms"
+      form={form}
+      schema={smsChannelAdd}
+      labels={Object.fromEntries((smsChannelResource.form?.fields ?? []).map((f) => [f.name, f.label]))}
+      toSettings={(v) => smsChannelBody(v, 'add')}
+    />
+  ),
+};
 
 /** /sms/sms-channel: SMS providers' accounts (Aliyun, Tencent Cloud, Twilio) a company's messages go out through. */
 export const smsChannelResource = defineResource<SmsChannelRecord, SmsChannelForm>({
@@ -93,8 +125,9 @@ export const smsChannelResource = defineResource<SmsChannelRecord, SmsChannelFor
       { name: 'provider', label: '服务商', type: 'enum', options: PROVIDER_OPTIONS, required: true, wide: true },
       { name: 'accessKeyId', label: '访问密钥ID', required: true, maxLength: 128, help: 'AccessKeyId / SecretId / Account SID' },
       {
-        name: 'secret', label: '访问密钥', type: 'password', maxLength: 512,
+        name: 'secret', label: '访问密钥', type: 'custom',
         help: (mode) => (mode === 'edit' ? '留空则保持原密钥不变' : 'AccessKeySecret / SecretKey / Auth Token'),
+        render: (p) => <SecretField {...p} setField="secretSet" kind="secret" />,
       },
       { name: 'region', label: '区域', visible: notTwilio, placeholder: 'cn-hangzhou' },
       { name: 'appId', label: 'SdkAppId', visible: (v) => v.provider === 'tencent', required: true },
@@ -105,6 +138,7 @@ export const smsChannelResource = defineResource<SmsChannelRecord, SmsChannelFor
       { name: 'enabled', label: '启用', type: 'switch' },
       { name: 'isDefault', label: '默认渠道', type: 'switch', help: '消息规则未指定渠道时使用公司的默认渠道' },
       { name: 'remark', label: '备注', type: 'textarea', maxLength: 200, wide: true },
+      testField,
     ],
     schemas: { add: smsChannelAdd, edit: smsChannelEdit },
     initialValues: { provider: 'aliyun', dailyLimit: 1000, enabled: true, isDefault: false },

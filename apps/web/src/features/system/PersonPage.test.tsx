@@ -9,7 +9,7 @@ import { PersonPage } from './PersonPage.tsx';
 vi.setConfig({ testTimeout: 20_000 });
 
 const info = {
-  id: 1, username: 'op', name: '运维员', phone: null, email: null, companyId: 1, companyName: '储能集团', buildIn: false, lastLoginAt: null,
+  id: 1, username: 'op', name: '运维员', phone: null, email: null, companyId: 1, companyName: '储能集团', buildIn: false, lastLoginAt: null, timeZone: 'America/Los_Angeles',
   roles: [{ id: 2, name: '运维' }], menuProfiles: [], permissions: [],
 };
 
@@ -71,5 +71,16 @@ describe('personal center (§5 rules)', () => {
     expect(await screen.findByText('手机号格式不正确')).toBeTruthy();
     expect(await screen.findByText('邮箱格式不正确')).toBeTruthy();
     expect(calls).toEqual([]);
+  });
+
+  it('shows the own time zone and sends it with the info (the zone quiet hours of messages follow)', async () => {
+    const { calls } = mockFetch((c) => json(envelope(c.url.endsWith('/profile/info') ? info : true)));
+    mount();
+    expect(screen.getAllByText('America/Los_Angeles').length).toBeGreaterThan(0);
+    type('姓名', '值班员');
+    fireEvent.click(screen.getByRole('button', { name: '保 存' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.endsWith('/change/info'))).toHaveLength(1));
+    const call = calls.find((c) => c.url.endsWith('/change/info'))!;
+    expect(JSON.parse(call.init.body as string)).toEqual({ name: '值班员', phone: '', email: '', timeZone: 'America/Los_Angeles' });
   });
 });

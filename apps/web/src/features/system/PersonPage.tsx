@@ -1,6 +1,7 @@
 import { authEndpoints, changeInfoBody, changePasswordBody } from '@ess/contract/auth';
-import { App, Button, Card, Col, Descriptions, Form, Input, Row } from 'antd';
+import { App, Button, Card, Col, Descriptions, Form, Input, Row, Select } from 'antd';
 import { useState } from 'react';
+import { TIME_ZONES } from '../../components/time-zones.ts';
 import { zodRule } from '../../components/zod-rule.ts';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
@@ -10,6 +11,8 @@ interface InfoForm {
   name: string;
   phone?: string;
   email?: string;
+  /** Empty: messages to the user follow the station's zone. */
+  timeZone?: string | null;
 }
 interface PasswordForm {
   oldPassword: string;
@@ -17,7 +20,10 @@ interface PasswordForm {
   confirmPassword: string;
 }
 
-/** The personal center: own profile, change of name/phone/e-mail and of password (product-spec §5 rules). */
+/**
+ * The personal center: own profile, change of name/phone/e-mail/time zone and of password
+ * (product-spec §5 rules). The time zone is the one quiet hours of messages to the user are judged in.
+ */
 export function PersonPage() {
   const t = useT();
   const { message } = App.useApp();
@@ -30,7 +36,7 @@ export function PersonPage() {
   const saveInfo = async (v: InfoForm) => {
     setSaving('info');
     try {
-      await call(authEndpoints.changeInfo, { name: v.name.trim(), phone: v.phone ?? '', email: v.email ?? '' });
+      await call(authEndpoints.changeInfo, { name: v.name.trim(), phone: v.phone ?? '', email: v.email ?? '', timeZone: v.timeZone ?? '' });
       void message.success(t('保存成功'));
       await refreshUserInfo();
     } catch {
@@ -62,6 +68,7 @@ export function PersonPage() {
             <Descriptions.Item label={t('姓名')}>{info?.name}</Descriptions.Item>
             <Descriptions.Item label={t('手机号')}>{info?.phone || '-'}</Descriptions.Item>
             <Descriptions.Item label={t('邮箱')}>{info?.email || '-'}</Descriptions.Item>
+            <Descriptions.Item label={t('时区')}>{info?.timeZone || '-'}</Descriptions.Item>
             <Descriptions.Item label={t('所属公司')}>{info?.companyName}</Descriptions.Item>
             <Descriptions.Item label={t('角色')}>{info?.roles.map((r) => r.name).join(', ') || '-'}</Descriptions.Item>
           </Descriptions>
@@ -73,7 +80,7 @@ export function PersonPage() {
             <Form<InfoForm>
               form={infoForm}
               layout="vertical"
-              initialValues={{ name: info.name, phone: info.phone ?? '', email: info.email ?? '' }}
+              initialValues={{ name: info.name, phone: info.phone ?? '', email: info.email ?? '', timeZone: info.timeZone }}
               onFinish={(v) => void saveInfo(v)}
             >
               <Form.Item name="name" label={t('姓名')} rules={[required('姓名'), zodRule(changeInfoBody.shape.name, t)]}>
@@ -84,6 +91,9 @@ export function PersonPage() {
               </Form.Item>
               <Form.Item name="email" label={t('邮箱')} rules={[zodRule(changeInfoBody.shape.email, t)]}>
                 <Input maxLength={128} />
+              </Form.Item>
+              <Form.Item name="timeZone" label={t('时区')}>
+                <Select allowClear showSearch options={TIME_ZONES.map((z) => ({ value: z, label: z }))} />
               </Form.Item>
               <Button type="primary" htmlType="submit" loading={saving === 'info'}>
                 {t('保存')}

@@ -1,4 +1,4 @@
-import { notificationSetAdd } from '@ess/contract/system';
+import { notificationSetAdd, userEdit } from '@ess/contract/system';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import dayjs from 'dayjs';
@@ -62,11 +62,19 @@ describe('form values to request bodies', () => {
   const user = { username: 'op', password: '', name: '运维', phone: null, email: null, companyId: 2, roleIds: [3], status: false, siteIds: [7] };
 
   it('a user edit keeps the password when the field is left blank and sends the status as 0/1', () => {
-    expect(userBody(user, 'edit', 9)).toEqual({ id: 9, name: '运维', phone: null, email: null, companyId: 2, roleIds: [3], status: 0, siteIds: [7], allSites: false });
+    expect(userBody(user, 'edit', 9)).toEqual({ id: 9, name: '运维', phone: null, email: null, companyId: 2, roleIds: [3], status: 0, siteIds: [7], allSites: false, timeZone: null });
     expect(userBody({ ...user, password: 'Abcd1234', status: true }, 'edit', 9)).toMatchObject({ password: 'Abcd1234', status: 1 });
     expect(userBody({ ...user, password: 'Abcd1234', status: true }, 'add')).toMatchObject({ username: 'op', password: 'Abcd1234', status: 1 });
     // All stations of the company: the chosen stations are not sent with it.
     expect(userBody({ ...user, allSites: true }, 'edit', 9)).toMatchObject({ allSites: true, siteIds: [] });
+  });
+
+  it('a user’s time zone: the picked IANA name, a cleared picker as null; the contract refuses an unknown zone', () => {
+    expect(userBody({ ...user, timeZone: 'Europe/Berlin' }, 'edit', 9)).toMatchObject({ timeZone: 'Europe/Berlin' });
+    expect(userBody({ ...user, timeZone: undefined }, 'edit', 9)).toMatchObject({ timeZone: null });
+    expect(userBody({ ...user, password: 'Abcd1234', timeZone: 'Asia/Shanghai' }, 'add')).toMatchObject({ timeZone: 'Asia/Shanghai' });
+    expect(userEdit.safeParse(userBody({ ...user, timeZone: 'Europe/Berlin' }, 'edit', 9)).success).toBe(true);
+    expect(userEdit.safeParse(userBody({ ...user, timeZone: 'Mars/Olympus_Mons' }, 'edit', 9)).error?.issues.map((i) => i.path.join('.'))).toEqual(['timeZone']);
   });
 
   it('a scheduled push sends its time as epoch ms, an immediate one none; the contract accepts both', () => {

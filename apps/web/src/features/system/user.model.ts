@@ -13,6 +13,8 @@ export interface UserForm {
   siteIds: number[];
   /** Every station of the company, those created later too; siteIds is then not sent. */
   allSites?: boolean;
+  /** The user's own IANA zone (quiet hours of messages to them); empty: the station's. */
+  timeZone?: string | null;
 }
 
 export const ACCOUNT_STATUS = [
@@ -30,6 +32,8 @@ const common = (v: UserForm) => ({
   status: v.status === false ? USER_STATUS.disabled : USER_STATUS.enabled,
   siteIds: v.allSites === true ? [] : (v.siteIds ?? []),
   allSites: v.allSites === true,
+  // Cleared picker: null, which clears the stored zone (the personal center sends '' for the same).
+  timeZone: v.timeZone || null,
 });
 
 /** The edit request of a user's form values; a blank password keeps the current one. */
@@ -47,6 +51,6 @@ export function userBody(v: UserForm, mode: 'add' | 'edit', id?: number): Record
 export function userValues(u: UserOne): UserForm {
   return {
     username: u.username, name: u.name, phone: u.phone, email: u.email, companyId: u.companyId, roleIds: u.roleIds,
-    status: u.status === USER_STATUS.enabled, siteIds: u.siteIds, allSites: u.allSites, password: '',
+    status: u.status === USER_STATUS.enabled, siteIds: u.siteIds, allSites: u.allSites, timeZone: u.timeZone, password: '',
   };
 }

@@ -5,11 +5,15 @@ import { SitePicker } from './SitePicker.tsx';
 import { UserStatusSwitch } from './UserStatusSwitch.tsx';
 import { roleSource } from './system.options.ts';
 import { companyTreeSource } from '../../components/options/companies.ts';
+import { TIME_ZONES } from '../../components/time-zones.ts';
 import { ACCOUNT_STATUS, userBody, userValues, type UserForm } from './user.model.ts';
 
 /** Stations a user sees: all of the company's (following new ones), or the count granted. */
 const siteAccess = (row: UserRow, t: (s: string, ...a: unknown[]) => string) =>
   row.allSites && !row.buildIn ? t('公司全部站点（$1）', row.siteCount) : t('$1 个站点', row.siteCount);
+
+/** IANA zone names, shown as they are (the personal center's list). */
+const TIME_ZONE_OPTIONS = TIME_ZONES.map((z) => ({ value: z, label: z, literal: true }));
 
 /** Only the built-in administrator edits themselves; other users are edited by those above them. */
 const editable = (row: UserRow) => !row.buildIn || row.id === useUserStore.getState().info?.id;
@@ -40,6 +44,7 @@ export const userResource = defineResource<UserRow, UserForm, UserOne>({
     { key: 'roles', title: '角色', type: 'tags', builtIn: true },
     { key: 'status', title: '账号状态', type: 'enum', options: ACCOUNT_STATUS },
     { key: 'siteCount', title: '站点权限', render: (row, t) => siteAccess(row, t) },
+    { key: 'timeZone', title: '时区' },
     { key: 'buildIn', title: '内置', type: 'boolean', options: [{ value: true, label: '是' }, { value: false, label: '否' }] },
     { key: 'lastLoginAt', title: '最后登录', type: 'datetime' },
     { key: 'createdAt', title: '创建时间', type: 'datetime' },
@@ -71,6 +76,7 @@ export const userResource = defineResource<UserRow, UserForm, UserOne>({
       { name: 'email', label: '邮箱', maxLength: 128 },
       { name: 'companyId', label: '所属公司', type: 'treeSelect', source: companyTreeSource, required: true },
       { name: 'roleIds', label: '角色', type: 'multiSelect', source: roleSource, required: true, wide: true },
+      { name: 'timeZone', label: '时区', type: 'select', options: TIME_ZONE_OPTIONS },
       { name: 'status', label: '账号状态', type: 'switch', help: '关闭即停用账号，其登录会话随即失效' },
       { name: 'allSites', label: '公司全部站点', type: 'switch', help: '可访问所属公司及其下级公司的全部站点，包括以后新建的站点' },
       {

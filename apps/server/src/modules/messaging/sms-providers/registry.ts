@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { aliyunSms } from './aliyun.ts';
-import { failure, type SmsMessage, type SmsProvider, type SmsProviderKind, type SmsSendOptions, type SmsSendResult } from './provider.ts';
+import { failure, type SmsFailure, type SmsMessage, type SmsProvider, type SmsProviderKind, type SmsSendOptions, type SmsSendResult } from './provider.ts';
 import { tencentSms } from './tencent.ts';
 import { twilioSms } from './twilio.ts';
 
@@ -22,7 +22,29 @@ function sendWith<C extends Record<string, string | undefined>>(provider: SmsPro
     const issue = parsed.error.issues[0];
     return Promise.resolve(failure('permanent', 'InvalidCredentials', `${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`));
   }
-  return provider.send(parsed.data, message, options);
+  return provider.send(parsed.data, message, options).then((r) => (r.ok ? r : scrubbed(r, parsed.data, provider.secretFields)));
+}
+
+/**
+ * A provider's reason with the channel's secrets taken out: a provider (or a proxy in front of it)
+ * that echoes the request would otherwise put the secret into the log row, its answers and export.
+ * The secret as sent: plain, URL-encoded, base64, and inside HTTP Basic auth (Twilio: sid:token).
+ */
+function scrubbed<C extends Record<string, string | undefined>>(f: SmsFailure, credentials: C, secretFields: readonly (keyof C & string)[]): SmsFailure {
+  const plain = Object.values(credentials).filter((v): v is string => !!v);
+  const forms = secretFields.flatMap((k) => {
+    const secret = credentials[k];
+    if (!secret) return [];
+    const b64 = (x: string) => Buffer.from(x).toString('base64');
+    return [secret, encodeURIComponent(secret), b64(secret), ...plain.map((id) => b64(`${id}:${secret}`))];
+  });
+  let reason = f.reason;
+  let providerCode = f.providerCode;
+  for (const x of forms.sort((a, b) => b.length - a.length)) {
+    reason = reason.split(x).join('***');
+    providerCode = providerCode.split(x).join('***');
+  }
+  return { ...f, reason, providerCode };
 }
 
 /** What a channel row holds (the contract's fields), the secret opened. */

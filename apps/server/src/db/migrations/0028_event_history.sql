@@ -1,0 +1,1 @@
+ALTER TABLE "domain_event" ADD COLUMN "history" boolean DEFAULT false NOT NULL;

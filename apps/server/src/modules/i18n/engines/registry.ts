@@ -1,0 +1,8 @@
+import type { EngineKind } from '@ess/contract/i18n';
+import { baidu } from './baidu.ts';
+import { deepl } from './deepl.ts';
+import type { TranslationEngine } from './engine.ts';
+import { google } from './google.ts';
+import { libre } from './libre.ts';
+
+export const engines: Record<EngineKind, TranslationEngine> = { deepl, google, baidu, libre };
