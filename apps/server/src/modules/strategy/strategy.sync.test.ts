@@ -18,6 +18,8 @@ const DEVICES = FLEET.stations.reduce((a, s) => a + s.devices.length, 0);
 const ALL_MONTHS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 const ALL_DAYS = [1, 2, 3, 4, 5, 6, 7];
 const SYNC = '/configure/operation/strategy/synchronization';
+/** Long enough for an EMS's reply on a loaded machine (1.5 s failed under a full suite's load). */
+const COMMAND_TIMEOUT_MS = 4000;
 
 /** A whole day of one mode at one set-point, for every day of the year. */
 const flat = (siteId: number, mode: 'charge' | 'discharge' | 'idle', powerKw: number, extra: Partial<StrategyAdd> = {}): StrategyAdd => ({
@@ -59,7 +61,7 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
 
   beforeAll(async () => {
     t = await startTestApp(target, {
-      SEED_DEMO: 'true', DEVICE_OFFLINE_TIMEOUT_MS: '600000', INGEST_BATCH_MS: '50', LATEST_FLUSH_MS: '100', ROLLUP_FLUSH_MS: '200', COMMAND_TIMEOUT_MS: '1500',
+      SEED_DEMO: 'true', DEVICE_OFFLINE_TIMEOUT_MS: '600000', INGEST_BATCH_MS: '50', LATEST_FLUSH_MS: '100', ROLLUP_FLUSH_MS: '200', COMMAND_TIMEOUT_MS: String(COMMAND_TIMEOUT_MS),
     });
     const all = await post<DeviceRecord[]>('/configure/device/query/list', {});
     for (const d of all.body.data) ids.set(d.code, d.id);
@@ -157,7 +159,7 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
 
   it('detects drift when the EMS is told something else directly, raises the alarm, and ends it after a new synchronisation', async () => {
     const channel = commandChannel(t.ctx)!;
-    const sent = await channel.send('SH01', 'SH01-EMS-01', 'setProperty', { values: { socLowerLimit: 20 } }, 1500);
+    const sent = await channel.send('SH01', 'SH01-EMS-01', 'setProperty', { values: { socLowerLimit: 20 } }, COMMAND_TIMEOUT_MS);
     expect(sent.outcome.kind).toBe('reply');
     await tick();
     const { drifted } = await sweepStrategies(t.ctx);
@@ -171,7 +173,7 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
     // Another strategy sent directly (not through the console) is drift too; synchronising again repairs it.
     const other = { ...flat(siteId, 'idle', 0), timeZone: 'Asia/Shanghai', pcsRatedKw: 200, transformerProtectionKw: 500, demandTargetKw: null };
     const { siteId: _s, ...otherStrategy } = other;
-    const direct = await channel.send('SH01', 'SH01-EMS-01', 'applyStrategy', { strategy: otherStrategy as never, hash: strategyHash(otherStrategy as never) }, 1500);
+    const direct = await channel.send('SH01', 'SH01-EMS-01', 'applyStrategy', { strategy: otherStrategy as never, hash: strategyHash(otherStrategy as never) }, COMMAND_TIMEOUT_MS);
     expect(direct.outcome.kind).toBe('reply');
     const again = await sync(strategyId);
     expect(again.body.data).toMatchObject({ state: 'applied', attempts: 2 });
@@ -208,7 +210,7 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
     const channel = commandChannel(t.ctx)!;
     // 60 kW over the strategy's 40: within what the station takes at any hour (anti-backflow caps
     // the discharge at the load, which at SH01 falls under 100 kW around midnight).
-    const sent = await channel.send('SH01', 'SH01-EMS-01', 'demandGuard', { dischargeKw: 60, until: clock.now() + 90_000 }, 1500);
+    const sent = await channel.send('SH01', 'SH01-EMS-01', 'demandGuard', { dischargeKw: 60, until: clock.now() + 90_000 }, COMMAND_TIMEOUT_MS);
     expect(sent.outcome.kind === 'reply' && sent.outcome.reply).toMatchObject({ ok: true, result: { dischargeKw: 60 } });
     await tick();
     expect(emsPower()).toBeGreaterThan(59);
@@ -221,7 +223,7 @@ describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
     const [before] = await t.ctx.db.select().from(strategy).where(eq(strategy.id, strategyId));
     // A restart that lost it: the EMS runs (and reports) its built-in behaviour again.
     sim.state.stations.find((s) => s.def.code === 'SH01')!.dyn.controls.ems = { strategy: null, hash: '', guard: null };
-    await new Promise((r) => setTimeout(r, 1600));
+    await new Promise((r) => setTimeout(r, COMMAND_TIMEOUT_MS + 100));
     await tick();
     expect(deviceValues(sim.state, 'SH01-EMS-01').strategyHash).toBe('');
     const { resent } = await sweepStrategies(t.ctx);
