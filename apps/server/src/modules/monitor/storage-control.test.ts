@@ -54,7 +54,7 @@ describe.each(DB_TARGETS)('storage control on %s', (target) => {
   beforeAll(async () => {
     t = await startTestApp(target, {
       SEED_DEMO: 'true', DEVICE_OFFLINE_TIMEOUT_MS: '600000', INGEST_BATCH_MS: '50', LATEST_FLUSH_MS: '100', ROLLUP_FLUSH_MS: '200',
-      COMMAND_TIMEOUT_MS: '1500',
+      COMMAND_TIMEOUT_MS: '4000',
     });
     const all = await t.api.post<DeviceRecord[]>('/configure/device/query/list', t.adminToken, {});
     for (const d of all.body.data) ids.set(d.code, d.id);
