@@ -33,13 +33,18 @@ export interface EnumValueJson {
   colour?: string;
 }
 
+/** The columns every item of a thing model starts with: its product, identifier and name. */
+export const thingModelItem = () => ({
+  id: serial('id').primaryKey(),
+  productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
+  identifier: varchar('identifier', { length: 64 }).notNull(),
+  name: varchar('name', { length: 64 }).notNull(),
+});
+
 export const productProperty = pgTable(
   'product_property',
   {
-    id: serial('id').primaryKey(),
-    productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
-    identifier: varchar('identifier', { length: 64 }).notNull(),
-    name: varchar('name', { length: 64 }).notNull(),
+    ...thingModelItem(),
     /** float, int, enum, bool or string. */
     dataType: varchar('data_type', { length: 16 }).notNull(),
     unit: varchar('unit', { length: 16 }).notNull().default(''),
@@ -62,11 +67,8 @@ export const productProperty = pgTable(
 export const productEvent = pgTable(
   'product_event',
   {
-    id: serial('id').primaryKey(),
-    productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
-    /** The event code a device publishes (PCS_IGBT_FAULT, …). */
-    identifier: varchar('identifier', { length: 64 }).notNull(),
-    name: varchar('name', { length: 64 }).notNull(),
+    /** identifier: the event code a device publishes (PCS_IGBT_FAULT, …). */
+    ...thingModelItem(),
     /** Suggested alarm level 1–5, 1 most severe. */
     level: smallint('level').notNull().default(3),
     sort: integer('sort').notNull().default(0),
@@ -77,10 +79,7 @@ export const productEvent = pgTable(
 export const productCommand = pgTable(
   'product_command',
   {
-    id: serial('id').primaryKey(),
-    productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
-    identifier: varchar('identifier', { length: 64 }).notNull(),
-    name: varchar('name', { length: 64 }).notNull(),
+    ...thingModelItem(),
     /** Request parameters: [{ identifier, name, dataType, … }]. */
     requestParams: jsonb('request_params').$type<unknown[]>().notNull().default([]),
     responseParams: jsonb('response_params').$type<unknown[]>().notNull().default([]),

@@ -1,5 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, serial, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { device, product, type EnumValueJson } from './device.ts';
+import { device, product, thingModelItem, type EnumValueJson } from './device.ts';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
@@ -11,10 +11,7 @@ const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull(
 export const productStaticProperty = pgTable(
   'product_static_property',
   {
-    id: serial('id').primaryKey(),
-    productId: integer('product_id').notNull().references(() => product.id, { onDelete: 'cascade' }),
-    identifier: varchar('identifier', { length: 64 }).notNull(),
-    name: varchar('name', { length: 64 }).notNull(),
+    ...thingModelItem(),
     /** string, float, int, enum, bool or date. */
     dataType: varchar('data_type', { length: 16 }).notNull(),
     unit: varchar('unit', { length: 16 }).notNull().default(''),

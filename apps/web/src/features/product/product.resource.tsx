@@ -4,7 +4,7 @@ import {
   productPropertyEndpoints, propertyAdd, propertyEdit, staticPropertyAdd, staticPropertyEdit, staticPropertyEndpoints, type CommandRecord,
   type EnumValue, type EventRecord, type ProductRecord, type PropertyRecord, type StaticPropertyRecord,
 } from '@ess/contract/product';
-import { defineResource, type FormMode } from '../../components/crud/index.ts';
+import { defineResource, type EnumOption, type FieldDef, type FormMode } from '../../components/crud/index.ts';
 import { EnumValuesEditor } from './EnumValuesEditor.tsx';
 import { ParamsEditor } from './ParamsEditor.tsx';
 import { DATA_TYPE_OPTIONS, LEVEL_OPTIONS, STATIC_TYPE_OPTIONS, YES_NO } from './product.options.ts';
@@ -74,6 +74,21 @@ const nestedBody = (productId: number) => (values: object, mode: FormMode, id?: 
 type PropertyForm = Omit<PropertyRecord, 'id' | 'productId' | 'slot'>;
 const numeric = (v: Partial<{ dataType: string }>) => v.dataType === 'float' || v.dataType === 'int';
 
+/** The fields a thing-model property and a static property share (the help texts differ). */
+function propertyFields<F extends { dataType: string }>(identifierHelp: string, typeOptions: readonly EnumOption[], typeHelp: string): FieldDef<F>[] {
+  const key = (k: 'identifier' | 'name' | 'dataType' | 'unit' | 'enumValues') => k as Extract<keyof F, string>;
+  return [
+    { name: key('identifier'), label: '标识符', required: true, maxLength: 64, help: identifierHelp },
+    { name: key('name'), label: '属性名称', required: true, maxLength: 64 },
+    { name: key('dataType'), label: '数据类型', type: 'enum', options: typeOptions, required: true, help: typeHelp },
+    { name: key('unit'), label: '单位', maxLength: 16 },
+    {
+      name: key('enumValues'), label: '枚举值', type: 'custom', visible: (v) => v.dataType === 'enum', required: true,
+      render: ({ value, onChange, id }) => <EnumValuesEditor value={value} onChange={onChange} id={id} />,
+    },
+  ];
+}
+
 export const propertyResource = (productId: number) =>
   defineResource<PropertyRecord, PropertyForm>({
     key: ['product', 'property', String(productId)],
@@ -99,14 +114,7 @@ export const propertyResource = (productId: number) =>
       container: 'drawer',
       width: 640,
       fields: [
-        { name: 'identifier', label: '标识符', required: true, maxLength: 64, help: '小驼峰格式，如 activePower' },
-        { name: 'name', label: '属性名称', required: true, maxLength: 64 },
-        { name: 'dataType', label: '数据类型', type: 'enum', options: DATA_TYPE_OPTIONS, required: true, help: '已有设备时只能在浮点数与整数之间修改' },
-        { name: 'unit', label: '单位', maxLength: 16 },
-        {
-          name: 'enumValues', label: '枚举值', type: 'custom', visible: (v) => v.dataType === 'enum', required: true,
-          render: ({ value, onChange, id }) => <EnumValuesEditor value={value} onChange={onChange} id={id} />,
-        },
+        ...propertyFields<PropertyForm>('小驼峰格式，如 activePower', DATA_TYPE_OPTIONS, '已有设备时只能在浮点数与整数之间修改'),
         { name: 'cumulative', label: '累计量', type: 'switch', visible: numeric, help: '只增不减的寄存器（如累计电量），按差值结算' },
         { name: 'writable', label: '可写', type: 'switch' },
         { name: 'min', label: '最小值', type: 'number', visible: numeric },
@@ -217,14 +225,7 @@ export const staticResource = (productId: number) =>
       container: 'drawer',
       width: 640,
       fields: [
-        { name: 'identifier', label: '标识符', required: true, maxLength: 64, help: '小驼峰格式，如 ratedCapacity' },
-        { name: 'name', label: '属性名称', required: true, maxLength: 64 },
-        { name: 'dataType', label: '数据类型', type: 'enum', options: STATIC_TYPE_OPTIONS, required: true, help: '设备已填写值后不能修改' },
-        { name: 'unit', label: '单位', maxLength: 16 },
-        {
-          name: 'enumValues', label: '枚举值', type: 'custom', visible: (v) => v.dataType === 'enum', required: true,
-          render: ({ value, onChange, id }) => <EnumValuesEditor value={value} onChange={onChange} id={id} />,
-        },
+        ...propertyFields<StaticForm>('小驼峰格式，如 ratedCapacity', STATIC_TYPE_OPTIONS, '设备已填写值后不能修改'),
         { name: 'required', label: '必填', type: 'switch' },
         { name: 'sort', label: '排序', type: 'number' },
       ],
