@@ -5,6 +5,7 @@
 // process at a time here, fill that time. Vitest's output streams as usual; the static checks'
 // report is printed when they end and again at the end. Fails when either fails.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 const started = Date.now();
 const secs = () => ((Date.now() - started) / 1000).toFixed(0);
@@ -23,8 +24,34 @@ const staticChecks = run('node', ['scripts/static-checks.mjs'], { stdio: ['ignor
   process.stdout.write(`\n── static checks ${r.code === 0 ? 'passed' : 'FAILED'} after ${secs()} s ──\n${r.out}\n`);
   return r;
 });
-const tests = run('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
+// Vitest's JSON report beside its usual output, for the slowest files printed at the end.
+const REPORT = 'tmp/test-report.json';
+const tests = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`, ...process.argv.slice(2)], { stdio: 'inherit' });
+
+/** The files that took longest, and the time per project: where to look when the run grows. */
+function slowest(limit = 20) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(REPORT, 'utf8'));
+  } catch {
+    return '';
+  }
+  const root = `${process.cwd()}/`;
+  const files = report.testResults.map((f) => ({ name: f.name.replace(root, ''), ms: f.endTime - f.startTime }));
+  const total = files.reduce((a, f) => a + f.ms, 0);
+  const byArea = new Map();
+  for (const f of files) {
+    // A server module or platform part (apps/server/src/modules/iot), the browser tests (e2e), else the workspace.
+    const parts = f.name.split('/');
+    const area = parts.slice(0, f.name.startsWith('apps/server/src/') ? 5 : f.name.startsWith('e2e/') ? 1 : 2).join('/');
+    byArea.set(area, (byArea.get(area) ?? 0) + f.ms);
+  }
+  const s = (ms) => `${(ms / 1000).toFixed(0).padStart(5)} s`;
+  const top = [...files].sort((a, b) => b.ms - a.ms).slice(0, limit).map((f) => `${s(f.ms)}  ${f.name}`);
+  const areas = [...byArea].sort((a, b) => b[1] - a[1]).map(([a, ms]) => `${s(ms)}  ${a}`);
+  return `── test-file time: ${s(total)} over ${files.length} files; by area ──\n${areas.join('\n')}\n── the ${limit} slowest files ──\n${top.join('\n')}\n`;
+}
 
 const [s, t] = await Promise.all([staticChecks, tests]);
-process.stdout.write(`\n── static checks (${s.code === 0 ? 'passed' : 'FAILED'}) ──\n${s.out}\n── tests ${t.code === 0 ? 'passed' : 'FAILED'}; whole run ${secs()} s ──\n`);
+process.stdout.write(`\n${slowest()}\n── static checks (${s.code === 0 ? 'passed' : 'FAILED'}) ──\n${s.out}\n── tests ${t.code === 0 ? 'passed' : 'FAILED'}; whole run ${secs()} s ──\n`);
 process.exit(s.code === 0 && t.code === 0 ? 0 : 1);
