@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
+import { translateName } from '@ess/contract/pack-text';
 import { DEFAULT_LOCALE, LOCALES, type Locale, type PackRow } from '@ess/contract';
 import {
   I18N_ERRORS, TEXT_NODE_FIELDS, TRANSLATION_SHEET_COLUMNS, TRANSLATION_STATE_LABELS, TRANSLATION_STATES, translationProblems,
@@ -186,7 +187,7 @@ export async function seedTextNodes(db: Db): Promise<void> {
   await db.insert(textNode).values((Object.keys(TEXT_NODE_FIELDS) as TextNodeField[]).map((field) => ({ field, name: TEXT_NODE_FIELDS[field] }))).onConflictDoNothing();
 }
 
-export async function refreshData(db: Db, userId: number): Promise<RefreshResult> {
+export async function refreshData(db: Db, userId: number | null): Promise<RefreshResult> {
   const nodes = await db.select().from(textNode).where(eq(textNode.enabled, true));
   const current: Current[] = [];
   for (const n of nodes) {
@@ -194,6 +195,33 @@ export async function refreshData(db: Db, userId: number): Promise<RefreshResult
     for (const v of values) if (v.value?.trim()) current.push({ key: `${n.id}:${v.id}`, source: v.value, context: n.field, nodeId: n.id, recordId: v.id });
   }
   return merge(db, 'data', current, userId);
+}
+
+/**
+ * First start (no business-data refresh yet), after every module's seed: the built-in data's
+ * values collected as originals, and their translations in every shipped language where the
+ * shipped pack knows the name (role names, the standard product models and their properties, the
+ * alarm dictionary's descriptions, the demo's station and device names, numbered ones by their
+ * template) as reviewed, so built-in data shows translated from the start.
+ */
+export async function seedDataTranslations(db: Db, shipped: (locale: Locale) => Promise<PackRow[]>): Promise<void> {
+  const [done] = await db.select({ id: i18nRefresh.id }).from(i18nRefresh).where(eq(i18nRefresh.domain, 'data')).limit(1);
+  if (done) return;
+  await refreshData(db, null);
+  const originals = await db.select({ id: i18nOriginal.id, source: i18nOriginal.source }).from(i18nOriginal).where(and(eq(i18nOriginal.domain, 'data'), eq(i18nOriginal.obsolete, false)));
+  for (const locale of LOCALES) {
+    if (locale === DEFAULT_LOCALE) continue;
+    const pack = new Map((await shipped(locale)).map((r) => [r.source, r.translation]));
+    if (!pack.size) continue;
+    const rows = originals.flatMap((o) => {
+      const translation = translateName(o.source, (k) => pack.get(k), locale);
+      return translation !== o.source && translationProblems(o.source, translation).length === 0 ? [{ originalId: o.id, translation }] : [];
+    });
+    if (!rows.length) continue;
+    await db.execute(sql`insert into i18n_translation (original_id, language_code, translation, state)
+      select (r->>'originalId')::int, ${locale}, r->>'translation', 'reviewed' from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) r
+      on conflict do nothing`);
+  }
 }
 
 export async function nodeList(db: Db, f: z.output<typeof textNodeFilter>): Promise<TextNodeRecord[]> {
