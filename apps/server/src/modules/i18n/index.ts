@@ -3,7 +3,7 @@ import { defineModule } from '../../platform/module.ts';
 import { dropDataTranslations, translateAnswer } from './data-translation.ts';
 import { COMPLETION_JOB, runCompletion } from './engine.service.ts';
 import { i18nRoutes } from './i18n.routes.ts';
-import { shippedCatalogue } from './i18n.state.ts';
+import { seededCatalogue } from './i18n.state.ts';
 import { seedLanguages } from './language.service.ts';
 import { shippedPack } from './packs.ts';
 import { seedDataTranslations, seedTextNodes, seedTexts } from './translation.service.ts';
@@ -14,7 +14,7 @@ export { shippedPacksKey } from './packs.ts';
 /** The languages and the shipped packs' texts and translations (the first start's seed; test images hold it made once). */
 export async function seedShippedTranslations(db: Db): Promise<void> {
   await seedLanguages(db);
-  await seedTexts(db, shippedCatalogue, shippedPack);
+  await seedTexts(db, seededCatalogue, shippedPack);
 }
 
 /**
@@ -28,7 +28,7 @@ export const i18nModule = defineModule({
   seeds: [
     ({ db }) => seedLanguages(db),
     ({ db }) => seedTextNodes(db),
-    ({ db }) => seedTexts(db, shippedCatalogue, shippedPack),
+    ({ db }) => seedTexts(db, seededCatalogue, shippedPack),
   ],
   responsePass: translateAnswer,
   start: async (ctx) => {
