@@ -228,7 +228,7 @@ export type TextNodeRecord = z.infer<typeof textNodeRecord>;
 
 // ── Engines ──────────────────────────────────────────────────────────────────────────
 
-export const ENGINE_KINDS = ['deepl', 'google', 'baidu', 'libre'] as const;
+export const ENGINE_KINDS = ['deepl', 'google', 'google-v3', 'baidu', 'libre'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 export const engineOptional = z.object({
@@ -250,7 +250,7 @@ const engineFields = {
   endpoint: httpUrl.optional().nullable().or(z.literal('')).transform((v) => v || null),
   appId: z.string().trim().max(64).optional().nullable().transform((v) => v || null),
   /** Write-only: absent keeps the stored key (edit), null or '' clears it. */
-  apiKey: z.string().trim().max(512).optional().nullable(),
+  apiKey: z.string().trim().max(8192, '密钥不能超过8192个字符').optional().nullable(),
   enabled: z.boolean().default(true),
   /** Characters per request batch. */
   batchSize: z.number().int().min(1).max(128).default(20),

@@ -122,7 +122,7 @@ describe.each(DB_TARGETS)('translation management on %s', (target) => {
 
   it('engines: the key write-only, connect and supports against the peer, wrong key a clear 4xx', async () => {
     const kinds = await okData(get<{ kind: string }[]>('/i18n/engine/optionals'));
-    expect(kinds.map((k) => k.kind)).toEqual(['deepl', 'google', 'baidu', 'libre']);
+    expect(kinds.map((k) => k.kind)).toEqual(['deepl', 'google', 'google-v3', 'baidu', 'libre']);
     const noKey = await post('/i18n/engine/add', { name: 'DeepL without key', kind: 'deepl' });
     expect(noKey.status).toBe(400);
     const { id } = await okData(post<{ id: number }>('/i18n/engine/add', { name: 'Libre', kind: 'libre', endpoint: peer.url, apiKey: 'libre-key' }));
