@@ -16,6 +16,8 @@ const checks = [
   // resident (252 s of CPU), so the cap stays above it.
   { name: 'lint', cmd: 'npx', args: ['eslint', '.', '--max-warnings', '0'], env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=8192`.trim() } },
   { name: 'copy-paste', cmd: 'node', args: ['scripts/copy-paste.mjs'] },
+  // The console's text catalogue (refresh merges it into the database) must match the code.
+  { name: 'text catalogue', cmd: 'node', args: ['scripts/scan-texts.mjs', '--check'] },
   ...projects.map((p) => ({ name: `typecheck ${p}`, cmd: 'npx', args: ['tsc', '-p', p] })),
 ];
 

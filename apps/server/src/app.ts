@@ -115,7 +115,7 @@ export async function startApp(
   }
   await jobs.start();
   if (config.roles.has('jobs')) outbox.start(ctx);
-  const app = await buildHttp(ctx, config.roles.has('api') ? routes : []);
+  const app = await buildHttp(ctx, config.roles.has('api') ? routes : [], modules.flatMap((m) => (m.responsePass ? [m.responsePass] : [])));
   if (config.roles.has('api')) for (const m of modules) await m.http?.(app, ctx);
   if (config.roles.has('api') && existsSync(config.webDist)) {
     await app.register(fastifyStatic, {

@@ -46,7 +46,7 @@ export const I18N_ERRORS = {
   placeholderMissing: (p: string) => `译文缺少占位符 ${p}`,
   placeholderExtra: (p: string) => `译文多出原文没有的占位符 ${p}`,
   whitespace: '译文首尾空白须与原文一致',
-  tooLong: (max: number) => `译文过长（最多 ${max} 个字符）`,
+  tooLong: (max: number) => `译文过长（此处空间有限，最多 ${max} 个字符宽度，全角字符计2）`,
 } as const;
 
 export const languageFields = {
@@ -228,7 +228,7 @@ export type TextNodeRecord = z.infer<typeof textNodeRecord>;
 
 // ── Engines ──────────────────────────────────────────────────────────────────────────
 
-export const ENGINE_KINDS = ['deepl', 'google', 'baidu', 'libre'] as const;
+export const ENGINE_KINDS = ['deepl', 'google', 'google-v3', 'baidu', 'libre'] as const;
 export type EngineKind = (typeof ENGINE_KINDS)[number];
 
 export const engineOptional = z.object({
@@ -250,7 +250,7 @@ const engineFields = {
   endpoint: httpUrl.optional().nullable().or(z.literal('')).transform((v) => v || null),
   appId: z.string().trim().max(64).optional().nullable().transform((v) => v || null),
   /** Write-only: absent keeps the stored key (edit), null or '' clears it. */
-  apiKey: z.string().trim().max(512).optional().nullable(),
+  apiKey: z.string().trim().max(8192, '密钥不能超过8192个字符').optional().nullable(),
   enabled: z.boolean().default(true),
   /** Characters per request batch. */
   batchSize: z.number().int().min(1).max(128).default(20),
@@ -297,6 +297,25 @@ export function placeholdersOf(text: string): string[] {
  * source present exactly (no missing, no extra), the same leading and trailing whitespace, and
  * at most `maxLength` characters when the original has a limit.
  */
+/**
+ * A text's display width: full-width characters (CJK, Hangul, full-width forms) count 2, others 1
+ * (what a column, button or menu item has room for).
+ */
+export function textWidth(text: string): number {
+  let w = 0;
+  for (const c of text) w += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(c) ? 2 : 1;
+  return w;
+}
+
+/**
+ * The length rule of texts where the UI has little room (decision 0053): a translation of a text
+ * marked short (column titles, form labels, menu and tab names, buttons: the catalogue marks them)
+ * may be at most 3 times the source's display width plus 10. The shipped packs keep it.
+ */
+export const SHORT_TEXT_FACTOR = 3;
+export const SHORT_TEXT_EXTRA = 10;
+export const shortTextLimit = (source: string): number => SHORT_TEXT_FACTOR * textWidth(source) + SHORT_TEXT_EXTRA;
+
 export function translationProblems(source: string, translation: string, maxLength?: number | null): string[] {
   const problems: string[] = [];
   const want = placeholdersOf(source);
@@ -311,7 +330,7 @@ export function translationProblems(source: string, translation: string, maxLeng
   const lead = (s: string) => /^\s*/.exec(s)![0];
   const trail = (s: string) => /\s*$/.exec(s)![0];
   if (lead(source) !== lead(translation) || trail(source) !== trail(translation)) problems.push(I18N_ERRORS.whitespace);
-  if (maxLength && [...translation].length > maxLength) problems.push(I18N_ERRORS.tooLong(maxLength));
+  if (maxLength && textWidth(translation) > maxLength) problems.push(I18N_ERRORS.tooLong(maxLength));
   return problems;
 }
 

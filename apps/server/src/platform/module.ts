@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -52,7 +52,16 @@ export interface ServerModule {
    * on the server with the api role, after the table's routes. Rare; prefer `routes`.
    */
   http?: (app: FastifyInstance, ctx: AppContext) => Promise<void>;
+  /** Rewrites the JSON answers of every route (in module-list order); see ResponsePass. Rare. */
+  responsePass?: ResponsePass;
 }
+
+/**
+ * A module's pass over every answer of the route table before it is sent (the one place business
+ * data is served in the caller's language: modules/i18n). Gets the handler's result and returns
+ * what to send; runs only for JSON answers (not raw replies).
+ */
+export type ResponsePass = (ctx: AppContext, route: AnyRoute, req: FastifyRequest, data: unknown) => Promise<unknown>;
 
 /** Declares a module's manifest (exported by its index.ts). */
 export function defineModule(m: ServerModule): ServerModule {

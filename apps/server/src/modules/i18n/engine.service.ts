@@ -1,3 +1,4 @@
+import { dataTranslationsChanged } from './data-translation.ts';
 import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract';
@@ -194,6 +195,7 @@ export async function runCompletion(ctx: AppContext, id: number): Promise<void> 
     if (good.length) {
       await ctx.db.insert(i18nTranslation).values(good.map(({ b, text }) => ({ originalId: b.id, languageCode: job.languageCode, translation: text, state: 'machine', engineId: e.id })))
         .onConflictDoUpdate({ target: [i18nTranslation.originalId, i18nTranslation.languageCode], set: { translation: sql`excluded.translation`, state: 'machine', engineId: e.id, updatedBy: null, updatedAt: sql`now()` } });
+      if (job.domain === 'data') await dataTranslationsChanged(ctx);
     }
     await ctx.db.update(i18nCompletion).set({ done, failed }).where(eq(i18nCompletion.id, id));
   }

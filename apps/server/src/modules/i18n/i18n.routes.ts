@@ -8,6 +8,7 @@ import { readUploadedSheet } from '../../platform/xlsx/upload.ts';
 import { sendXlsx } from '../../platform/xlsx/xlsx.ts';
 import type { FastifyRequest } from 'fastify';
 import type { AuthUser } from '../../platform/http/auth.ts';
+import { dataTranslationsChanged } from './data-translation.ts';
 import * as engine from './engine.service.ts';
 import { exportLanguage } from './i18n.language.ts';
 import * as lang from './language.service.ts';
@@ -35,7 +36,7 @@ async function importTranslations(ctx: AppContext, req: FastifyRequest, user: Au
   if (!parsed.success) throw new AppError('INVALID_PARAM', `languageId：${parsed.error.issues[0]?.message ?? ''}`);
   const { languageId } = parsed.data;
   await lang.languageByCode(ctx.db, languageId, true);
-  return importSheet(ctx.db, {
+  const result = await importSheet(ctx.db, {
     sheet,
     columns: TRANSLATION_SHEET_COLUMNS,
     maxRows: IMPORT_MAX_ROWS,
@@ -43,7 +44,16 @@ async function importTranslations(ctx: AppContext, req: FastifyRequest, user: Au
     check: (tx, rows, refuse) => xl.checkImport(tx, domain, languageId, rows, refuse),
     write: (tx, checked) => xl.writeImport(tx, languageId, user.id, checked),
   });
+  if (domain === 'data') await dataTranslationsChanged(ctx);
+  return result;
 }
+
+/** A write that concerns the business data's translations: every instance drops its cache after it. */
+const thenDrop = async <T>(ctx: AppContext, write: Promise<T>): Promise<T> => {
+  const result = await write;
+  await dataTranslationsChanged(ctx);
+  return result;
+};
 
 async function exportTranslations(ctx: AppContext, req: FastifyRequest, reply: Parameters<typeof sendXlsx>[0], domain: xl.Domain, body: Parameters<typeof xl.exportRows>[2]) {
   const { lang: l, rows } = await xl.exportRows(ctx.db, domain, body);
@@ -70,13 +80,13 @@ export const i18nRoutes = [
   route(api.textCompletionOne, { access: 'menu', name: '界面文本翻译任务', area, kind: 'one', scope: shared, handler: ({ ctx, body }) => engine.completionOne(ctx.db, 'text', body.id) }),
   route(api.textPage, { access: 'menu', name: '界面文本分页', area, kind: 'page', scope: shared, handler: ({ ctx, body }) => xl.originalPageOf(ctx.db, 'text', body) }),
 
-  route(api.dataRefresh, { access: 'menu', name: '刷新业务数据原文', area, kind: 'action', scope: shared, handler: ({ ctx, user }) => xl.refreshData(ctx.db, user.id) }),
+  route(api.dataRefresh, { access: 'menu', name: '刷新业务数据原文', area, kind: 'action', scope: shared, handler: ({ ctx, user }) => thenDrop(ctx, xl.refreshData(ctx.db, user.id)) }),
   route(api.dataExport, { access: 'menu', name: '导出业务数据', area, kind: 'export', scope: shared, handler: ({ ctx, req, reply, body }) => exportTranslations(ctx, req, reply, 'data', body) }),
   route(api.dataCompletion, { access: 'menu', name: '业务数据机器翻译', area, kind: 'action', scope: shared, handler: ({ ctx, user, body }) => engine.startCompletion(ctx, 'data', user.id, body) }),
   route(api.dataCompletionOne, { access: 'menu', name: '业务数据翻译任务', area, kind: 'one', scope: shared, handler: ({ ctx, body }) => engine.completionOne(ctx.db, 'data', body.id) }),
   route(api.dataPage, { access: 'menu', name: '业务数据分页', area, kind: 'page', scope: shared, handler: ({ ctx, body }) => xl.originalPageOf(ctx.db, 'data', body) }),
   route(api.dataImport, { access: 'menu', name: '导入业务数据译文', area, kind: 'import', scope: shared, handler: ({ ctx, req, user }) => importTranslations(ctx, req, user, 'data') }),
-  route(api.dataEdit, { access: 'menu', name: '编辑业务数据译文', area, kind: 'edit', scope: shared, handler: async ({ ctx, user, body }) => (await xl.editTranslation(ctx.db, 'data', user.id, body), true) }),
+  route(api.dataEdit, { access: 'menu', name: '编辑业务数据译文', area, kind: 'edit', scope: shared, handler: async ({ ctx, user, body }) => (await thenDrop(ctx, xl.editTranslation(ctx.db, 'data', user.id, body)), true) }),
 
   // Public: the language switch of the login page.
   route(api.languageEnable, { access: 'public', name: '启用的语言', area, kind: 'list', scope: { global: 'the languages are shared by every company' }, handler: ({ ctx }) => lang.enabledLanguages(ctx.db) }),
@@ -104,7 +114,7 @@ export const i18nRoutes = [
   route(api.currencyEdit, { access: 'menu', name: '编辑币种', area, kind: 'edit', scope: shared, handler: async ({ ctx, body }) => (await lang.editCurrency(ctx.db, body), true) }),
 
   route(api.nodeList, { access: 'menu', name: '文本节点列表', area, kind: 'list', scope: shared, handler: ({ ctx, body }) => xl.nodeList(ctx.db, body) }),
-  route(api.nodeAdd, { access: 'menu', name: '新增文本节点', area, kind: 'add', scope: shared, handler: ({ ctx, body }) => xl.addNode(ctx.db, body) }),
-  route(api.nodeEdit, { access: 'menu', name: '编辑文本节点', area, kind: 'edit', scope: shared, handler: async ({ ctx, body }) => (await xl.editNode(ctx.db, body), true) }),
-  route(api.nodeDelete, { access: 'menu', name: '删除文本节点', area, kind: 'delete', scope: shared, handler: async ({ ctx, query }) => (await xl.deleteNode(ctx.db, query.id), true) }),
+  route(api.nodeAdd, { access: 'menu', name: '新增文本节点', area, kind: 'add', scope: shared, handler: ({ ctx, body }) => thenDrop(ctx, xl.addNode(ctx.db, body)) }),
+  route(api.nodeEdit, { access: 'menu', name: '编辑文本节点', area, kind: 'edit', scope: shared, handler: async ({ ctx, body }) => (await thenDrop(ctx, xl.editNode(ctx.db, body)), true) }),
+  route(api.nodeDelete, { access: 'menu', name: '删除文本节点', area, kind: 'delete', scope: shared, handler: async ({ ctx, query }) => (await thenDrop(ctx, xl.deleteNode(ctx.db, query.id)), true) }),
 ];

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { and, asc, count, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
+import { translateName } from '@ess/contract/pack-text';
 import { DEFAULT_LOCALE, LOCALES, type Locale, type PackRow } from '@ess/contract';
 import {
-  I18N_ERRORS, TEXT_NODE_FIELDS, TRANSLATION_SHEET_COLUMNS, TRANSLATION_STATE_LABELS, TRANSLATION_STATES, translationProblems,
+  I18N_ERRORS, shortTextLimit, TEXT_NODE_FIELDS, TRANSLATION_SHEET_COLUMNS, TRANSLATION_STATE_LABELS, TRANSLATION_STATES, translationProblems,
   type exportRequest, type OriginalRecord, type originalPage, type RefreshResult, type TextNodeField, type textNodeAdd, type textNodeEdit, type textNodeFilter,
   type TextNodeRecord, type translationEdit, type TranslationState,
 } from '@ess/contract/i18n';
@@ -34,7 +35,11 @@ export type Domain = 'text' | 'data';
 export interface CatalogueEntry {
   source: string;
   context: string;
+  /** Where the UI has little room (column titles, labels, menu items, tabs): the length rule of shortTextLimit. */
+  short?: boolean;
 }
+
+const limitOf = (e: { source: string; short?: boolean }): number | null => (e.short ? shortTextLimit(e.source) : null);
 
 export type Catalogue = () => Promise<CatalogueEntry[]>;
 
@@ -52,15 +57,44 @@ export function packCatalogue(packsDir: URL): Catalogue {
 }
 
 /**
+ * The console's catalogue (decision 0053): the texts scripts/scan-texts.mjs finds in the code (the
+ * pack function's literal arguments, the screens' and the contract's Chinese literals, the server
+ * modules' refusals; `packs/catalogue.json`, kept current by the static checks), with the shipped
+ * packs' source texts (texts that reach the pack in ways a scan of literals cannot see: built-in
+ * data names, units, the platform's messages). A text in neither is obsolete on the next refresh.
+ */
+export function shippedCatalogue(packsDir: URL): Catalogue {
+  const packs = packCatalogue(packsDir);
+  return async () => {
+    const scanned = await scannedCatalogue(packsDir);
+    const short = new Set(scanned.filter((e) => e.short).map((e) => e.source));
+    const seen = new Map((await packs()).map((e) => [e.source, e.context]));
+    for (const e of scanned) if (!seen.has(e.source)) seen.set(e.source, e.context);
+    return [...seen].map(([source, context]) => (short.has(source) ? { source, context, short: true } : { source, context }));
+  };
+}
+
+const scannedCatalogue = async (packsDir: URL) => JSON.parse(await readFile(new URL('catalogue.json', packsDir), 'utf8')) as CatalogueEntry[];
+
+/** The shipped packs' source texts, marked short as the scan marks them: what the first start seeds. */
+export function seedCatalogue(packsDir: URL): Catalogue {
+  const packs = packCatalogue(packsDir);
+  return async () => {
+    const short = new Set((await scannedCatalogue(packsDir)).filter((e) => e.short).map((e) => e.source));
+    return (await packs()).map((e) => (short.has(e.source) ? { ...e, short: true } : e));
+  };
+}
+
+/**
  * The shipped packs into an empty database: the catalogue as originals, each locale's
  * translations as reviewed. One statement per locale (jsonb), so a first start stays quick.
  */
 export async function seedTexts(db: Db, catalogue: Catalogue, shipped: (locale: Locale) => Promise<PackRow[]>): Promise<void> {
   const [{ n }] = (await db.select({ n: count() }).from(i18nOriginal).where(eq(i18nOriginal.domain, 'text'))) as [{ n: number }];
   if (n > 0) return;
-  const entries = await catalogue();
-  await db.execute(sql`insert into i18n_original (domain, key, source, context)
-    select 'text', e->>'source', e->>'source', e->>'context' from jsonb_array_elements(${JSON.stringify(entries)}::jsonb) e
+  const entries = (await catalogue()).map((e) => ({ ...e, maxLength: limitOf(e) }));
+  await db.execute(sql`insert into i18n_original (domain, key, source, context, max_length)
+    select 'text', e->>'source', e->>'source', e->>'context', (e->>'maxLength')::int from jsonb_array_elements(${JSON.stringify(entries)}::jsonb) e
     on conflict do nothing`);
   for (const locale of LOCALES) {
     if (locale === DEFAULT_LOCALE) continue;
@@ -121,19 +155,22 @@ interface Current {
   key: string;
   source: string;
   context: string | null;
+  maxLength?: number | null;
   nodeId?: number;
   recordId?: number;
 }
 
 async function diff(db: DbOrTx, domain: Domain, current: Current[]) {
-  const stored = await db.select({ id: i18nOriginal.id, key: i18nOriginal.key, source: i18nOriginal.source, obsolete: i18nOriginal.obsolete }).from(i18nOriginal).where(eq(i18nOriginal.domain, domain));
+  const stored = await db.select({ id: i18nOriginal.id, key: i18nOriginal.key, source: i18nOriginal.source, obsolete: i18nOriginal.obsolete, maxLength: i18nOriginal.maxLength }).from(i18nOriginal).where(eq(i18nOriginal.domain, domain));
   const byKey = new Map(stored.map((s) => [s.key, s]));
   const keys = new Set(current.map((c) => c.key));
   const added = current.filter((c) => !byKey.has(c.key));
   const changed = current.filter((c) => byKey.has(c.key) && byKey.get(c.key)!.source !== c.source).map((c) => ({ ...c, id: byKey.get(c.key)!.id }));
   const restored = current.filter((c) => byKey.get(c.key)?.obsolete).map((c) => byKey.get(c.key)!.id);
   const removed = stored.filter((s) => !s.obsolete && !keys.has(s.key)).map((s) => s.id);
-  return { added, changed, restored, removed, total: current.length };
+  // The length rule follows the catalogue (a text newly marked short, or no longer): no state change.
+  const limits = current.filter((c) => c.maxLength !== undefined && byKey.has(c.key) && byKey.get(c.key)!.maxLength !== c.maxLength).map((c) => ({ id: byKey.get(c.key)!.id, maxLength: c.maxLength ?? null }));
+  return { added, changed, restored, removed, limits, total: current.length };
 }
 
 /**
@@ -145,12 +182,13 @@ async function merge(db: Db, domain: Domain, current: Current[], userId: number 
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`i18n.refresh.${domain}`}))`);
     const d = await diff(tx, domain, current);
     for (let i = 0; i < d.added.length; i += 1000) {
-      await tx.insert(i18nOriginal).values(d.added.slice(i, i + 1000).map((c) => ({ domain, key: c.key, source: c.source, context: c.context, nodeId: c.nodeId ?? null, recordId: c.recordId ?? null })));
+      await tx.insert(i18nOriginal).values(d.added.slice(i, i + 1000).map((c) => ({ domain, key: c.key, source: c.source, context: c.context, maxLength: c.maxLength ?? null, nodeId: c.nodeId ?? null, recordId: c.recordId ?? null })));
     }
     for (const c of d.changed) {
       await tx.update(i18nOriginal).set({ source: c.source, sourceChangedAt: sql`now()` }).where(eq(i18nOriginal.id, c.id));
       await tx.update(i18nTranslation).set({ state: 'outdated', updatedAt: sql`now()` }).where(eq(i18nTranslation.originalId, c.id));
     }
+    for (const l of d.limits) await tx.update(i18nOriginal).set({ maxLength: l.maxLength }).where(eq(i18nOriginal.id, l.id));
     if (d.restored.length) await tx.update(i18nOriginal).set({ obsolete: false }).where(inArray(i18nOriginal.id, d.restored));
     if (d.removed.length) await tx.update(i18nOriginal).set({ obsolete: true }).where(inArray(i18nOriginal.id, d.removed));
     await tx.insert(i18nRefresh).values({ domain, added: d.added.length, changed: d.changed.length, obsoleted: d.removed.length, userId });
@@ -158,7 +196,7 @@ async function merge(db: Db, domain: Domain, current: Current[], userId: number 
   });
 }
 
-const catalogueNow = async (catalogue: Catalogue): Promise<Current[]> => (await catalogue()).map((e) => ({ key: e.source, source: e.source, context: e.context }));
+const catalogueNow = async (catalogue: Catalogue): Promise<Current[]> => (await catalogue()).map((e) => ({ key: e.source, source: e.source, context: e.context, maxLength: limitOf(e) }));
 
 export const refreshTexts = async (db: Db, catalogue: Catalogue, userId: number) => merge(db, 'text', await catalogueNow(catalogue), userId);
 
@@ -186,7 +224,7 @@ export async function seedTextNodes(db: Db): Promise<void> {
   await db.insert(textNode).values((Object.keys(TEXT_NODE_FIELDS) as TextNodeField[]).map((field) => ({ field, name: TEXT_NODE_FIELDS[field] }))).onConflictDoNothing();
 }
 
-export async function refreshData(db: Db, userId: number): Promise<RefreshResult> {
+export async function refreshData(db: Db, userId: number | null): Promise<RefreshResult> {
   const nodes = await db.select().from(textNode).where(eq(textNode.enabled, true));
   const current: Current[] = [];
   for (const n of nodes) {
@@ -194,6 +232,33 @@ export async function refreshData(db: Db, userId: number): Promise<RefreshResult
     for (const v of values) if (v.value?.trim()) current.push({ key: `${n.id}:${v.id}`, source: v.value, context: n.field, nodeId: n.id, recordId: v.id });
   }
   return merge(db, 'data', current, userId);
+}
+
+/**
+ * First start (no business-data refresh yet), after every module's seed: the built-in data's
+ * values collected as originals, and their translations in every shipped language where the
+ * shipped pack knows the name (role names, the standard product models and their properties, the
+ * alarm dictionary's descriptions, the demo's station and device names, numbered ones by their
+ * template) as reviewed, so built-in data shows translated from the start.
+ */
+export async function seedDataTranslations(db: Db, shipped: (locale: Locale) => Promise<PackRow[]>): Promise<void> {
+  const [done] = await db.select({ id: i18nRefresh.id }).from(i18nRefresh).where(eq(i18nRefresh.domain, 'data')).limit(1);
+  if (done) return;
+  await refreshData(db, null);
+  const originals = await db.select({ id: i18nOriginal.id, source: i18nOriginal.source }).from(i18nOriginal).where(and(eq(i18nOriginal.domain, 'data'), eq(i18nOriginal.obsolete, false)));
+  for (const locale of LOCALES) {
+    if (locale === DEFAULT_LOCALE) continue;
+    const pack = new Map((await shipped(locale)).map((r) => [r.source, r.translation]));
+    if (!pack.size) continue;
+    const rows = originals.flatMap((o) => {
+      const translation = translateName(o.source, (k) => pack.get(k), locale);
+      return translation !== o.source && translationProblems(o.source, translation).length === 0 ? [{ originalId: o.id, translation }] : [];
+    });
+    if (!rows.length) continue;
+    await db.execute(sql`insert into i18n_translation (original_id, language_code, translation, state)
+      select (r->>'originalId')::int, ${locale}, r->>'translation', 'reviewed' from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) r
+      on conflict do nothing`);
+  }
 }
 
 export async function nodeList(db: Db, f: z.output<typeof textNodeFilter>): Promise<TextNodeRecord[]> {

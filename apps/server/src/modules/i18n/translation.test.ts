@@ -1,11 +1,12 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { shortTextLimit } from '@ess/contract/i18n';
 import type { CompletionRecord, CurrencyRecord, EngineRecord, LanguageRecord, OriginalRecord, RefreshResult } from '@ess/contract/i18n';
 import type { Page } from '@ess/contract';
 import { startHttpPeer, type HttpPeer, type PeerRequest } from '../../../test/http-peer.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, okData, seededCompanies, until } from '../../../test/factory.ts';
-import { setCatalogue, shippedCatalogue } from './i18n.state.ts';
+import { seededCatalogue, setCatalogue, shippedCatalogue } from './i18n.state.ts';
 
 /**
  * Issue 24, stage 1 over HTTP: languages and currencies seeded, the pack fetch from the database
@@ -81,7 +82,7 @@ describe.each(DB_TARGETS)('translation management on %s', (target) => {
   });
 
   it('refresh: the tip counts new and removed texts, the refresh merges them, removed ones become obsolete', async () => {
-    const base = await shippedCatalogue();
+    const base = await seededCatalogue();
     setCatalogue(t.ctx, () => Promise.resolve([...base.slice(1), { source: '新的界面文本 $1', context: 'test' }]));
     const tip = await okData(get<{ added: number; removed: number }>('/i18n/text/original/refresh/tip'));
     expect(tip).toMatchObject({ added: 1, removed: 1 });
@@ -121,7 +122,7 @@ describe.each(DB_TARGETS)('translation management on %s', (target) => {
 
   it('engines: the key write-only, connect and supports against the peer, wrong key a clear 4xx', async () => {
     const kinds = await okData(get<{ kind: string }[]>('/i18n/engine/optionals'));
-    expect(kinds.map((k) => k.kind)).toEqual(['deepl', 'google', 'baidu', 'libre']);
+    expect(kinds.map((k) => k.kind)).toEqual(['deepl', 'google', 'google-v3', 'baidu', 'libre']);
     const noKey = await post('/i18n/engine/add', { name: 'DeepL without key', kind: 'deepl' });
     expect(noKey.status).toBe(400);
     const { id } = await okData(post<{ id: number }>('/i18n/engine/add', { name: 'Libre', kind: 'libre', endpoint: peer.url, apiKey: 'libre-key' }));
@@ -158,6 +159,49 @@ describe.each(DB_TARGETS)('translation management on %s', (target) => {
     expect(pack).toContainEqual({ source: '新的界面文本 $1', translation: 'Neuer Text $1' });
     const nothing = await post('/i18n/text/original/completion', { languageId: 'de-DE', engineId: engine!.id, ids: [row.id + 100_000] });
     expect(nothing.status).toBe(406);
+  });
+
+  it('refresh from the scanned catalogue: the texts the packs lack appear untranslated, the test text retires', async () => {
+    setCatalogue(t.ctx, shippedCatalogue);
+    const seeded = new Set((await seededCatalogue()).map((e) => e.source));
+    const scanned = (await shippedCatalogue()).filter((e) => !seeded.has(e.source));
+    expect(scanned.length).toBeGreaterThan(0);
+    expect(scanned.every((e) => /^(web|contract|server)\b/.test(e.context))).toBe(true);
+    const tip = await okData(get<{ added: number; removed: number }>('/i18n/text/original/refresh/tip'));
+    expect(tip.added).toBeGreaterThanOrEqual(scanned.length - 1);
+    const r = await okData(post<RefreshResult>('/i18n/text/original/refresh/view', {}));
+    expect(r.obsoleted).toBe(1);
+    const sample = scanned.find((e) => !e.source.includes('%'))!;
+    const row = (await okData(post<Page<OriginalRecord>>('/i18n/text/original/query/page', { languageId: 'fr-FR', keyword: sample.source, pageSize: 50 }))).records.find((x) => x.source === sample.source);
+    expect(row).toMatchObject({ state: 'untranslated', context: sample.context });
+    expect(await okData(get('/i18n/text/original/refresh/tip'))).toMatchObject({ added: 0, removed: 0 });
+  });
+
+  it('the length rule where the UI has little room: a too long translation of a short text refused on save and import, nothing written', async () => {
+    const short = (await seededCatalogue()).filter((e) => e.short && !e.source.includes('$'));
+    expect(short.length).toBeGreaterThan(100);
+    const rows = (await okData(post<Page<OriginalRecord>>('/i18n/text/original/query/page', { languageId: 'it-IT', keyword: short[0]!.source, pageSize: 50 }))).records;
+    const row = rows.find((r) => r.source === short[0]!.source)!;
+    expect(row.maxLength).toBe(shortTextLimit(row.source));
+    const long = 'x'.repeat(row.maxLength! + 1);
+    const bad = await post('/i18n/text/translation/edit', { id: row.id, languageId: 'it-IT', translation: long });
+    expect([bad.status, bad.body.errorCode]).toEqual([400, 'A0400']);
+    expect(bad.body.tipMsg).toContain(String(row.maxLength));
+    expect(await okData(post('/i18n/text/translation/edit', { id: row.id, languageId: 'it-IT', translation: 'x'.repeat(row.maxLength!) }))).toBe(true);
+    const out = new ExcelJS.Workbook();
+    const sheet = out.addWorksheet('x');
+    sheet.addRow(['编号', '原文', '译文']);
+    sheet.addRow([row.id, row.source, 'Breve']);
+    sheet.addRow([row.id, row.source, long]);
+    const form = new FormData();
+    form.set('languageId', 'it-IT');
+    form.set('file', new Blob([await out.xlsx.writeBuffer()]), 'it.xlsx');
+    const refused = await t.api.call('POST', '/i18n/text/translation/import', { token: t.adminToken, rawBody: form });
+    expect(refused.status).toBe(406);
+    expect(refused.body.tipMsg).toContain('第3行');
+    expect(refused.body.tipMsg).toContain(String(row.maxLength));
+    const after = (await okData(post<Page<OriginalRecord>>('/i18n/text/original/query/page', { languageId: 'it-IT', keyword: row.source, pageSize: 50 }))).records.find((r) => r.id === row.id)!;
+    expect(after.translation).toBe('x'.repeat(row.maxLength!));
   });
 
   it('business data: refresh collects role names; a changed name makes its translation outdated', async () => {

@@ -8,7 +8,7 @@ export type BusMessage =
   | { type: 'live'; userIds: number[]; event: LiveEventName; data: unknown }
   | { type: 'revoke'; userIds: number[]; exceptSessionId?: number }
   /** Cached rules changed in the database (e.g. the alarm dictionary or shields): every instance reloads them. */
-  | { type: 'reload'; what: 'alarm' };
+  | { type: 'reload'; what: 'alarm' | 'translation' };
 
 export interface EventBus {
   publish(msg: BusMessage): Promise<void>;

@@ -17,6 +17,7 @@ import { pgErrorCode, QUERY_CANCELED } from '../db/errors.ts';
 import { AppError } from './errors.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { AnyRoute } from './route.ts';
+import type { ResponsePass } from '../module.ts';
 
 z.config(z.locales.zhCN());
 
@@ -83,7 +84,7 @@ const COMPRESS = {
   brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
 };
 
-export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<FastifyInstance> {
+export async function buildHttp(ctx: AppContext, routes: AnyRoute[], passes: readonly ResponsePass[] = []): Promise<FastifyInstance> {
   const logger: FastifyBaseLogger = ctx.log;
   const app = Fastify({
     loggerInstance: logger,
@@ -158,7 +159,7 @@ export async function buildHttp(ctx: AppContext, routes: AnyRoute[]): Promise<Fa
     done();
   });
 
-  for (const r of routes) registerRoute(app, ctx, r);
+  for (const r of routes) registerRoute(app, ctx, r, passes);
   if (routes.length) {
     const doc = buildOpenApi(routes);
     app.get(`${API_BASE}/openapi.json`, (_req, reply) => reply.send(doc));
@@ -189,7 +190,7 @@ export function logAccess(ctx: AppContext, req: FastifyRequest, status: number, 
   });
 }
 
-function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
+function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute, passes: readonly ResponsePass[]) {
   const interfaceId = ctx.interfaceIds.get(r.path) ?? null;
   const limit = r.rateLimit;
   app.route({
@@ -238,8 +239,9 @@ function registerRoute(app: FastifyInstance, ctx: AppContext, r: AnyRoute) {
         if (!parsed.success) throw new AppError('INVALID_PARAM', validationTip(parsed.error, 'body'));
         body = parsed.data;
       }
-      const data = await r.handler({ body, query, user, req, reply, ctx });
+      let data = await r.handler({ body, query, user, req, reply, ctx });
       if (r.raw) return reply;
+      for (const pass of passes) data = await pass(ctx, r, req, data);
       if (r.response && ctx.config.validateResponses) checkResponse(r, data);
       return ok(data ?? null);
     },

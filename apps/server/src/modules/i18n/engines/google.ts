@@ -11,7 +11,7 @@ import { baseOf, callEngine, EngineError, protectMarkup, restoreMarkup, statusFa
  * a quota, 429 too many requests. Placeholders go in `<span translate="no">`, which the HTML
  * format leaves untranslated.
  */
-const CODES: Record<string, string> = {
+export const GOOGLE_CODES: Record<string, string> = {
   'zh-CN': 'zh-CN', 'zh-TW': 'zh-TW', 'en-US': 'en', 'es-ES': 'es', 'ja-JP': 'ja', 'id-ID': 'id', 'fr-FR': 'fr', 'pt-PT': 'pt-PT',
   'de-DE': 'de', 'ko-KR': 'ko', 'it-IT': 'it', 'th-TH': 'th', 'vi-VN': 'vi', 'ms-MY': 'ms', 'km-KH': 'km', 'ar-EG': 'ar',
 };
@@ -43,11 +43,11 @@ export const google: TranslationEngine = {
   needsAppId: false,
   keyOptional: false,
   docs: 'https://cloud.google.com/translate/docs/reference/rest/v2/translate',
-  codeOf: (locale) => CODES[locale] ?? null,
+  codeOf: (locale) => GOOGLE_CODES[locale] ?? null,
   async translate(cred, texts, from, to, options) {
-    const target = CODES[to];
+    const target = GOOGLE_CODES[to];
     if (!target) throw new EngineError('permanent', 'LANGUAGE', `unsupported target ${to}`);
-    const body = { q: texts.map((t) => protectMarkup(t, OPEN, CLOSE)), target, ...(CODES[from] ? { source: CODES[from] } : {}), format: 'html' };
+    const body = { q: texts.map((t) => protectMarkup(t, OPEN, CLOSE)), target, ...(GOOGLE_CODES[from] ? { source: GOOGLE_CODES[from] } : {}), format: 'html' };
     const a = await callEngine(`${baseOf(cred, this.defaultEndpoint)}${PATH}?${keyQuery(cred.key)}`, {
       method: 'POST', headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body),
     }, options);
