@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request as a protocol peer saw it. */
@@ -21,6 +21,8 @@ export interface PeerAnswer {
 export interface HttpPeer {
   url: string;
   requests: PeerRequest[];
+  /** The HTTP server (a peer that also speaks WebSocket takes its upgrades). */
+  server: Server;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,7 @@ export async function startHttpPeer(handler: (req: PeerRequest) => PeerAnswer): 
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    server,
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { startHttpPeer, type HttpPeer, type PeerAnswer, type PeerRequest } from './http-peer.ts';
 
 /**
@@ -34,6 +35,72 @@ export interface PlatformPeer extends HttpPeer {
   world: PeerWorld;
   /** Requests after sign-in that carried a valid token. */
   authorised: () => number;
+  /** The session tokens it issued (a test checks none of them reaches a log). */
+  issued: () => string[];
+  live: PeerLive;
+}
+
+/**
+ * The platform's live side as the test drives it: what a device sends (telemetry, an event, its
+ * connectivity) goes to the subscribed sockets in the platform's documented message format; a
+ * command (RPC / function invoke) is answered by `answer` (the device's reply, or the platform's
+ * timeout); `drop` cuts every socket (the subscriber must reconnect).
+ */
+export interface PeerLive {
+  push(deviceId: string, values: Record<string, unknown>, ts?: number): void;
+  event(deviceId: string, eventId: string, data: unknown, ts?: number): void;
+  connectivity(deviceId: string, online: boolean): void;
+  drop(): void;
+  /** Open sockets that subscribed to something. */
+  subscribed(): number;
+  /** Sockets ever opened (successfully authorised). */
+  opened(): number;
+  invocations: { deviceId: string; method: string; params: unknown }[];
+  answer: (deviceId: string, method: string, params: unknown) => PeerAnswer;
+}
+
+/** JetLinks / topic matching: `*` one level, `**` the rest. */
+function topicMatches(pattern: string, topic: string): boolean {
+  const p = pattern.split('/');
+  const t = topic.split('/');
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === '**') return true;
+    if (i >= t.length || (p[i] !== '*' && p[i] !== t[i])) return false;
+  }
+  return p.length === t.length;
+}
+
+/** Sockets of a peer: authorised at upgrade by `accept` (the path and its token), closed with the peer. */
+function socketsOn(peer: HttpPeer, accept: (url: URL) => boolean | 'late', onSocket: (ws: WebSocket, url: URL) => void) {
+  const wss = new WebSocketServer({ noServer: true });
+  const open = new Set<WebSocket>();
+  let opened = 0;
+  peer.server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://peer');
+    const ok = accept(url);
+    if (ok === false) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      open.add(ws);
+      ws.on('close', () => open.delete(ws));
+      if (ok === true) opened++;
+      onSocket(ws, url);
+    });
+  });
+  return {
+    open,
+    opened: () => opened,
+    drop: () => {
+      for (const ws of open) ws.terminate();
+    },
+    close: async (inner: () => Promise<void>) => {
+      for (const ws of open) ws.terminate();
+      wss.close();
+      await inner();
+    },
+  };
 }
 
 const json = (r: PeerRequest): Record<string, unknown> | null => {
@@ -100,6 +167,15 @@ export async function startThingsBoardPeer(world: PeerWorld): Promise<PlatformPe
     const auth = String(r.headers['x-authorization'] ?? '');
     if (!auth.startsWith('Bearer ') || !tokens.has(auth.slice(7))) return err(401, 'Authentication failed', 10);
     authorised++;
+    const rpc = /^\/api\/plugins\/rpc\/twoway\/([^/]+)$/.exec(path);
+    if (r.method === 'POST' && rpc) {
+      const b = json(r);
+      if (!b || typeof b.method !== 'string') return err(400, 'Invalid request body', 31);
+      const id = decodeURIComponent(rpc[1]!);
+      if (!world.devices.some((d) => d.id === id)) return err(404, "Requested item wasn't found!", 32);
+      live.invocations.push({ deviceId: id, method: b.method, params: b.params });
+      return live.answer(id, b.method, b.params);
+    }
     if (r.method !== 'GET') return err(405, 'Request method not supported', 2);
     if (path === '/api/auth/user') return { status: 200, body: { email: world.username, authority: 'TENANT_ADMIN', firstName: null } };
     if (path === '/api/deviceProfiles') return paged(q, world.products.map(profileOf));
@@ -121,7 +197,68 @@ export async function startThingsBoardPeer(world: PeerWorld): Promise<PlatformPe
     }
     return err(404, 'Not found', 32);
   });
-  return { ...peer, world, authorised: () => authorised };
+  // WebSocket /api/ws/plugins/telemetry?token=<JWT>: { tsSubCmds, historyCmds, attrSubCmds } → updates
+  // { subscriptionId, errorCode, errorMsg, data: { key: [[ts, "value"]] } } (the first one: the latest values).
+  const latest = new Map<string, Record<string, [number, string]>>();
+  const subs = new Map<WebSocket, { cmdId: number; deviceId: string; kind: 'ts' | 'attr' }[]>();
+  const update = (cmdId: number, data: Record<string, [number, string | boolean][]>) => ({ subscriptionId: cmdId, errorCode: 0, errorMsg: null, data, latestValues: {} });
+  const sockets = socketsOn(peer, (url) => url.pathname === '/api/ws/plugins/telemetry' && tokens.has(url.searchParams.get('token') ?? ''), (ws) => {
+    ws.on('message', (raw) => {
+      let m: { tsSubCmds?: { entityId: string; cmdId: number; scope?: string }[]; attrSubCmds?: { entityId: string; cmdId: number; keys?: string }[] };
+      try {
+        m = JSON.parse((raw as Buffer).toString('utf8')) as typeof m;
+      } catch {
+        return;
+      }
+      const list = subs.get(ws) ?? [];
+      for (const c of m.tsSubCmds ?? []) {
+        if (!world.devices.some((d) => d.id === c.entityId)) {
+          ws.send(JSON.stringify({ subscriptionId: c.cmdId, errorCode: 32, errorMsg: 'Device not found', data: {} }));
+          continue;
+        }
+        list.push({ cmdId: c.cmdId, deviceId: c.entityId, kind: 'ts' });
+        const now = Object.fromEntries(Object.entries(latest.get(c.entityId) ?? {}).map(([k, v]) => [k, [v]]));
+        ws.send(JSON.stringify(update(c.cmdId, now)));
+      }
+      for (const c of m.attrSubCmds ?? []) {
+        const d = world.devices.find((x) => x.id === c.entityId);
+        if (!d) continue;
+        list.push({ cmdId: c.cmdId, deviceId: c.entityId, kind: 'attr' });
+        if (d.online !== null && (c.keys ?? 'active').split(',').includes('active')) ws.send(JSON.stringify(update(c.cmdId, { active: [[Date.now(), d.online]] })));
+      }
+      subs.set(ws, list);
+    });
+    ws.on('close', () => subs.delete(ws));
+  });
+  const send = (deviceId: string, kind: 'ts' | 'attr', data: Record<string, [number, string | boolean][]>) => {
+    for (const [ws, list] of subs) for (const s of list) if (s.deviceId === deviceId && s.kind === kind) ws.send(JSON.stringify(update(s.cmdId, data)));
+  };
+  const live: PeerLive = {
+    push(deviceId, values, ts = Date.now()) {
+      const l = latest.get(deviceId) ?? {};
+      const data: Record<string, [number, string][]> = {};
+      for (const [k, v] of Object.entries(values)) {
+        l[k] = [ts, String(v)];
+        data[k] = [[ts, String(v)]];
+      }
+      latest.set(deviceId, l);
+      send(deviceId, 'ts', data);
+    },
+    event() {
+      throw new Error('ThingsBoard alarms are not pushed by this peer');
+    },
+    connectivity(deviceId, online) {
+      const d = world.devices.find((x) => x.id === deviceId);
+      if (d) d.online = online;
+      send(deviceId, 'attr', { active: [[Date.now(), online]] });
+    },
+    drop: sockets.drop,
+    subscribed: () => [...subs.values()].filter((l) => l.length > 0).length,
+    opened: sockets.opened,
+    invocations: [],
+    answer: () => ({ status: 504, body: { status: 504, message: 'Request timeout', errorCode: 33, timestamp: Date.now() } }),
+  };
+  return { ...peer, world, authorised: () => authorised, issued: () => [...tokens], live, close: () => sockets.close(() => peer.close()) };
 }
 
 /** JetLinks REST API (authorize/login, authorize/me, device-product/_query, device-instance/_query, …/detail). */
@@ -173,6 +310,15 @@ export async function startJetLinksPeer(world: PeerWorld): Promise<PlatformPeer>
     }
     if (!tokens.has(String(r.headers['x-access-token'] ?? ''))) return err(401, 'unauthorized', '用户未登录');
     authorised++;
+    const fn = /^\/device\/instance\/([^/]+)\/function\/([^/]+)$/.exec(path);
+    if (r.method === 'POST' && fn) {
+      const b = json(r);
+      if (!b) return err(400, 'illegal_argument', '请求体须为 JSON');
+      const id = decodeURIComponent(fn[1]!);
+      if (!world.devices.some((d) => d.id === id)) return err(404, 'not_found', '设备不存在');
+      live.invocations.push({ deviceId: id, method: decodeURIComponent(fn[2]!), params: b });
+      return live.answer(id, decodeURIComponent(fn[2]!), b);
+    }
     if (r.method === 'GET' && path === '/authorize/me') return ok({ user: { id: 'u1', name: 'Admin', username: world.username } });
     if (r.method === 'POST' && path === '/device-product/_query') return paged(r, world.products.map(productOf));
     if (r.method === 'POST' && path === '/device-instance/_query') return paged(r, world.devices.map(deviceOf));
@@ -188,5 +334,58 @@ export async function startJetLinksPeer(world: PeerWorld): Promise<PlatformPeer>
     }
     return err(404, 'not_found', 'Not Found');
   });
-  return { ...peer, world, authorised: () => authorised };
+  // WebSocket /messaging/{token}: { type: 'sub', topic, id, parameter } → { type: 'result', requestId, topic, payload };
+  // a token it does not know: { type: 'authError', message } and the socket closes.
+  const subs = new Map<WebSocket, { id: string; topic: string }[]>();
+  const sockets = socketsOn(peer, (url) => {
+    const m = /^\/messaging\/([^/]+)$/.exec(url.pathname);
+    if (!m) return false;
+    return tokens.has(decodeURIComponent(m[1]!)) ? true : 'late';
+  }, (ws, url) => {
+    if (!tokens.has(decodeURIComponent(url.pathname.split('/')[2] ?? ''))) {
+      ws.send(JSON.stringify({ message: '认证失败', type: 'authError' }));
+      ws.close();
+      return;
+    }
+    ws.on('message', (raw) => {
+      let m: { type?: string; topic?: string; id?: string };
+      try {
+        m = JSON.parse((raw as Buffer).toString('utf8')) as typeof m;
+      } catch {
+        return;
+      }
+      const list = subs.get(ws) ?? [];
+      if (m.type === 'sub' && m.topic && m.id && !list.some((x) => x.id === m.id)) list.push({ id: m.id, topic: m.topic });
+      if (m.type === 'unsub') {
+        const i = list.findIndex((x) => x.id === m.id);
+        if (i >= 0) list.splice(i, 1);
+        ws.send(JSON.stringify({ requestId: m.id, type: 'complete' }));
+      }
+      subs.set(ws, list);
+    });
+    ws.on('close', () => subs.delete(ws));
+  });
+  const publish = (deviceId: string, tail: string, payload: Record<string, unknown>) => {
+    const d = world.devices.find((x) => x.id === deviceId);
+    if (!d) return;
+    const topic = `/device/${d.productId}/${deviceId}/${tail}`;
+    for (const [ws, list] of subs) {
+      for (const s of list) if (topicMatches(s.topic, topic)) ws.send(JSON.stringify({ payload: { deviceId, ...payload }, requestId: s.id, topic, type: 'result' }));
+    }
+  };
+  const live: PeerLive = {
+    push: (deviceId, values, ts = Date.now()) => publish(deviceId, 'message/property/report', { messageType: 'REPORT_PROPERTY', timestamp: ts, properties: values, headers: {} }),
+    event: (deviceId, eventId, data, ts = Date.now()) => publish(deviceId, `message/event/${eventId}`, { messageType: 'EVENT', event: eventId, data, timestamp: ts, headers: {} }),
+    connectivity(deviceId, online) {
+      const d = world.devices.find((x) => x.id === deviceId);
+      if (d) d.online = online;
+      publish(deviceId, online ? 'online' : 'offline', { messageType: online ? 'ONLINE' : 'OFFLINE', timestamp: Date.now() });
+    },
+    drop: sockets.drop,
+    subscribed: () => [...subs.values()].filter((l) => l.length > 0).length,
+    opened: sockets.opened,
+    invocations: [],
+    answer: () => ({ status: 200, body: { message: '设备未响应', result: null, status: 504, code: 'timeout', timestamp: Date.now() } }),
+  };
+  return { ...peer, world, authorised: () => authorised, issued: () => [...tokens], live, close: () => sockets.close(() => peer.close()) };
 }

@@ -20,7 +20,7 @@ import {
 } from '../src/db/schema/firmware.ts';
 import { probeUploadId } from '../src/modules/firmware/firmware.routes.ts';
 import {
-  iotCommand, iotConfig, iotDevice, iotEvent, iotParam, iotProduct, iotProperty, iotRelateCommand, iotRelateEvent, iotRelateParam, iotRelateProperty, iotSync,
+  iotCommand, iotConfig, iotDevice, iotEvent, iotParam, iotProduct, iotProperty, iotRelateCommand, iotRelateEvent, iotRelateParam, iotRelateProperty, iotSync, iotUnmapped,
 } from '../src/db/schema/iot.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser } from './factory.ts';
 import type { TestApp } from './harness.ts';
@@ -455,5 +455,13 @@ scopeFixtures.iotRelateCommand = async (t, companyId) => (await iotRelateCommand
 scopeFixtures.iotRelateParam = async (t, companyId) => {
   const rc = await iotRelateCommandFixture(t, companyId);
   const [r] = await t.ctx.db.insert(iotRelateParam).values({ companyId, relateCommandId: rc.id, iotParamId: rc.paramId, identifier: 'probe' }).returning({ id: iotRelateParam.id });
+  return r!.id;
+};
+scopeFixtures.iotUnmapped = async (t, companyId) => {
+  const ids = await iotIds(t, companyId);
+  const [r] = await t.ctx.db
+    .insert(iotUnmapped)
+    .values({ companyId, configId: ids.configId, iotProductId: ids.productId, key: 'probe', firstSeenAt: new Date(), lastSeenAt: new Date() })
+    .returning({ id: iotUnmapped.id });
   return r!.id;
 };

@@ -92,6 +92,9 @@ export const IOT_ERRORS = {
   syncStale: '平台数据或本地数据在预览后已变化，请重新同步预览',
   syncBusy: '该应用正在同步，请稍后重试',
   relationNotFound: '关联不存在',
+  unmappedNotFound: '未关联的平台数据项不存在',
+  /** A JetLinks device's command without a command relation (ThingsBoard takes it as an RPC of the same name). */
+  commandNotRelated: '该设备经物联网平台接入，此命令尚未关联平台功能',
   consoleProductNotFound: '产品不存在',
   unknownProperty: (identifier: string) => `产品没有标识为 ${identifier} 的属性`,
   unknownEvent: (identifier: string) => `产品没有标识为 ${identifier} 的事件`,
@@ -434,4 +437,32 @@ export const iotRelateEndpoints = {
   propertyEdit: endpoint({ method: 'POST', path: '/iot/relate/property/edit', body: iotRelatePropertyEdit, response: done }),
   propertyDelete: endpoint({ method: 'GET', path: '/iot/relate/property/delete', query: idQuery, response: done }),
   propertyActive: endpoint({ method: 'GET', path: '/iot/relate/property/active', query: idQuery, response: iotActiveResult }),
+};
+
+// ── Unmapped keys inbox (beyond the catalogue; decision 0051) ─────────────────────────
+
+export const iotUnmappedFilter = z.object({
+  configId: id.optional(),
+  iotProductId: id.optional(),
+  key: keyword,
+  /** Dismissed ones only (true), or the others (absent, false). */
+  dismissed: z.boolean().optional(),
+});
+export const iotUnmappedPage = pageRequest.extend(iotUnmappedFilter.shape).extend(sortRequest(['key', 'count', 'lastSeenAt']).shape);
+export const iotUnmappedRecord = z.object({
+  id: z.number(), configId: z.number(), configName: z.string(), companyId: z.number(), iotProductId: z.number(), iotProductName: z.string(), key: z.string(),
+  /** The latest sample values (as text). */
+  samples: z.array(z.string()),
+  devices: z.array(z.object({ externalId: z.string(), name: z.string() })),
+  count: z.number(), firstSeenAt: isoTime, lastSeenAt: isoTime, dismissed: z.boolean(),
+});
+export type IotUnmappedRecord = z.infer<typeof iotUnmappedRecord>;
+/** Relate in one step: a property relation of the key's platform product to a console product's property. */
+export const iotUnmappedRelate = z.object({ id: ref, productId: ref, identifier: camelIdentifier, scale, offset, valueMap: iotValueMap, remark });
+export type IotUnmappedRelate = z.input<typeof iotUnmappedRelate>;
+
+export const iotUnmappedEndpoints = {
+  page: endpoint({ method: 'POST', path: '/iot/unmapped/query/page', body: iotUnmappedPage, response: pageOf(iotUnmappedRecord) }),
+  relate: endpoint({ method: 'POST', path: '/iot/unmapped/relate', body: iotUnmappedRelate, response: created }),
+  dismiss: endpoint({ method: 'GET', path: '/iot/unmapped/dismiss', query: idQuery, response: done }),
 };

@@ -116,7 +116,7 @@ export const MENUS: MenuDef[] = [
   page('/product', 'equipmentDetail', '设备详情', ['/configure/device/**', '/monitor/**', '/template/product/data/**'], true),
 
   dir('/iot', '物联网', 'api'),
-  page('/iot', 'appConfig', '应用配置', ['/iot/config/**', '/iot/sync/**']),
+  page('/iot', 'appConfig', '应用配置', ['/iot/config/**', '/iot/sync/**', '/iot/unmapped/**']),
   page('/iot', 'productManagement', '物联网产品', ['/iot/product/**', '/iot/sync/**', '/iot/relate/**', '/iot/param/**']),
   page('/iot', 'productDetail', '产品详情', ['/iot/product/**', '/iot/property/**', '/iot/event/**', '/iot/command/**', '/iot/relate/**'], true),
   page('/iot', 'productCommandForm', '产品命令', ['/iot/command/**', '/iot/relate/command/**'], true),

@@ -28,12 +28,12 @@ import { telemetryModule } from './telemetry/index.ts';
 /**
  * Every server module, in start order: seeds run in this order (thing models before the alarm
  * dictionary that refers to them), and modules that add rule sinks to the ingest (alarm) start
- * before telemetry. Adding a domain adds its folder and one line here.
+ * before telemetry (the IoT platforms' live streams, which feed the ingest, after it). Adding a domain adds its folder and one line here.
  */
 export const modules: readonly ServerModule[] = [
   systemModule, dictionaryModule, filesModule, basicModule, i18nModule,
   deviceModule, monitorModule, meterModule, siteModule, productModule, pricingModule, comprehensiveModule,
-  alarmModule, maintenanceModule, dashboardModule, statementModule, demandModule, strategyModule, messagingModule, hooksModule, firmwareModule, iotModule, reportModule, telemetryModule,
+  alarmModule, maintenanceModule, dashboardModule, statementModule, demandModule, strategyModule, messagingModule, hooksModule, firmwareModule, reportModule, telemetryModule, iotModule,
 ];
 
 /** Every module's routes; the interface table, permissions and OpenAPI are built from this list. */

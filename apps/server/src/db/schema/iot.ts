@@ -237,3 +237,29 @@ export const iotRelateParam = pgTable(
   },
   (t) => [uniqueIndex('iot_relate_param_uq').on(t.relateCommandId, t.iotParamId), uniqueIndex('iot_relate_param_target_uq').on(t.relateCommandId, t.identifier)],
 );
+
+/**
+ * Telemetry keys a platform sent for a bound device that no active relation maps (the unmapped
+ * keys inbox, decision 0051): per application, platform product and key, with the latest sample
+ * values, the devices sending it, when it was first and last seen and how often. Relating it
+ * (one call: a property relation of the product) removes it; dismissing hides it.
+ */
+export const iotUnmapped = pgTable(
+  'iot_unmapped',
+  {
+    id: serial('id').primaryKey(),
+    companyId: companyId(),
+    configId: configId(),
+    iotProductId: iotProductId(),
+    key: varchar('key', { length: 128 }).notNull(),
+    /** The latest sample values (at most 5, as text). */
+    samples: jsonb('samples').$type<string[]>().notNull().default([]),
+    /** The platform devices sending it (at most 20). */
+    devices: jsonb('devices').$type<{ externalId: string; name: string }[]>().notNull().default([]),
+    count: integer('count').notNull().default(0),
+    firstSeenAt: tz('first_seen_at').notNull(),
+    lastSeenAt: tz('last_seen_at').notNull(),
+    dismissed: boolean('dismissed').notNull().default(false),
+  },
+  (t) => [uniqueIndex('iot_unmapped_uq').on(t.configId, t.iotProductId, t.key)],
+);

@@ -14,7 +14,7 @@ import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { uniquely } from './unique.ts';
 import { SecretError, secretBox } from '../../platform/secrets.ts';
-import { ADAPTERS, PlatformError, type PlatformSession } from './adapters/index.ts';
+import { ADAPTERS, PlatformError, type LiveTarget, type PlatformSession } from './adapters/index.ts';
 
 /**
  * IoT applications (decision 0048): a company's connection to a platform. The password is sealed
@@ -103,6 +103,8 @@ export async function signIn(ctx: AppContext, c: { platform: string; baseUrl: st
     product: clean((id: string) => session.product(id)),
     devices: clean(() => session.devices()),
     device: clean((id: string) => session.device(id)),
+    subscribe: clean((devices: Parameters<PlatformSession['subscribe']>[0], sink: Parameters<PlatformSession['subscribe']>[1]) => session.subscribe(devices, sink)),
+    invoke: clean((target: LiveTarget, method: string, params: Record<string, unknown>, timeoutMs: number) => session.invoke(target, method, params, timeoutMs)),
   };
 }
 

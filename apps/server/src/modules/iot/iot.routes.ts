@@ -1,10 +1,13 @@
-import { iotConfigEndpoints, iotQueryEndpoints, iotRelateEndpoints, iotSyncEndpoints } from '@ess/contract/iot';
+import { iotConfigEndpoints, iotQueryEndpoints, iotRelateEndpoints, iotSyncEndpoints, iotUnmappedEndpoints } from '@ess/contract/iot';
 import { route } from '../../platform/http/route.ts';
 import * as configs from './config.service.ts';
 import * as q from './query.service.ts';
 import * as params from './relate.param.service.ts';
 import * as rel from './relate.service.ts';
 import * as sync from './sync.service.ts';
+import { nudgeLive } from './live/live.service.ts';
+import * as unmapped from './live/unmapped.service.ts';
+import type { AppContext } from '../../platform/context.ts';
 
 /**
  * The IoT calls (catalogue area "IoT", decision 0048): applications, sync (dry run, approve,
@@ -13,6 +16,12 @@ import * as sync from './sync.service.ts';
  * another company (test/scope-fixtures.ts).
  */
 const area = 'IoT';
+/** A change the live streams follow (an application, a sync applied, a binding, a relation): reconciled before answering. */
+async function followed<T>(ctx: AppContext, change: Promise<T>): Promise<T> {
+  const r = await change;
+  await nudgeLive(ctx);
+  return r;
+}
 const inScope = { global: "rows filtered to the caller's companies; names no object" };
 const configBody = (id: number) => ({ id, companyId: 1, name: 'probe', platform: 'thingsboard', baseUrl: 'http://127.0.0.1:9', username: 'probe', password: 'probe' });
 const level = (iotProductId: number) => ({ iotProductId, iotDeviceId: null, productId: 1, active: true });
@@ -25,8 +34,8 @@ export const iotConfigRoutes = [
     access: 'menu', name: '新增物联网应用', area, kind: 'add', scope: { entity: 'company', input: (companyId) => ({ ...configBody(0), id: undefined, companyId }) },
     handler: ({ ctx, user, body }) => configs.configAdd(ctx, user, body),
   }),
-  route(iotConfigEndpoints.edit, { access: 'menu', name: '编辑物联网应用', area, kind: 'edit', scope: { entity: 'iotConfig', input: configBody }, handler: ({ ctx, user, body }) => configs.configEdit(ctx, user, body) }),
-  route(iotConfigEndpoints.delete, { access: 'menu', name: '删除物联网应用', area, kind: 'delete', scope: { entity: 'iotConfig' }, handler: ({ ctx, user, query }) => configs.configDelete(ctx, user, query.id) }),
+  route(iotConfigEndpoints.edit, { access: 'menu', name: '编辑物联网应用', area, kind: 'edit', scope: { entity: 'iotConfig', input: configBody }, handler: ({ ctx, user, body }) => followed(ctx, configs.configEdit(ctx, user, body)) }),
+  route(iotConfigEndpoints.delete, { access: 'menu', name: '删除物联网应用', area, kind: 'delete', scope: { entity: 'iotConfig' }, handler: ({ ctx, user, query }) => followed(ctx, configs.configDelete(ctx, user, query.id)) }),
   route(iotConfigEndpoints.optionals, {
     access: 'menu', name: '物联网平台类型', area, kind: 'list', scope: { global: 'the supported platform types and their fields, the same for every company' },
     handler: () => configs.configOptionals(),
@@ -37,17 +46,17 @@ export const iotConfigRoutes = [
 export const iotSyncRoutes = [
   route(iotSyncEndpoints.full, {
     access: 'menu', name: '全量同步', area, kind: 'action', scope: { entity: 'iotConfig', input: (configId) => ({ configId }) },
-    handler: ({ ctx, user, query }) => sync.syncFull(ctx, user, query.configId),
+    handler: ({ ctx, user, query }) => followed(ctx, sync.syncFull(ctx, user, query.configId)),
   }),
   route(iotSyncEndpoints.product, {
     access: 'menu', name: '同步产品', area, kind: 'action', scope: { entity: 'iotProduct', input: (productId) => ({ productId }) },
-    handler: ({ ctx, user, query }) => sync.syncProduct(ctx, user, query.productId),
+    handler: ({ ctx, user, query }) => followed(ctx, sync.syncProduct(ctx, user, query.productId)),
   }),
   route(iotSyncEndpoints.device, {
     access: 'menu', name: '同步设备', area, kind: 'action', scope: { entity: 'iotDevice', input: (deviceId) => ({ deviceId }) },
-    handler: ({ ctx, user, query }) => sync.syncDevice(ctx, user, query.deviceId),
+    handler: ({ ctx, user, query }) => followed(ctx, sync.syncDevice(ctx, user, query.deviceId)),
   }),
-  route(iotSyncEndpoints.approve, { access: 'menu', name: '批准同步', area, kind: 'action', scope: { entity: 'iotSync' }, handler: ({ ctx, user, body }) => sync.approve(ctx, user, body.id) }),
+  route(iotSyncEndpoints.approve, { access: 'menu', name: '批准同步', area, kind: 'action', scope: { entity: 'iotSync' }, handler: ({ ctx, user, body }) => followed(ctx, sync.approve(ctx, user, body.id)) }),
   route(iotSyncEndpoints.discard, { access: 'menu', name: '放弃同步', area, kind: 'action', scope: { entity: 'iotSync' }, handler: ({ ctx, user, body }) => sync.discard(ctx, user, body.id) }),
   route(iotSyncEndpoints.page, { access: 'menu', name: '同步记录分页', area, kind: 'page', scope: inScope, handler: ({ ctx, user, body }) => sync.syncPage(ctx, user, body) }),
   route(iotSyncEndpoints.one, { access: 'menu', name: '同步记录详情', area, kind: 'one', scope: { entity: 'iotSync' }, handler: ({ ctx, user, body }) => sync.syncOne(ctx, user, body.id) }),
@@ -70,7 +79,7 @@ export const iotQueryRoutes = [
   route(iotQueryEndpoints.deviceOne, { access: 'menu', name: '物联网设备详情', area, kind: 'one', scope: { entity: 'iotDevice' }, handler: ({ ctx, user, body }) => q.deviceOne(ctx, user, body.id) }),
   route(iotQueryEndpoints.deviceBind, {
     access: 'menu', name: '物联网设备绑定', area, kind: 'edit', scope: { entity: 'iotDevice', input: (id) => ({ id, deviceId: null }) },
-    handler: ({ ctx, user, body }) => q.deviceBind(ctx, user, body),
+    handler: ({ ctx, user, body }) => followed(ctx, q.deviceBind(ctx, user, body)),
   }),
 ];
 
@@ -84,13 +93,13 @@ function relationRoutes(kind: rel.RelationKind, label: string, itemField: string
   return [
     route(page, { access: 'menu', name: `${label}关联分页`, area, kind: 'page', scope: inScope, handler: ({ ctx, user, body: b }) => rel.relatePage(kind, ctx, user, b) as never }),
     route(one, { access: 'menu', name: `${label}关联详情`, area, kind: 'one', scope: { entity }, handler: ({ ctx, user, body: b }) => rel.relateOne(kind, ctx, user, b.id) as never }),
-    route(add, { access: 'menu', name: `新增${label}关联`, area, kind: 'add', scope: { entity: 'iotProduct', input: body }, handler: ({ ctx, user, body: b }) => rel.relateAdd(kind, ctx, user, b) }),
+    route(add, { access: 'menu', name: `新增${label}关联`, area, kind: 'add', scope: { entity: 'iotProduct', input: body }, handler: ({ ctx, user, body: b }) => followed(ctx, rel.relateAdd(kind, ctx, user, b)) }),
     route(edit, {
       access: 'menu', name: `编辑${label}关联`, area, kind: 'edit', scope: { entity, input: (id) => ({ ...body(1), id }) },
-      handler: ({ ctx, user, body: b }) => rel.relateEdit(kind, ctx, user, b),
+      handler: ({ ctx, user, body: b }) => followed(ctx, rel.relateEdit(kind, ctx, user, b)),
     }),
-    route(del, { access: 'menu', name: `删除${label}关联`, area, kind: 'delete', scope: { entity }, handler: ({ ctx, user, query }) => rel.relateDelete(kind, ctx, user, query.id) }),
-    route(active, { access: 'menu', name: `启停${label}关联`, area, kind: 'action', scope: { entity }, handler: ({ ctx, user, query }) => rel.relateActive(kind, ctx, user, query.id) }),
+    route(del, { access: 'menu', name: `删除${label}关联`, area, kind: 'delete', scope: { entity }, handler: ({ ctx, user, query }) => followed(ctx, rel.relateDelete(kind, ctx, user, query.id)) }),
+    route(active, { access: 'menu', name: `启停${label}关联`, area, kind: 'action', scope: { entity }, handler: ({ ctx, user, query }) => followed(ctx, rel.relateActive(kind, ctx, user, query.id)) }),
   ];
 }
 
@@ -112,4 +121,14 @@ export const iotRelateRoutes = [
     handler: ({ ctx, user, body }) => params.paramEdit(ctx, user, body),
   }),
   route(iotRelateEndpoints.paramDelete, { access: 'menu', name: '删除参数关联', area, kind: 'delete', scope: { entity: 'iotRelateParam' }, handler: ({ ctx, user, query }) => params.paramDelete(ctx, user, query.id) }),
+];
+
+/** The unmapped keys inbox (beyond the catalogue, decision 0051; the app-config menu grants /iot/unmapped/**). */
+export const iotUnmappedRoutes = [
+  route(iotUnmappedEndpoints.page, { access: 'menu', name: '未关联数据项分页', area, kind: 'page', scope: inScope, handler: ({ ctx, user, body }) => unmapped.unmappedPage(ctx, user, body) }),
+  route(iotUnmappedEndpoints.relate, {
+    access: 'menu', name: '关联未关联数据项', area, kind: 'add', scope: { entity: 'iotUnmapped', input: (id) => ({ id, productId: 1, identifier: 'probe' }) },
+    handler: ({ ctx, user, body }) => followed(ctx, unmapped.unmappedRelate(ctx, user, body)),
+  }),
+  route(iotUnmappedEndpoints.dismiss, { access: 'menu', name: '忽略未关联数据项', area, kind: 'action', scope: { entity: 'iotUnmapped' }, handler: ({ ctx, user, query }) => unmapped.unmappedDismiss(ctx, user, query.id) }),
 ];

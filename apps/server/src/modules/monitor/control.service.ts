@@ -10,6 +10,7 @@ import type { DbOrTx } from '../../platform/db/database.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError } from '../../platform/http/errors.ts';
 import { deviceOne } from '../device/index.ts';
+import { platformCommand } from '../iot/index.ts';
 import { verifyPassword } from '../../platform/password.ts';
 import { commandChannel } from './command.channel.ts';
 import { assertType } from './monitor.service.ts';
@@ -189,10 +190,19 @@ export async function control<C extends CommandName>(ctx: AppContext, user: Auth
   const t0 = Date.now();
   let sent: Awaited<ReturnType<NonNullable<typeof channel>['send']>>;
   try {
-    if (!channel) throw new Error('no MQTT broker configured');
-    sent = await channel.send(dev.siteCode, dev.code, r.command, r.params, ctx.config.commandTimeoutMs);
+    // A device fed through an IoT platform gets its commands through the platform (decision 0051).
+    const viaPlatform = await platformCommand(ctx, dev.id, r.command, r.params, ctx.config.commandTimeoutMs);
+    if (viaPlatform) sent = viaPlatform;
+    else {
+      if (!channel) throw new Error('no MQTT broker configured');
+      sent = await channel.send(dev.siteCode, dev.code, r.command, r.params, ctx.config.commandTimeoutMs);
+    }
   } catch (err) {
-    ctx.log.warn({ err, device: dev.code }, 'command not sent');
+    if (err instanceof AppError) {
+      await journal(ctx.db, user, r.path, { ...base, result: 'refused', passwordOk, error: err.tip.slice(0, 500) });
+      throw err;
+    }
+    ctx.log.warn({ err: (err as Error).message, device: dev.code }, 'command not sent');
     await journal(ctx.db, user, r.path, { ...base, result: 'failed', passwordOk, error: (err as Error).message.slice(0, 500), durationMs: Date.now() - t0 });
     throw new AppError('UNAVAILABLE', '设备通信服务不可用，请稍后再试');
   }

@@ -5,4 +5,6 @@ import type { PlatformAdapter } from './types.ts';
 
 /** The adapter of each platform type (a new platform: a file here and its line below). */
 export const ADAPTERS: Record<IotPlatform, PlatformAdapter> = { thingsboard: thingsboardAdapter, jetlinks: jetlinksAdapter };
-export { PlatformError, type PlatformCredentials, type PlatformDevice, type PlatformParam, type PlatformProduct, type PlatformSession } from './types.ts';
+export {
+  PlatformError, type InvokeOutcome, type LiveSink, type LiveStream, type LiveTarget, type PlatformCredentials, type PlatformDevice, type PlatformParam, type PlatformProduct, type PlatformSession,
+} from './types.ts';

@@ -1,4 +1,5 @@
 import { IOT_DATA_TYPES, type IotDataType, type IotDeviceState } from '@ess/contract/iot';
+import { jetlinksInvoke, jetlinksSubscribe } from './jetlinks.live.ts';
 import { field, jsonCall, list, orNull, text, type JsonAnswer } from './http.ts';
 import {
   MAX_PAGES, PAGE_SIZE, PlatformError, type PlatformAdapter, type PlatformCredentials, type PlatformDevice, type PlatformParam, type PlatformProduct, type PlatformSession,
@@ -112,6 +113,8 @@ export const jetlinksAdapter: PlatformAdapter = {
       return rows;
     };
     return {
+      subscribe: (devices, sink) => jetlinksSubscribe(c.baseUrl, token, c.timeoutMs, devices, sink),
+      invoke: (device, method, params, timeoutMs) => jetlinksInvoke(c.baseUrl, token, device, method, params, timeoutMs),
       async whoami() {
         const me = await call('GET', '/authorize/me', 'current user');
         return text(field(field(me, 'user'), 'name')) ?? text(field(field(me, 'user'), 'username')) ?? c.username;

@@ -1,4 +1,5 @@
 import type { IotDeviceState } from '@ess/contract/iot';
+import { thingsboardInvoke, thingsboardSubscribe } from './thingsboard.live.ts';
 import { field, jsonCall, list, orNull, text, type JsonAnswer } from './http.ts';
 import {
   MAX_PAGES, PAGE_SIZE, PlatformError, type PlatformAdapter, type PlatformCredentials, type PlatformDevice, type PlatformEvent, type PlatformProduct, type PlatformSession,
@@ -91,6 +92,8 @@ export const thingsboardAdapter: PlatformAdapter = {
       };
     };
     return {
+      subscribe: (devices, sink) => thingsboardSubscribe(c.baseUrl, token, c.timeoutMs, devices, sink),
+      invoke: (device, method, params, timeoutMs) => thingsboardInvoke(c.baseUrl, token, device, method, params, timeoutMs),
       async whoami() {
         const u = await get('/api/auth/user', 'current user');
         return text(field(u, 'email')) ?? text(field(u, 'name')) ?? c.username;

@@ -59,7 +59,40 @@ export interface PlatformSession {
   product(externalId: string): Promise<PlatformProduct | null>;
   devices(): Promise<PlatformDevice[]>;
   device(externalId: string): Promise<PlatformDevice | null>;
+  /**
+   * Opens the platform's live message stream for these devices (ThingsBoard's WebSocket
+   * telemetry subscription, JetLinks' WebSocket messaging): resolves once the socket is open and
+   * the subscriptions are sent; rejects when it cannot open. `sink` hears what arrives.
+   */
+  subscribe(devices: readonly LiveTarget[], sink: LiveSink): Promise<LiveStream>;
+  /** Sends a command to a device and waits for its answer (RPC two-way, function invoke). */
+  invoke(target: LiveTarget, method: string, params: Record<string, unknown>, timeoutMs: number): Promise<InvokeOutcome>;
 }
+
+/** A platform device the live stream is for. */
+export interface LiveTarget {
+  externalId: string;
+  productExternalId: string;
+}
+
+/** What a live stream hears, normalised: values by platform key, events, connectivity. */
+export interface LiveSink {
+  /** Telemetry of one device: key → [ts, value] pairs (a key may carry several points). */
+  telemetry(deviceExternalId: string, points: { key: string; ts: number; value: unknown }[]): void;
+  event(deviceExternalId: string, eventId: string, ts: number, data: unknown): void;
+  connectivity(deviceExternalId: string, online: boolean, ts: number): void;
+}
+
+export interface LiveStream {
+  /** Resolves when the socket closes, with why (the subscriber reconnects). */
+  closed: Promise<string>;
+  close(): void;
+}
+
+export type InvokeOutcome =
+  | { kind: 'answer'; ok: true; result: Record<string, unknown> }
+  | { kind: 'answer'; ok: false; error: string }
+  | { kind: 'timeout' };
 
 export interface PlatformAdapter {
   platform: IotPlatform;
