@@ -3,10 +3,11 @@ import {
   reportEndpoints as api, type ReportRunRecord, type ReportScheduleAdd, type ReportScheduleRecord,
 } from '@ess/contract/report';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, Tag, TreeSelect, Typography } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Modal, Popconfirm, Select, Space, Switch, Table, TreeSelect, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useState } from 'react';
 import { formatDateTime } from '../../components/number-format.ts';
+import { ToneTag } from '../../components/ToneTag.tsx';
 import { companyTreeSource } from '../../components/options/companies.ts';
 import { roleSource, userSource } from '../../components/options/people.ts';
 import { siteLabel, siteListQuery } from '../../components/options/sites.ts';
@@ -125,16 +126,16 @@ function RunHistory({ scheduleId }: { scheduleId?: number }) {
     { title: t('统计周期'), key: 'period', render: (_v, r) => `${r.start} ~ ${r.end}` },
     {
       title: t('状态'), dataIndex: 'state',
-      render: (_v, r) => <Tag color={r.state === 'sent' ? 'success' : r.state === 'failed' ? 'error' : 'processing'}>{`${t(REPORT_RUN_STATE_LABELS[r.state])}${r.error ? `: ${t(r.error)}` : ''}`}</Tag>,
+      render: (_v, r) => <ToneTag tone={r.state === 'sent' ? 'success' : r.state === 'failed' ? 'error' : 'processing'}>{`${t(REPORT_RUN_STATE_LABELS[r.state])}${r.error ? `: ${t(r.error)}` : ''}`}</ToneTag>,
     },
     {
       title: t('接收人'), key: 'recipients',
       render: (_v, r) => (
         <Space size={[4, 4]} wrap>
           {r.recipients.map((x) => (
-            <Tag key={x.userId} color={x.skipped ? 'default' : x.mailState === 'sent' ? 'success' : x.mailState === 'failed' ? 'error' : 'processing'} title={x.skipped ? t(x.skipped) : (x.email ?? '')}>
-              {`${x.name} · ${x.language}`}
-            </Tag>
+            <span key={x.userId} title={x.skipped ? t(x.skipped) : (x.email ?? '')}>
+              <ToneTag tone={x.skipped ? 'default' : x.mailState === 'sent' ? 'success' : x.mailState === 'failed' ? 'error' : 'processing'}>{`${x.name} · ${x.language}`}</ToneTag>
+            </span>
           ))}
         </Space>
       ),
@@ -167,7 +168,7 @@ export function ReportSchedules() {
     { title: t('报表模板'), dataIndex: 'template', render: (_v, r) => `${t(REPORT_TEMPLATE_LABELS[r.template])} · ${r.format.toUpperCase()}` },
     { title: t('发送时间'), key: 'when', render: (_v, r) => whenText(r, t) },
     { title: t('下次执行'), dataIndex: 'nextRunAt', render: (v: string | null) => (v ? formatDateTime(v) : '-') },
-    { title: t('启用'), dataIndex: 'enabled', render: (v: boolean) => <Tag color={v ? 'success' : 'default'}>{t(v ? '是' : '否')}</Tag> },
+    { title: t('启用'), dataIndex: 'enabled', render: (v: boolean) => <ToneTag tone={v ? 'success' : 'default'}>{t(v ? '是' : '否')}</ToneTag> },
     {
       title: t('操作'), key: 'actions', fixed: 'right',
       render: (_v, r) => (

@@ -56,7 +56,7 @@ describe('report schedules (/report/jimu, schedules tab)', () => {
     expect(within(table).getByText('收益报表 · PDF')).toBeTruthy();
     const runs = screen.getByTestId('report-runs');
     await within(runs).findByText('Alice · en-US');
-    expect(within(runs).getByText('Bob · zh-CN').getAttribute('title')).toBe('接收人未设置邮箱');
+    expect(within(runs).getByText('Bob · zh-CN').closest('span[title]')!.getAttribute('title')).toBe('接收人未设置邮箱');
     expect(within(runs).getByText('已发送')).toBeTruthy();
     fireEvent.click(within(table).getByText('删除'));
     fireEvent.click(await screen.findByRole('button', { name: /确\s*定|OK/ }));
