@@ -1,7 +1,14 @@
 import { demoFleet } from '@ess/simulator';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReportPreview } from '@ess/contract/report';
+import type { Page as ListPage } from '@ess/contract';
+import type { ReportPreview, ReportRunRecord } from '@ess/contract/report';
+import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { mailAccount } from '../apps/server/src/db/schema/messaging.ts';
+import { appUser } from '../apps/server/src/db/schema/system.ts';
+import { attemptMail } from '../apps/server/src/modules/messaging/index.ts';
+import { runDueSchedules } from '../apps/server/src/modules/report/report.schedule.ts';
 import { seedDemoHistory } from '../apps/server/src/demo/demo-history.ts';
 import { refreshAll } from '../apps/server/src/modules/dashboard/revenue.jobs.ts';
 import { LoginPage } from './pages/LoginPage.ts';
@@ -9,6 +16,7 @@ import { animationsSettled } from './support/animations.ts';
 import { ConsoleApi } from './support/api.ts';
 import { seriousViolations } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
+import { embedPeer } from './support/embed-peer.ts';
 import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -83,4 +91,87 @@ describe('report centre: preview, paging, background export and download', () =>
     await animationsSettled(page);
     await expect(seriousViolations(page)).resolves.toEqual([]);
   });
+
+  it('a schedule made in the console runs when due and mails the report to a real SMTP server; the history shows it', async () => {
+    const received: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+      onData(stream, _session, cb) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => { received.push(Buffer.concat(chunks).toString('utf8')); cb(); });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as { port: number }).port;
+    try {
+      const [admin] = await server.ctx.db.select().from(appUser).where(eq(appUser.username, 'admin'));
+      await server.ctx.db.update(appUser).set({ email: 'admin@example.com', language: 'en-US' }).where(eq(appUser.id, admin!.id));
+      // The company's default account (the demo's points at its own mail catcher) becomes this server.
+      await server.ctx.db.update(mailAccount).set({ isDefault: false }).where(eq(mailAccount.companyId, admin!.companyId));
+      await server.ctx.db.insert(mailAccount).values({ companyId: admin!.companyId, name: 'e2e reports', host: '127.0.0.1', port, tlsMode: 'none', fromAddress: 'reports@example.com', isDefault: true });
+
+      await page.getByRole('tab', { name: '计划发送' }).click();
+      await page.getByTestId('report-schedule-add').click();
+      const form = page.getByTestId('report-schedule-form');
+      await form.getByLabel('公司').click({ force: true });
+      await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper').first().click();
+      await form.getByLabel('计划名称').fill('E2E daily');
+      await form.getByLabel('站点').click({ force: true });
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: station.name }).first().click();
+      await page.keyboard.press('Escape');
+      await form.getByLabel('接收用户').click({ force: true });
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '(admin)' }).first().click();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').getByRole('button', { name: /确\s*定/ }).click();
+      const list = page.getByTestId('report-schedules');
+      await list.locator('td').filter({ hasText: 'E2E daily' }).first().waitFor();
+
+      // Its time comes: the sweep (as the job queue runs it) sends it once.
+      const [row] = (await api.post<ListPage<{ id: number; nextRunAt: string }>>('/report/schedule/query/page', { name: 'E2E daily' })).records;
+      const runs = await runDueSchedules(server.ctx, new Date(Date.parse(row!.nextRunAt) + 1000));
+      expect(runs).toHaveLength(1);
+      const [run] = (await api.post<ListPage<ReportRunRecord>>('/report/schedule/run/query/page', { scheduleId: row!.id })).records;
+      expect([run!.state, run!.recipients.map((r) => r.skipped)], JSON.stringify(run)).toEqual(['sent', [null]]);
+      // The mail's attempt, as the mail job runs it (the queue's own timing is messaging's tests' concern).
+      const attempt = await attemptMail(server.ctx, run!.recipients[0]!.mailId!);
+      expect(['sent', 'skipped'], JSON.stringify(attempt)).toContain(attempt.state);
+      await expect.poll(() => received.length, { timeout: 30_000 }).toBe(1);
+      expect(received[0]).toMatch(/Subject: Report: E2E daily/);
+      expect(received[0]).toMatch(/Content-Disposition: attachment;/);
+      await expect.poll(async () => (await api.post<ListPage<ReportRunRecord>>('/report/schedule/run/query/page', { scheduleId: row!.id })).records[0]?.recipients[0]?.mailState, { timeout: 30_000 }).toBe('sent');
+      await page.goto(`${server.url}/report/jimu`);
+      await page.getByRole('tab', { name: '计划发送' }).click();
+      await page.getByTestId('report-runs').locator('td').filter({ hasText: 'E2E daily' }).first().waitFor();
+      await page.getByTestId('report-runs').locator('[data-tone=success]').filter({ hasText: 'en-US' }).first().waitFor();
+      await animationsSettled(page);
+      if (process.env.E2E_SHOTS_DIR) await page.screenshot({ path: `${process.env.E2E_SHOTS_DIR}/report-schedules.png`, fullPage: true });
+      await expect(seriousViolations(page)).resolves.toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  }, 180_000);
+
+  it('opens an external dashboard through the signed URL, which the tool verifies with the secret', async () => {
+    const secret = 'e2e-metabase-embedding-secret-0123456789abcdef';
+    const peer = await embedPeer(secret);
+    try {
+      await api.post('/report/embed/edit', { enabled: true, tool: 'metabase', siteUrl: peer.url, secret, dashboards: [{ id: 7, name: 'Fleet overview' }] });
+      await page.getByRole('tab', { name: '外部报表' }).click();
+      await page.getByTestId('report-embed-settings').waitFor();
+      await page.getByRole('combobox', { name: '报表', exact: true }).click({ force: true });
+      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Fleet overview' }).first().click();
+      await page.getByTestId('report-embed-open').click();
+      const frame = page.frameLocator('iframe[title="外部报表"]');
+      await expect.poll(() => frame.getByTestId('locked').textContent(), { timeout: 30_000 }).toContain('site_id');
+      expect(peer.seen).toHaveLength(1);
+      expect(peer.seen[0]!.dashboard).toBe(7);
+      expect((peer.seen[0]!.params.site_id as number[]).length).toBeGreaterThan(0);
+      await animationsSettled(page);
+      if (process.env.E2E_SHOTS_DIR) await page.screenshot({ path: `${process.env.E2E_SHOTS_DIR}/report-embed.png`, fullPage: true });
+      await expect(seriousViolations(page)).resolves.toEqual([]);
+    } finally {
+      await peer.close();
+    }
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { demandWindow } from '../src/db/schema/demand.ts';
 import { strategy } from '../src/db/schema/strategy.ts';
 import { mailAccount, mailLog, mailTemplate, messageRule, smsChannel, smsLog, smsTemplate } from '../src/db/schema/messaging.ts';
 import { hook, hookExecRecord, hookParam } from '../src/db/schema/hooks.ts';
+import { reportSchedule } from '../src/db/schema/report.ts';
 import {
   firmwareKey, firmwareLogCapture, firmwareLogDevice, firmwarePackage, firmwareRollout, firmwareRolloutGroup, firmwareTask, firmwareUpload,
 } from '../src/db/schema/firmware.ts';
@@ -463,5 +464,16 @@ scopeFixtures.iotUnmapped = async (t, companyId) => {
     .insert(iotUnmapped)
     .values({ companyId, configId: ids.configId, iotProductId: ids.productId, key: 'probe', firstSeenAt: new Date(), lastSeenAt: new Date() })
     .returning({ id: iotUnmapped.id });
+  return r!.id;
+};
+// Reports: a schedule of the given company.
+scopeFixtures.reportSchedule = async (t, companyId) => {
+  const [r] = await t.ctx.db
+    .insert(reportSchedule)
+    .values({
+      companyId, name: `probe-${suffix()}`, template: 'revenue', siteIds: [], granularity: 'day', format: 'xlsx', frequency: 'daily', hour: 8, weekday: 1, monthDay: 1,
+      timeZone: 'Asia/Shanghai', userIds: [], roleIds: [],
+    })
+    .returning({ id: reportSchedule.id });
   return r!.id;
 };

@@ -198,7 +198,7 @@ export const MENUS: MenuDef[] = [
   // Reports (issue 25, decision 0050): the report centre's templates, preview and exports; the
   // stations are picked with the site pickers, the figures come from the screens' own services.
   dir('/report', '报表', 'table'),
-  page('/report', 'jimu', '报表设计', ['/report/**', ...SITE_PICKERS]),
+  page('/report', 'jimu', '报表设计', ['/report/**', '/system/role/query/list', '/system/user/query/list', ...SITE_PICKERS]),
 
   dir('/patrol', '巡检管理', 'schedule'),
   page('/patrol', 'order', '巡检工单', ['/inspection/work/order/**', '/system/user/query/list', ...SITE_PICKERS]),

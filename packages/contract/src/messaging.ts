@@ -155,9 +155,9 @@ export const MESSAGE_STATE_LABELS: Record<MessageState, string> = {
 };
 
 /** What caused a message: a rule's event, a user's test, or a manual send. */
-export const MESSAGE_ORIGINS = ['rule', 'test'] as const;
+export const MESSAGE_ORIGINS = ['rule', 'test', 'report'] as const;
 export type MessageOrigin = (typeof MESSAGE_ORIGINS)[number];
-export const MESSAGE_ORIGIN_LABELS: Record<MessageOrigin, string> = { rule: '消息规则', test: '测试发送' };
+export const MESSAGE_ORIGIN_LABELS: Record<MessageOrigin, string> = { rule: '消息规则', test: '测试发送', report: '计划报表' };
 
 export const CONNECTION_SUCCEEDED = '连接成功';
 export const CONNECTION_FAILED = '连接失败';

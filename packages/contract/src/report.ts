@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { id, pageRequest } from './common.ts';
+import { id, idQuery, isTimeZone, optionalText, pageRequest, TIME_ZONE_INVALID } from './common.ts';
 import { MAX_PAGE_SIZE } from './constants.ts';
-import { endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
+import { done, endpoint, FILE, isoTime, pageOf } from './endpoint.ts';
 
 /**
  * The report centre (issue 25; decision 0050; product-spec §2 /report/jimu): report templates
@@ -183,6 +183,162 @@ export const REPORT_EXPORT_NOT_FOUND = '导出记录不存在';
 export const REPORT_EXPORT_NOT_READY = '报表尚未生成完成';
 export const REPORT_EXPORTS_BUSY = '最多同时生成5个报表，请等待已提交的报表完成';
 
+// ── Schedules (stage 2) ──────────────────────────────────────────────────────────────
+
+export const REPORT_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
+export type ReportFrequency = (typeof REPORT_FREQUENCIES)[number];
+export const REPORT_FREQUENCY_LABELS: Record<ReportFrequency, string> = { daily: '每日', weekly: '每周', monthly: '每月' };
+export const REPORT_RUN_STATES = ['running', 'sent', 'failed'] as const;
+export type ReportRunState = (typeof REPORT_RUN_STATES)[number];
+export const REPORT_RUN_STATE_LABELS: Record<ReportRunState, string> = { running: '执行中', sent: '已发送', failed: '失败' };
+export const REPORT_SCHEDULE_NOT_FOUND = '报表计划不存在';
+export const REPORT_SCHEDULE_NAME_TAKEN = '该公司下已有同名报表计划';
+export const REPORT_SCHEDULE_NO_RECIPIENT = '请选择至少一个接收用户或角色';
+export const REPORT_SCHEDULE_RECIPIENT_SCOPE = '接收人不在可访问的公司范围内';
+export const REPORT_SCHEDULE_NO_ACCOUNT = '公司未配置可用的默认邮件账号';
+export const REPORT_SCHEDULE_NO_SCOPE = '接收人无权访问报表中的站点';
+export const REPORT_SCHEDULE_NO_EMAIL = '接收人未设置邮箱';
+/** The mail of a scheduled report (source texts; $1 the report's name, $2 start, $3 end). */
+export const REPORT_MAIL_SUBJECT = '报表：$1（$2 至 $3）';
+export const REPORT_MAIL_BODY = '附件为计划报表“$1”，统计期间 $2 至 $3。';
+
+/**
+ * A schedule: the report (template, stations, granularity, currency, format) sent by mail when
+ * due — daily at `hour`, weekly on `weekday` (1 Monday … 7 Sunday), monthly on `monthDay` (1–28),
+ * in `timeZone` — covering the period just ended (the day before; the 7 days before; the month
+ * before), to the users and the users of the roles named, each in their language.
+ */
+const scheduleShape = {
+  companyId: id,
+  name: z.string({ error: '请输入计划名称' }).trim().min(1, '请输入计划名称').max(64, '计划名称最多64个字符'),
+  template: z.enum(REPORT_TEMPLATES, '报表模板不存在'),
+  siteIds: paramsShape.siteIds,
+  granularity: paramsShape.granularity,
+  currency: paramsShape.currency,
+  format: z.enum(REPORT_FORMATS, '导出格式应为 xlsx 或 pdf'),
+  frequency: z.enum(REPORT_FREQUENCIES, '频率应为 daily、weekly 或 monthly'),
+  hour: z.number({ error: '发送时刻应为0–23' }).int('发送时刻应为0–23').min(0, '发送时刻应为0–23').max(23, '发送时刻应为0–23').default(8),
+  weekday: z.number({ error: '星期应为1–7' }).int('星期应为1–7').min(1, '星期应为1–7').max(7, '星期应为1–7').default(1),
+  monthDay: z.number({ error: '日期应为1–28' }).int('日期应为1–28').min(1, '日期应为1–28').max(28, '日期应为1–28').default(1),
+  timeZone: z.string().trim().max(64).refine(isTimeZone, TIME_ZONE_INVALID).default('Asia/Shanghai'),
+  userIds: z.array(id, '接收用户须为数字编号').max(200, '接收用户最多200个').default([]),
+  roleIds: z.array(id, '接收角色须为数字编号').max(50, '接收角色最多50个').default([]),
+  enabled: z.boolean().default(true),
+  remark: optionalText(200),
+};
+export const reportScheduleAdd = z.object(scheduleShape).refine((b) => b.userIds.length + b.roleIds.length > 0, { message: REPORT_SCHEDULE_NO_RECIPIENT, path: ['userIds'] });
+export type ReportScheduleAdd = z.output<typeof reportScheduleAdd>;
+export const reportScheduleEdit = z.object({ id, ...scheduleShape }).refine((b) => b.userIds.length + b.roleIds.length > 0, { message: REPORT_SCHEDULE_NO_RECIPIENT, path: ['userIds'] });
+export type ReportScheduleEdit = z.output<typeof reportScheduleEdit>;
+export const reportSchedulePage = z.object({
+  ...pageRequest.shape,
+  name: z.string().trim().max(64).optional(),
+  companyId: id.optional(),
+  template: z.enum(REPORT_TEMPLATES, '报表模板不存在').optional(),
+  enabled: z.boolean().optional(),
+});
+export type ReportSchedulePage = z.output<typeof reportSchedulePage>;
+export const reportScheduleRecord = z.object({
+  id: z.number(),
+  companyId: z.number(),
+  companyName: z.string(),
+  name: z.string(),
+  template: z.enum(REPORT_TEMPLATES),
+  siteIds: z.array(z.number()),
+  granularity: z.enum(REPORT_GRANULARITIES),
+  currency: z.string().nullable(),
+  format: z.enum(REPORT_FORMATS),
+  frequency: z.enum(REPORT_FREQUENCIES),
+  hour: z.number(),
+  weekday: z.number(),
+  monthDay: z.number(),
+  timeZone: z.string(),
+  userIds: z.array(z.number()),
+  roleIds: z.array(z.number()),
+  enabled: z.boolean(),
+  remark: z.string().nullable(),
+  /** The user the report is built as (who saved the schedule last): their station scope. */
+  ownerId: z.number().nullable(),
+  ownerName: z.string().nullable(),
+  nextRunAt: isoTime.nullable(),
+  lastRunAt: isoTime.nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+export type ReportScheduleRecord = z.infer<typeof reportScheduleRecord>;
+
+export const reportRunPage = z.object({ ...pageRequest.shape, scheduleId: id.optional(), state: z.enum(REPORT_RUN_STATES).optional() });
+export type ReportRunPage = z.output<typeof reportRunPage>;
+export const reportRunRecipient = z.object({
+  userId: z.number(),
+  name: z.string(),
+  email: z.string().nullable(),
+  language: z.string(),
+  /** The mail log row (messaging) that carries it; null: not sent (see `skipped`). */
+  mailId: z.number().nullable(),
+  /** The mail's state in the mail log (queued, sending…, sent, failed), or null. */
+  mailState: z.string().nullable(),
+  skipped: z.string().nullable(),
+});
+export type ReportRunRecipient = z.infer<typeof reportRunRecipient>;
+export const reportRunRecord = z.object({
+  id: z.number(),
+  scheduleId: z.number(),
+  scheduleName: z.string(),
+  template: z.enum(REPORT_TEMPLATES),
+  dueAt: isoTime,
+  start: z.string(),
+  end: z.string(),
+  state: z.enum(REPORT_RUN_STATES),
+  recipients: z.array(reportRunRecipient),
+  error: z.string().nullable(),
+  startedAt: isoTime,
+  finishedAt: isoTime.nullable(),
+});
+export type ReportRunRecord = z.infer<typeof reportRunRecord>;
+
+// ── External report tool (stage 2) ───────────────────────────────────────────────────
+
+export const REPORT_EMBED_TOOLS = ['metabase', 'grafana', 'jimureport'] as const;
+export type ReportEmbedTool = (typeof REPORT_EMBED_TOOLS)[number];
+/** Lifetime of a signed embed URL (seconds). */
+export const REPORT_EMBED_TTL_S = 600;
+export const REPORT_EMBED_NOT_CONFIGURED = '未配置外部报表工具';
+export const REPORT_EMBED_ADMIN_ONLY = '仅系统管理员可以配置外部报表工具';
+export const REPORT_EMBED_SECRET_REQUIRED = '请填写嵌入密钥（至少32个字符）';
+export const REPORT_EMBED_DASHBOARD_UNKNOWN = '报表不在已配置的列表中';
+export const reportEmbedDashboard = z.object({
+  id: z.number({ error: '报表编号应为正整数' }).int('报表编号应为正整数').positive('报表编号应为正整数').max(2 ** 31 - 1),
+  name: z.string({ error: '请输入报表名称' }).trim().min(1, '请输入报表名称').max(64, '报表名称最多64个字符'),
+});
+/** PUT of the installation's tool; `secret` null or left out keeps the stored one (it is never answered). */
+export const reportEmbedEdit = z.object({
+  enabled: z.boolean(),
+  tool: z.enum(REPORT_EMBED_TOOLS, '工具应为 metabase、grafana 或 jimureport'),
+  siteUrl: z.url({ protocol: /^https?$/, error: '请输入 http(s) 地址' }).max(300, '地址最多300个字符').transform((u) => u.replace(/\/+$/, '')),
+  secret: z.string().min(32, REPORT_EMBED_SECRET_REQUIRED).max(256, '密钥最多256个字符').optional().nullable(),
+  /** The locked parameter carrying the viewer's station ids. */
+  siteParam: z.string().trim().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, '参数名只能包含字母、数字和下划线').default('site_id'),
+  dashboards: z.array(reportEmbedDashboard).max(50, '报表最多50个').default([]),
+});
+export type ReportEmbedEdit = z.output<typeof reportEmbedEdit>;
+export const reportEmbedRecord = z.object({
+  enabled: z.boolean(),
+  tool: z.enum(REPORT_EMBED_TOOLS).nullable(),
+  siteUrl: z.string().nullable(),
+  /** Whether a secret is stored (the secret itself is never answered). */
+  hasSecret: z.boolean(),
+  siteParam: z.string(),
+  dashboards: z.array(z.object({ id: z.number(), name: z.string() })),
+  /** Whether the caller may edit it (an administrator of the installation). */
+  editable: z.boolean(),
+  updatedAt: isoTime.nullable(),
+});
+export type ReportEmbedRecord = z.infer<typeof reportEmbedRecord>;
+export const reportEmbedUrlQuery = z.object({ dashboard: reportEmbedDashboard.shape.id });
+export const reportEmbedUrl = z.object({ url: z.string(), expiresAt: isoTime, siteIds: z.array(z.number()) });
+export type ReportEmbedUrl = z.infer<typeof reportEmbedUrl>;
+
 export const reportEndpoints = {
   templates: endpoint({ method: 'POST', path: '/report/template/query/list', response: z.array(reportTemplateRecord) }),
   preview: endpoint({ method: 'POST', path: '/report/preview', body: reportPreviewQuery, response: reportPreview }),
@@ -190,4 +346,13 @@ export const reportEndpoints = {
   exportPage: endpoint({ method: 'POST', path: '/report/export/query/page', body: reportExportPage, response: pageOf(reportExportRecord) }),
   exportOne: endpoint({ method: 'POST', path: '/report/export/query/one', body: z.object({ id: reportExportId }), response: reportExportRecord }),
   exportDownload: endpoint({ method: 'GET', path: '/report/export/download', query: z.object({ id: reportExportId }), response: FILE }),
+  schedulePage: endpoint({ method: 'POST', path: '/report/schedule/query/page', body: reportSchedulePage, response: pageOf(reportScheduleRecord) }),
+  scheduleOne: endpoint({ method: 'POST', path: '/report/schedule/query/one', body: z.object({ id }), response: reportScheduleRecord }),
+  scheduleAdd: endpoint({ method: 'POST', path: '/report/schedule/add', body: reportScheduleAdd, response: z.object({ id: z.number() }) }),
+  scheduleEdit: endpoint({ method: 'POST', path: '/report/schedule/edit', body: reportScheduleEdit, response: done }),
+  scheduleDelete: endpoint({ method: 'GET', path: '/report/schedule/delete', query: idQuery, response: done }),
+  runPage: endpoint({ method: 'POST', path: '/report/schedule/run/query/page', body: reportRunPage, response: pageOf(reportRunRecord) }),
+  embedOne: endpoint({ method: 'POST', path: '/report/embed/query/one', response: reportEmbedRecord }),
+  embedEdit: endpoint({ method: 'POST', path: '/report/embed/edit', body: reportEmbedEdit, response: done }),
+  embedUrl: endpoint({ method: 'POST', path: '/report/embed/url', body: reportEmbedUrlQuery, response: reportEmbedUrl }),
 };

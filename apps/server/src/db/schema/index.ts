@@ -21,3 +21,4 @@ export * from './hooks.ts';
 export * from './firmware.ts';
 export * from './iot.ts';
 export * from './i18n.ts';
+export * from './report.ts';

@@ -183,6 +183,8 @@ export const mailLog = pgTable(
     ...logColumns(),
     accountId: integer('account_id').references(() => mailAccount.id, { onDelete: 'set null' }),
     accountName: varchar('account_name', { length: 64 }),
+    /** Files sent with the mail (a scheduled report's export): name, MIME type, path under the data directory. */
+    attachments: jsonb('attachments').$type<{ fileName: string; contentType: string; path: string }[]>(),
     subject: varchar('subject', { length: 1000 }).notNull(),
     html: text('html').notNull(),
     text: text('text').notNull(),

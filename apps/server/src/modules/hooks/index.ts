@@ -27,3 +27,4 @@ export const hooksModule = defineModule({
 });
 
 export { dispatcherOf, type Dispatcher } from './dispatch.send.ts';
+export { isInstallationAdmin } from './hooks.context.ts';

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { and, eq, inArray, lt, or, isNull, lte, sql } from 'drizzle-orm';
 import type { MailTlsMode, MessageOrigin } from '@ess/contract/messaging';
 import { mailAccount, mailLog } from '../../db/schema/messaging.ts';
@@ -37,6 +38,8 @@ export interface QueueMail {
   eventId?: number | null;
   eventType?: string | null;
   ruleId?: number | null;
+  /** Files sent with the mail (paths relative to the data directory). */
+  attachments?: { fileName: string; contentType: string; path: string }[] | null;
 }
 
 /** Writes a queued mail and asks the job queue to send it (the delivery engine's entry). */
@@ -54,7 +57,7 @@ export async function insertMail(ctx: AppContext, m: QueueMail): Promise<number>
       companyId: m.companyId, accountId: m.accountId, accountName: m.accountName ?? acc?.name ?? null, recipient: m.recipient, subject: m.subject.slice(0, 1000),
       html: m.html, text: m.text, origin: m.origin, userId: m.userId ?? null, templateId: m.template?.id ?? null,
       templateName: m.template?.name ?? null, templateCode: m.template?.code ?? null, language: m.template?.language ?? null,
-      eventId: m.eventId ?? null, eventType: m.eventType ?? null, ruleId: m.ruleId ?? null, state: 'queued',
+      eventId: m.eventId ?? null, eventType: m.eventType ?? null, ruleId: m.ruleId ?? null, attachments: m.attachments ?? null, state: 'queued',
     })
     .returning({ id: mailLog.id });
   return row!.id;
@@ -156,6 +159,7 @@ async function attemptMailOnce(ctx: AppContext, logId: number, opts: { retry?: b
       html: m.html,
       text: m.text,
       headers: { 'X-ESS-Message-Id': `mail-${m.id}` },
+      attachments: m.attachments?.map((a) => ({ filename: a.fileName, contentType: a.contentType, path: join(ctx.config.dataDir, a.path) })),
     });
     lease.handedOver = true;
     const providerMessageId = (info.messageId || null)?.slice(0, 256) ?? null;

@@ -1,6 +1,7 @@
 import { defineModule } from '../../platform/module.ts';
 import { REPORT_EXPORT_JOB, pruneExports, runExport } from './report.export.ts';
 import { reportRoutes } from './report.routes.ts';
+import { pruneReportMail, runDueSchedules } from './report.schedule.ts';
 
 /**
  * The report centre (issue 25; decision 0050; contract packages/contract/src/report.ts): the
@@ -16,6 +17,11 @@ export const reportModule = defineModule({
     ctx.jobs.every(3_600_000, async () => {
       const n = await pruneExports(ctx);
       if (n) ctx.log.info({ n }, 'old report exports removed');
+      await pruneReportMail(ctx);
+    });
+    // Every minute: schedules come due (each claimed by one instance, see report.schedule.ts).
+    ctx.jobs.every(60_000, async () => {
+      await runDueSchedules(ctx);
     });
   },
 });

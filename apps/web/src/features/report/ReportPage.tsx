@@ -3,7 +3,7 @@ import {
   type ReportExportRecord, type ReportFormat, type ReportPreview, type ReportTable, type ReportTemplate,
 } from '@ess/contract/report';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Col, DatePicker, Empty, Form, Progress, Row, Segmented, Select, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, DatePicker, Empty, Form, Progress, Row, Segmented, Select, Space, Statistic, Table, Tabs, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
@@ -16,6 +16,8 @@ import { useT } from '../../platform/i18n/useT.ts';
 import { call, callFile } from '../../platform/request.ts';
 import { reportChartOption } from './report.chart.ts';
 import { reportKeys } from './report.keys.ts';
+import { ReportEmbed } from './ReportEmbed.tsx';
+import { ReportSchedules } from './ReportSchedules.tsx';
 
 const PAGE_SIZE = 10;
 const POLL_MS = 1000;
@@ -177,11 +179,27 @@ function ExportList() {
 }
 
 /**
- * /report/jimu: the report centre — a shipped template, the stations (within the caller's scope),
+ * /report/jimu: the report centre in three tabs — the reports (preview and files), the schedules
+ * that mail them, and the external report tool (when the installation has one).
+ */
+export function ReportPage() {
+  const t = useT();
+  const [tab, setTab] = useState('reports');
+  return (
+    <Tabs activeKey={tab} onChange={setTab} destroyOnHidden data-testid="report-tabs" items={[
+      { key: 'reports', label: t('报表'), children: <ReportCentre /> },
+      { key: 'schedules', label: t('计划发送'), children: <ReportSchedules /> },
+      { key: 'embed', label: t('外部报表'), children: <ReportEmbed /> },
+    ]} />
+  );
+}
+
+/**
+ * The reports tab — a shipped template, the stations (within the caller's scope),
  * the period in station-local dates, the granularity and currency where the template reads them;
  * the preview's figures, charts and paged tables; xlsx and PDF files made in the background.
  */
-export function ReportPage() {
+function ReportCentre() {
   const t = useT();
   const client = useQueryClient();
   const templates = useQuery({ queryKey: reportKeys.templates, queryFn: () => call(api.templates, undefined) });
