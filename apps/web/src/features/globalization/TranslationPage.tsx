@@ -2,7 +2,8 @@ import { DownloadOutlined, EditOutlined, RobotOutlined, SyncOutlined, UploadOutl
 import { i18nEndpoints, type OriginalRecord, type TranslationState } from '@ess/contract/i18n';
 import type { ImportRowError } from '@ess/contract/common';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Input, Popconfirm, Select, Space, Table, Tabs, Typography, Upload } from 'antd';
+import { App, Button, Card, Input, Popconfirm, Select, Space, Tabs, Typography, Upload, type CheckboxProps } from 'antd';
+import { DataTable } from '../../components/crud/DataTable.tsx';
 import { useState } from 'react';
 import { ImportReport } from '../../components/ImportReport.tsx';
 import { formatDateTime, formatNumber } from '../../components/number-format.ts';
@@ -82,7 +83,7 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
   const [refusal, setRefusal] = useState<{ tip: string; errors: ImportRowError[] } | null>(null);
   const root = domain === 'text' ? globalizationKeys.texts : globalizationKeys.data;
   const list = useQuery({
-    queryKey: [...root, filters, page],
+    queryKey: globalizationKeys.originals(domain, filters, page),
     queryFn: () => call(calls.page, { ...filters, ...page, withObsolete: false }, { loading: false }),
     placeholderData: keepPreviousData,
   });
@@ -163,14 +164,14 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
           </Button>
         )}
       </Space>
-      <Table<OriginalRecord>
+      <DataTable<OriginalRecord>
         size="small"
         rowKey="id"
         data-testid={`${domain}-table`}
         loading={list.isFetching}
         dataSource={list.data?.records ?? []}
-        rowSelection={canEdit ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined}
-        scroll={{ x: 900 }}
+        // No select-all box: antd copies column titles into the hidden measure row, where a box is focusable (axe).
+        rowSelection={canEdit ? { hideSelectAll: true, columnTitle: <span className="ess-visually-hidden">{t('选择')}</span>, selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]), getCheckboxProps: () => ({ 'aria-label': t('选择此行') }) as Partial<CheckboxProps> } : undefined}
         pagination={{
           current: page.current, pageSize: page.pageSize, total: list.data?.total ?? 0, showSizeChanger: true,
           showTotal: (n) => t('共 $1 条', formatNumber(n)), onChange: (current, pageSize) => setPage({ current, pageSize }),
