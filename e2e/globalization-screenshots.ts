@@ -96,6 +96,7 @@ runScript(async () => {
   await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
   await open(page, base, '/globalization/language');
   await page.getByTestId('translate-mode').click();
+  await page.getByTestId('translate-mode-bar').waitFor({ timeout: 30_000 });
   await page.locator('.ess-sider .ant-menu-item').filter({ hasText: 'Currencies' }).first().click();
   await page.getByTestId('in-context-source').waitFor({ timeout: 30_000 }).catch(() => log('translate mode: no editor'));
   await shot(page, 'globalization-translate-mode', problems, false);
@@ -104,12 +105,13 @@ runScript(async () => {
   await page.evaluate(() => localStorage.setItem('locale', 'zh-CN'));
   await browser.close();
 
-  const phone = await signedInPage(server, { width: 390, height: 844 });
+  // Each phone screen in a fresh session: one tab open, as a phone user has.
   for (const r of ROUTES) {
+    const phone = await signedInPage(server, { width: 390, height: 844 });
     await open(phone.page, base, `/globalization/${r}`);
     await shot(phone.page, `globalization-${r}-phone`, problems);
+    await phone.browser.close();
   }
-  await phone.browser.close();
   await server.close();
   await peer.close();
   if (problems.length) throw new Error(`axe:\n${problems.join('\n')}`);

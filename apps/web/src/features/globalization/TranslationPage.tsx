@@ -178,7 +178,7 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
         }}
         columns={[
           {
-            title: t('原文'), dataIndex: 'source', width: 320,
+            title: t('原文'), dataIndex: 'source', width: 280,
             render: (v: string, r) => (
               <div>
                 <Typography.Text lang="zh-CN" style={{ whiteSpace: 'pre-wrap' }} data-testid="row-source">{v}</Typography.Text>
@@ -187,7 +187,7 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
             ),
           },
           {
-            title: t('译文'), dataIndex: 'translation',
+            title: t('译文'), dataIndex: 'translation', width: 400,
             render: (v: string | null, r) =>
               editing === r.id ? (
                 <TranslationEditor domain={domain} row={r} autoFocus onCancel={() => setEditing(null)} onSaved={() => { setEditing(null); reload(); }} />

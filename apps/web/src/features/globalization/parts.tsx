@@ -18,7 +18,7 @@ const percentOf = (n: number, total: number) => (total ? Math.round((n / total) 
 export function CompletionCell({ counts, testId }: { counts: CompletionCounts; testId: string }) {
   const t = useT();
   return (
-    <div data-testid={testId} style={{ minWidth: 220 }}>
+    <div data-testid={testId} style={{ minWidth: 200 }}>
       <Progress percent={counts.percent} size="small" aria-label={t('完成度')} format={(p) => `${formatNumber(p ?? 0, { maxDecimals: 1 })}%`} />
       <Space size={[4, 2]} wrap>
         {SHOWN.filter((s) => counts[s] > 0).map((s) => (
