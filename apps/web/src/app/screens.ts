@@ -84,6 +84,10 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/firmware/detail': lazy(() => import('../features/firmware/DetailPage.tsx').then((m) => ({ default: m.DetailPage }))),
   '/firmware/upgrade': lazy(() => import('../features/firmware/UpgradePage.tsx').then((m) => ({ default: m.UpgradePage }))),
   '/firmware/log': lazy(() => import('../features/firmware/LogPage.tsx').then((m) => ({ default: m.LogPage }))),
+  '/globalization/language': lazy(() => import('../features/globalization/LanguagePage.tsx').then((m) => ({ default: m.LanguagePage }))),
+  '/globalization/translation': lazy(() => import('../features/globalization/TranslationPage.tsx').then((m) => ({ default: m.TranslationPage }))),
+  '/globalization/engine': lazy(() => import('../features/globalization/EnginePage.tsx').then((m) => ({ default: m.EnginePage }))),
+  '/globalization/currency': lazy(() => import('../features/globalization/CurrencyPage.tsx').then((m) => ({ default: m.CurrencyPage }))),
   '/report/jimu': lazy(() => import('../features/report/ReportPage.tsx').then((m) => ({ default: m.ReportPage }))),
 };
 

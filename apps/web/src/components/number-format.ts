@@ -40,6 +40,33 @@ export function formatNumber(v: number | null | undefined, o: NumberOptions = {}
   return numberFormat(o.locale ?? currentLocale(), o).format(v);
 }
 
+const minorUnits = new Map<string, number>();
+
+/** Tells the money formatter the minor units of the installation's currencies (/globalization/currency). */
+export function rememberCurrencies(list: readonly { code: string; minorUnits: number }[]): void {
+  for (const c of list) minorUnits.set(c.code, c.minorUnits);
+}
+
+/**
+ * The decimals money of a currency is shown to: as /globalization/currency sets it when the console
+ * has loaded the currencies, else ISO 4217's (Intl knows them: JPY 0, KWD 3), else 2.
+ */
+export function minorUnitsOf(currency: string): number {
+  const known = minorUnits.get(currency);
+  if (known !== undefined) return known;
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** An amount with its currency as the locale writes it, to the currency's minor units ("1,234.50 CNY", "1,235 JPY", "1,234.500 KWD"); '-' for none. */
+export function formatMoney(amount: number | null | undefined, currency: string): string {
+  if (amount === null || amount === undefined || !Number.isFinite(amount)) return '-';
+  return `${formatNumber(amount, { decimals: minorUnitsOf(currency) })} ${currency}`.trim();
+}
+
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
 const SOURCE_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 

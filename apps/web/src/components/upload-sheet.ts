@@ -15,11 +15,12 @@ export type UploadOutcome<T> = { ok: true; result: T } | { ok: false; tip: strin
 /**
  * An xlsx import whose refusal carries a per-row report (ImportReport): the server answers 406
  * with the first error as tipMsg and `{ historyId?, errors }` (ImportRefusal) as JSON in
- * errorMsg. Other failures keep the tip only. No toast: the caller shows the outcome.
+ * errorMsg. Other failures keep the tip only. No toast: the caller shows the outcome. `fields` go
+ * beside the file (an import's language).
  */
-export async function uploadSheet<E extends AnyEndpoint>(ep: E, file: File): Promise<UploadOutcome<EndpointResponse<E>>> {
+export async function uploadSheet<E extends AnyEndpoint>(ep: E, file: File, fields: Record<string, string> = {}): Promise<UploadOutcome<EndpointResponse<E>>> {
   try {
-    const result = (await call(ep as AnyEndpoint, { file }, { noMessage: true })) as EndpointResponse<E>;
+    const result = (await call(ep as AnyEndpoint, { ...fields, file }, { noMessage: true })) as EndpointResponse<E>;
     return { ok: true, result };
   } catch (err) {
     if (!(err instanceof RequestError)) throw err;

@@ -4,7 +4,9 @@ import {
   type SiteKeyValue, type SiteKeyValueRecord, type SiteRecord, type SiteTreeNode, type SiteType,
 } from '@ess/contract';
 import { device } from '../../db/schema/device.ts';
+import { currency } from '../../db/schema/i18n.ts';
 import { site, siteKeyValue, userSite } from '../../db/schema/site.ts';
+import { I18N_ERRORS } from '@ess/contract/i18n';
 import { appUser, company } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
@@ -190,6 +192,12 @@ async function assertUniqueCode(db: DbOrTx, code: string, exceptId?: number) {
   if (dup) throw new AppError('DUPLICATE', '站点编码已存在');
 }
 
+/** A station's currency is one of the currencies of /globalization/currency, enabled (issue 24). */
+async function assertCurrency(db: DbOrTx, code: string) {
+  const [row] = await db.select({ id: currency.id }).from(currency).where(and(eq(currency.code, code), eq(currency.enabled, true)));
+  if (!row) throw new AppError('INVALID_PARAM', `currency: ${I18N_ERRORS.currencyNotFound}`);
+}
+
 const onUniqueCode = (err: unknown): never => {
   if (pgErrorCode(err) === UNIQUE_VIOLATION) throw new AppError('DUPLICATE', '站点编码已存在');
   throw err;
@@ -207,6 +215,7 @@ export async function addSite(ctx: AppContext, user: AuthUser, body: SiteAdd): P
     .transaction(async (tx) => {
       await assertCompany(tx, user, body.companyId);
       await assertUniqueCode(tx, body.code);
+      await assertCurrency(tx, body.currency);
       const [created] = await tx.insert(site).values(fieldsOf(body)).returning({ id: site.id });
       // A user who is not the built-in administrator sees only granted stations: grant the new one.
       if (!user.buildIn) await tx.insert(userSite).values({ userId: user.id, siteId: created!.id });
@@ -231,6 +240,7 @@ export async function editSite(ctx: AppContext, user: AuthUser, body: SiteEdit):
         if (cur.deviceCount > 0) throw new AppError('RULE_VIOLATION', '站点下已有设备，设备按站点编码上报数据，不能修改站点编码');
         await assertUniqueCode(tx, body.code, cur.id);
       }
+      if (body.currency !== cur.currency) await assertCurrency(tx, body.currency);
       if (body.serviceEndDate !== cur.serviceEndDate && !serviceEndNotPast(body)) throw new AppError('INVALID_PARAM', `serviceEndDate: ${SERVICE_END_PAST}`);
       const { id: _id, ...rest } = body;
       await tx.update(site).set({ ...fieldsOf({ ...rest }), updatedAt: new Date() }).where(eq(site.id, cur.id));

@@ -138,6 +138,8 @@ describe.each(DB_TARGETS)('station configuration on %s', (target) => {
       [{ code: 'a/b' }, 'code'],
       [{ code: 'a+#' }, 'code'],
       [{ currency: 'yuan' }, 'currency'],
+      // A well-formed code that is not one of the currencies of /globalization/currency.
+      [{ currency: 'XYZ' }, 'currency: 币种不存在'],
       [{ commissioningDate: future(10), serviceEndDate: future(5) }, 'serviceEndDate: 服务到期日期不能早于投运日期'],
       [{ commissioningDate: past(100), serviceEndDate: past(2) }, 'serviceEndDate: 服务到期日期不能早于今天'],
     ])('refuses bad input %j with a 400 naming the field', async (patch, tip) => {

@@ -5,6 +5,7 @@ import { Breadcrumb, Button, Drawer, Dropdown, Layout, Result } from 'antd';
 import { lazy, Suspense, useEffect, useRef, useState, type MouseEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { directionOf } from '../../platform/i18n/locales.ts';
+import { useTranslateMode } from '../../platform/i18n/translate-mode.ts';
 import { useLocale, useT } from '../../platform/i18n/useT.ts';
 import { ancestorsOf } from '../../platform/menu.ts';
 import { call } from '../../platform/request.ts';
@@ -25,6 +26,8 @@ import { openTab, useTabsStore } from './tabs.store.ts';
  * not wait for it to download.
  */
 const SideMenu = lazy(() => import('./SideMenu.tsx').then((m) => ({ default: m.SideMenu })));
+// In-context editing of translations (features/globalization), loaded only while translate mode is on.
+const TranslateMode = lazy(() => import('../../features/globalization/TranslateMode.tsx'));
 const TabStrip = lazy(() => import('./TabStrip.tsx').then((m) => ({ default: m.TabStrip })));
 
 /**
@@ -104,6 +107,7 @@ function SkipLink() {
 export function ConsoleLayout() {
   const t = useT();
   const rtl = directionOf(useLocale()) === 'rtl';
+  const translating = useTranslateMode((s) => s.on);
   const location = useLocation();
   const menus = useUserStore((s) => s.menuProfiles);
   const refreshSeq = useTabsStore((s) => s.refreshSeq);
@@ -169,6 +173,11 @@ export function ConsoleLayout() {
         )}
         <Layout.Content ref={main} className="ess-content" id={MAIN_ID} tabIndex={-1}>
           <PopupNotices />
+          {translating && (
+            <Suspense fallback={null}>
+              <TranslateMode />
+            </Suspense>
+          )}
           <div className="ess-page-head">
             <Deferred fallback={<div className="ess-page-head-placeholder" />}>
               <Suspense fallback={<div className="ess-page-head-placeholder" />}>

@@ -11,4 +11,6 @@ export const sharedKeys = {
   product: resourceKeys(['product', 'product']),
   region: resourceKeys(['dictionary', 'region']),
   device: resourceKeys(['equipment', 'device']),
+  /** The currencies of /globalization/currency (its resource key), picked by stations and price templates. */
+  currency: resourceKeys(['globalization', 'currency']),
 };

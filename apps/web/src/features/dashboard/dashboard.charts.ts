@@ -4,15 +4,13 @@ import { PERIOD_COLORS } from '../../components/options/levels.ts';
 import type { ArbitrageFeeCurve, ArbitrageQuantityCurve, CurrencyAmount, EnergyDay } from '@ess/contract/dashboard';
 import type { ChartOption } from '../../components/chart/EChart.tsx';
 import { emptyNote, formatNumber } from '../../components/chart/chart-options.ts';
+import { formatMoney } from '../../components/number-format.ts';
 import { SERIES_COLOURS } from './charts.ts';
 
 type Translate = (source: string, ...args: unknown[]) => string;
 
-/** An amount with its currency as the locale writes it ("1,234.50 CNY", "1.234,50 CNY"), or '-' when not known. Money is to the cent. */
-export function formatMoney(amount: number | null | undefined, currency: string): string {
-  if (amount === null || amount === undefined || !Number.isFinite(amount)) return '-';
-  return `${formatNumber(amount, { decimals: 2 })} ${currency}`;
-}
+/** An amount with its currency as the locale writes it, to the currency's minor units (components/number-format.ts). */
+export { formatMoney };
 
 /**
  * Amounts in several currencies, never added across them: "1.00 CNY · 2.00 EUR"; '-' for none.

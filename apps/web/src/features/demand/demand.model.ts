@@ -1,11 +1,11 @@
 import { demandReconcileEdit, demandSettingAdd, type DemandReconcileRecord } from '@ess/contract/demand';
 import { todayIn } from '@ess/contract/time';
-import { formatNumber } from '../../components/number-format.ts';
+import { formatMoney, formatNumber } from '../../components/number-format.ts';
 
 /** A demand in kW as the screens write it ("-" when there is none). */
 export const kw = (v: number | null | undefined) => (v === null || v === undefined ? '-' : `${formatNumber(v)} kW`);
-/** Money (decimal text from the server) with its currency, to the cent ("-" when there is none). */
-export const money = (v: string | null | undefined, currency: string) => (v === null || v === undefined ? '-' : `${formatNumber(Number(v), { decimals: 2 })} ${currency}`.trim());
+/** Money (decimal text from the server) with its currency, to the currency's minor units ("-" when there is none). */
+export const money = (v: string | null | undefined, currency: string) => (v === null || v === undefined ? '-' : formatMoney(Number(v), currency));
 /** A signed kW difference: "+1.5", "-0.25", "0". */
 export const signedKw = (v: number | null | undefined) => (v === null || v === undefined ? '-' : `${v > 0 ? '+' : ''}${formatNumber(v)}`);
 

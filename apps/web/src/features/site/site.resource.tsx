@@ -4,7 +4,7 @@ import { RegionName, RegionPicker } from '../../components/RegionPicker.tsx';
 import { companyTreeSource } from '../../components/options/companies.ts';
 import { DateField } from '../../components/DateField.tsx';
 import { SITE_TYPE_OPTIONS, timeZoneOptions } from './site.options.ts';
-import { CURRENCY_OPTIONS } from '../../components/options/sites.ts';
+import { currencySource } from '../../components/options/sites.ts';
 
 export type SiteRow = SiteRecord;
 
@@ -91,7 +91,7 @@ export const siteResource = defineResource<SiteRow, SiteForm>({
       { name: 'code', label: '站点编码', required: true, maxLength: 32, help: '设备按站点编码上报数据；站点下有设备后不能修改' },
       { name: 'siteType', label: '站点类型', type: 'select', options: SITE_TYPE_OPTIONS, required: true },
       { name: 'timeZone', label: '时区', type: 'select', options: timeZoneOptions(), required: true },
-      { name: 'currency', label: '币种', type: 'select', options: CURRENCY_OPTIONS, required: true },
+      { name: 'currency', label: '币种', type: 'select', source: currencySource, required: true, help: '从币种管理中启用的币种选择' },
       { name: 'investorShareRatio', label: '投资方分成比例(%)', type: 'number', help: '取值0-100' },
       { name: 'commissioningDate', label: '投运日期', type: 'custom', render: (p) => <DateField id={p.id} value={p.value} onChange={p.onChange} /> },
       {

@@ -5,3 +5,4 @@ export {
   useUiLocaleStore, type PackRow,
 } from './language.ts';
 export { LOCALE_NAMES, RTL_LOCALES, directionOf } from './locales.ts';
+export { noteSource, seenSources, setTranslateMode, useTranslateMode } from './translate-mode.ts';

@@ -1,6 +1,7 @@
 import { DEFAULT_LOCALE, LOCALES, LOCALE_STORAGE_KEY, type Locale } from '@ess/contract/constants';
 import { fillText, translateName } from '@ess/contract/pack-text';
 import { create } from 'zustand';
+import { noteSource } from './translate-mode.ts';
 
 /**
  * The language-pack model of product-spec §3/§9: source text (Simplified Chinese) → translation,
@@ -39,6 +40,7 @@ export function fill(text: string, args: readonly unknown[], locale: string = us
 /** Translates a source text with the current pack: `t('共 $1 条', 12)`. */
 export function t(source: string, ...args: unknown[]): string {
   const { pack, locale } = useI18nStore.getState();
+  noteSource(source);
   return fillText(pack.get(source) ?? source, args, locale);
 }
 
@@ -49,9 +51,11 @@ export function t(source: string, ...args: unknown[]): string {
  */
 export function translateBuiltIn(name: string): string {
   const { pack, locale } = useI18nStore.getState();
+  noteSource(name);
   return translateName(name, (k) => pack.get(k), locale);
 }
 
 export function translateWith(pack: LanguagePack, source: string, ...args: unknown[]): string {
+  noteSource(source);
   return fillText(pack.get(source) ?? source, args, useI18nStore.getState().locale);
 }
