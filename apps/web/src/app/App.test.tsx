@@ -49,10 +49,10 @@ describe('the app with its navigation guard (§2)', () => {
     const { calls } = server(null);
     window.history.replaceState(null, '', '/system/user');
     render(<App />);
-    await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 5000 });
-    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 15_000 });
+    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 15_000 })).toBeTruthy();
     // The login page is up and has asked whether to show the captcha: by then a 401's toast would be drawn.
-    expect(await screen.findByAltText('验证码', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByAltText('验证码', undefined, { timeout: 15_000 })).toBeTruthy();
     expect(calls.some((c) => c.url.startsWith('/api/manager/system/user/profile/info'))).toBe(false);
     expect(screen.queryByText('未登录或登录已过期')).toBeNull();
     expect(document.querySelector('.ant-message-notice')).toBeNull();
@@ -63,8 +63,8 @@ describe('the app with its navigation guard (§2)', () => {
     server(null);
     window.history.replaceState(null, '', '/system/user');
     render(<App />);
-    await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 5000 });
-    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(window.location.pathname).toBe('/login'), { timeout: 15_000 });
+    expect(await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 15_000 })).toBeTruthy();
     expect(await screen.findByText('未登录或登录已过期')).toBeTruthy();
     expect((await screen.findByAltText('验证码')).getAttribute('src')).toMatch(/^\/api\/manager\/basic\/captcha\?t=\d+$/);
     expect(screen.getByAltText('验证码').getAttribute('src')).toMatch(/^\/api\/manager\/basic\/captcha\?t=\d+$/);
@@ -77,8 +77,8 @@ describe('the app with its navigation guard (§2)', () => {
     const start = vi.spyOn(liveEvents, 'start');
     window.history.replaceState(null, '', '/iot/appConfig');
     render(<App />);
-    await waitFor(() => expect(window.location.pathname).toBe('/home/welcome'), { timeout: 5000 });
-    expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(window.location.pathname).toBe('/home/welcome'), { timeout: 15_000 });
+    expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 15_000 })).toBeTruthy();
     expect(start).toHaveBeenCalled();
   });
 
@@ -93,8 +93,8 @@ describe('the app with its navigation guard (§2)', () => {
     });
     window.history.replaceState(null, '', '/log/login');
     render(<App />);
-    await waitFor(() => expect(window.location.pathname).toBe('/system/user'), { timeout: 5000 });
-    expect(await screen.findByText('用户列表', undefined, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(window.location.pathname).toBe('/system/user'), { timeout: 15_000 });
+    expect(await screen.findByText('用户列表', undefined, { timeout: 15_000 })).toBeTruthy();
     await waitFor(() => expect(calls.some((c) => c.url.startsWith('/api/manager/system/user/query/page'))).toBe(true));
     expect(calls.some((c) => c.url.startsWith('/api/manager/system/loginLog'))).toBe(false);
   });
@@ -104,12 +104,12 @@ describe('the app with its navigation guard (§2)', () => {
     server([]);
     window.history.replaceState(null, '', '/system/user');
     const { unmount } = render(<App />);
-    await waitFor(() => expect(window.location.pathname).toBe('/home/welcome'), { timeout: 5000 });
-    expect(await screen.findByText('您暂无菜单权限，请联系管理员分配', undefined, { timeout: 5000 })).toBeTruthy();
+    await waitFor(() => expect(window.location.pathname).toBe('/home/welcome'), { timeout: 15_000 });
+    expect(await screen.findByText('您暂无菜单权限，请联系管理员分配', undefined, { timeout: 15_000 })).toBeTruthy();
     unmount();
     window.history.replaceState(null, '', '/system/person');
     render(<App />);
-    expect(await screen.findByText('修改信息', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('修改信息', undefined, { timeout: 15_000 })).toBeTruthy();
     expect(window.location.pathname).toBe('/system/person');
   });
 
@@ -118,7 +118,7 @@ describe('the app with its navigation guard (§2)', () => {
     server(MENUS);
     window.history.replaceState(null, '', '/home/welcome');
     render(<App />);
-    expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 15_000 })).toBeTruthy();
     expect(screen.getAllByRole('main')).toHaveLength(1);
     expect(screen.getAllByRole('banner')).toHaveLength(1);
     expect(await within(screen.getByRole('navigation', { name: '菜单' })).findByText('系统管理')).toBeTruthy();
@@ -131,8 +131,8 @@ describe('the app with its navigation guard (§2)', () => {
     server(MENUS);
     window.history.replaceState(null, '', '/system/user');
     render(<App />);
-    const nav = await screen.findByRole('navigation', { name: '菜单' }, { timeout: 5000 });
-    const link = await within(nav).findByRole('link', { name: '用户管理' }, { timeout: 5000 });
+    const nav = await screen.findByRole('navigation', { name: '菜单' }, { timeout: 15_000 });
+    const link = await within(nav).findByRole('link', { name: '用户管理' }, { timeout: 15_000 });
     expect(link.getAttribute('href')).toBe('/system/user');
     expect(link.closest('li')?.className).toContain('ant-menu-item-selected');
   });
@@ -142,7 +142,7 @@ describe('the app with its navigation guard (§2)', () => {
     const stop = vi.spyOn(liveEvents, 'stop');
     window.history.replaceState(null, '', '/login');
     render(<App />);
-    await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 5000 });
+    await screen.findByRole('button', { name: /登\s*录/ }, { timeout: 15_000 });
     expect(stop).toHaveBeenCalled();
   });
 
@@ -172,7 +172,7 @@ describe('the app with its navigation guard (§2)', () => {
     expect(detailHref(7)).toBe('/monitor/deviceDetail?id=7');
     window.history.replaceState(null, '', detailHref(7));
     render(<App />);
-    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe('/monitor/deviceDetail?id=7'), { timeout: 5000 });
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}`).toBe('/monitor/deviceDetail?id=7'), { timeout: 15_000 });
     const crumbs = () => [...document.querySelectorAll('.ant-breadcrumb li')].map((li) => li.textContent).filter((x) => x && x !== '/');
     await waitFor(() => expect(crumbs()).toEqual(['设备监控', '设备详情']), { timeout: 10_000 });
     expect(crumbs().join('')).not.toContain('产品设备');
