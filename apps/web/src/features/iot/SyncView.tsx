@@ -1,6 +1,6 @@
 import { IOT_SYNC_STATE_LABELS, iotSyncEndpoints, type IotDiffItem, type IotSyncDetail, type IotSyncRecord } from '@ess/contract/iot';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Descriptions, Drawer, Modal, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Drawer, Modal, Space, Spin, Table, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { defineResource, formatDateTime, ResourceTable } from '../../components/crud/index.ts';
 import { ToneTag } from '../../components/ToneTag.tsx';
@@ -10,7 +10,7 @@ import { call } from '../../platform/request.ts';
 import { iotKeys } from './iot.keys.ts';
 import { CHANGE_LABELS, KIND_LABELS, SYNC_STATE_OPTIONS, SYNC_STATE_TONES } from './iot.options.ts';
 
-const CHANGE_COLOURS = { added: 'green', changed: 'orange', removed: 'red' } as const;
+const CHANGE_TONES = { added: 'success', changed: 'warning', removed: 'error' } as const;
 
 /** A field's value in a diff line (objects as JSON, nothing as `-`). */
 const shown = (v: unknown): string =>
@@ -34,7 +34,7 @@ export function SyncDiff({ items }: { items: IotDiffItem[] }) {
       data-testid="sync-diff"
       scroll={{ x: 640 }}
       columns={[
-        { key: 'change', title: t('变化'), width: 80, render: (_v, r) => <Tag color={CHANGE_COLOURS[r.change]} data-testid={`diff-${r.change}`}>{t(CHANGE_LABELS[r.change])}</Tag> },
+        { key: 'change', title: t('变化'), width: 80, render: (_v, r) => <ToneTag tone={CHANGE_TONES[r.change]} testId={`diff-${r.change}`}>{t(CHANGE_LABELS[r.change])}</ToneTag> },
         { key: 'kind', title: t('类别'), width: 80, render: (_v, r) => t(KIND_LABELS[r.kind]) },
         { key: 'name', title: t('名称'), width: 160, render: (_v, r) => <span>{r.name} <Typography.Text type="secondary" code>{r.key}</Typography.Text></span> },
         {

@@ -38,7 +38,7 @@ export function ValueMapField({ id, value, onChange }: CustomFieldProps<unknown>
   const status = (k: string) => (dup.has(k) ? ('error' as const) : undefined);
   return (
     <div id={id} data-testid="value-map">
-      {list.length === 0 && <Typography.Text type="secondary">{t('未设置值映射')}</Typography.Text>}
+      {list.length === 0 && <Typography.Paragraph type="secondary">{t('未设置值映射')}</Typography.Paragraph>}
       {list.map((e, i) => (
         <Space key={i} wrap style={{ display: 'flex', marginBottom: 8 }} data-testid="value-map-row">
           <Input aria-label={t('平台值')} placeholder={t('平台值')} value={e.platformValue} status={status(`${i}.platformValue`)} onChange={(ev) => set(i, { platformValue: ev.target.value })} style={{ width: 120 }} />

@@ -2,7 +2,7 @@ import {
   iotRelateCommandAdd, iotRelateCommandEdit, iotRelateEndpoints, iotRelateEventAdd, iotRelateEventEdit, iotRelatePropertyAdd, iotRelatePropertyEdit,
   type IotRelateCommandRecord, type IotRelateEventRecord, type IotRelatePropertyRecord,
 } from '@ess/contract/iot';
-import { Space, Tag } from 'antd';
+import { Badge, Space, Tag } from 'antd';
 import { defineResource, type ColumnDef, type FieldDef, type FormMode, type ResourceDef } from '../../components/crud/index.ts';
 import { iotKeys } from './iot.keys.ts';
 import { consoleProductSource, ENABLED_OPTIONS, platformDeviceSource, platformItemSource, thingModelSource } from './iot.options.ts';
@@ -50,7 +50,9 @@ export function ValueMapTags({ map }: { map: readonly { platformValue: string; s
   return (
     <Space size={[2, 2]} wrap>
       {map.map((m) => (
-        <Tag key={m.platformValue} color={m.colour}>{`${m.platformValue} → ${m.status} ${m.label}`}</Tag>
+        <Tag key={m.platformValue}>
+          {m.colour ? <Badge color={m.colour} /> : null} {`${m.platformValue} → ${m.status} ${m.label}`}
+        </Tag>
       ))}
     </Space>
   );
