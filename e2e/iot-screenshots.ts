@@ -82,7 +82,7 @@ runScript(async () => {
   const row = () => page.locator('main .ant-table-row').filter({ hasText: '集团 JetLinks 平台' });
   if (await shoot(page, base, '/iot/appConfig', 'iot-app-config', problems)) {
     await row().getByTestId('config-connect').click();
-    await page.getByTestId('outcome-message').first().waitFor({ timeout: 30_000 }).catch(() => log('connect: no outcome'));
+    await page.locator('[data-testid=outcome-message]:visible').waitFor({ timeout: 30_000 }).catch(() => log('connect: no outcome'));
     await shootOverlay(page, 'iot-app-config-connect', problems);
     await page.getByRole('button', { name: /确\s*定/ }).click();
     await row().getByTestId('config-sync').click();
