@@ -60,13 +60,13 @@ function ItemDetail({ kind }: { kind: 'event' | 'command' }) {
       <Card
         size="small"
         title={<h2 className="ess-resource-title">{`${it.name} (${it.identifier})`}</h2>}
-        extra={
+      >
+      <div style={{ marginBottom: 12 }}>
           <Space wrap>
             <Button icon={<ArrowLeftOutlined />} onClick={() => void navigate(`/iot/productDetail?id=${it.iotProductId}`)}>{t('返回产品详情')}</Button>
             <Button type="primary" onClick={() => void navigate(relations)} data-testid="goto-relations">{t(kind === 'event' ? '事件关联' : '命令关联')}</Button>
           </Space>
-        }
-      >
+      </div>
         <Descriptions
           size="small"
           bordered

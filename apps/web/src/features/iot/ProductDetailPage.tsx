@@ -40,7 +40,8 @@ export function ProductDetailPage() {
       <Card
         size="small"
         title={<h2 className="ess-resource-title">{p.name}</h2>}
-        extra={
+      >
+      <div style={{ marginBottom: 12 }}>
           <Space wrap>
             <Button onClick={() => void navigate(`/iot/productEventForm?iotProductId=${p.id}`)} data-testid="goto-event-relations">{t('事件关联')}</Button>
             <Button onClick={() => void navigate(`/iot/productCommandForm?iotProductId=${p.id}`)} data-testid="goto-command-relations">{t('命令关联')}</Button>
@@ -50,8 +51,7 @@ export function ProductDetailPage() {
               </Button>
             )}
           </Space>
-        }
-      >
+      </div>
         <Descriptions
           size="small"
           bordered
