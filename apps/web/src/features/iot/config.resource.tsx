@@ -7,7 +7,7 @@ import { defineResource, formatDateTime, type CustomFieldProps, type FieldDef, t
 import { ToneTag } from '../../components/ToneTag.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { call } from '../../platform/request.ts';
-import { companyAndName } from '../messaging/form.parts.tsx';
+import { companyAndName } from '../../components/CompanyField.tsx';
 import { iotKeys } from './iot.keys.ts';
 import { ENABLED_OPTIONS, PLATFORM_OPTIONS, YES_NO } from './iot.options.ts';
 

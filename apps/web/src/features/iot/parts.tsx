@@ -1,7 +1,7 @@
 import { App } from 'antd';
 import type { IotConnectResult } from '@ess/contract/iot';
 import { useT } from '../../platform/i18n/useT.ts';
-import { LinkButton, useRowCall as useHookRowCall } from '../hooks/parts.tsx';
+import { LinkButton, useRowCall as useHookRowCall } from '../../components/RowActions.tsx';
 import { iotKeys } from './iot.keys.ts';
 
 /** A row action's call: which one is running; the IoT lists are read again after it, whatever its outcome (a refusal's tipMsg is shown by the request layer). */
