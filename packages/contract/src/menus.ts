@@ -42,6 +42,8 @@ const WHAT_IF_TEMPLATES = '/operation/price/template/query/list';
  * the monitoring pages leave it out (an investor who reads them cannot handle), the operations
  * board grants it (decision 0033).
  */
+/** A relation to the thing model picks a console product and its properties, event codes, commands. */
+const IOT_THING_MODEL = ['/configure/product/query/list', '/configure/property/query/list', '/configure/product/event/query/list', '/configure/product/command/query/list'];
 const NO_SITE_HANDLE = '!/comprehensive/site/handle';
 
 export const MENUS: MenuDef[] = [
@@ -116,15 +118,15 @@ export const MENUS: MenuDef[] = [
   page('/product', 'equipmentDetail', '设备详情', ['/configure/device/**', '/monitor/**', '/template/product/data/**'], true),
 
   dir('/iot', '物联网', 'api'),
-  page('/iot', 'appConfig', '应用配置', ['/iot/config/**', '/iot/sync/**', '/iot/unmapped/**']),
-  page('/iot', 'productManagement', '物联网产品', ['/iot/product/**', '/iot/sync/**', '/iot/relate/**', '/iot/param/**']),
-  page('/iot', 'productDetail', '产品详情', ['/iot/product/**', '/iot/property/**', '/iot/event/**', '/iot/command/**', '/iot/relate/**'], true),
-  page('/iot', 'productCommandForm', '产品命令', ['/iot/command/**', '/iot/relate/command/**'], true),
-  page('/iot', 'productCommandDetail', '命令详情', ['/iot/command/**', '/iot/relate/command/**'], true),
-  page('/iot', 'productEventForm', '产品事件', ['/iot/event/**', '/iot/relate/event/**'], true),
-  page('/iot', 'productEventDetail', '事件详情', ['/iot/event/**', '/iot/relate/event/**'], true),
-  page('/iot', 'device', '物联网设备', ['/iot/device/**', '/iot/sync/device/one']),
-  page('/iot', 'deviceDetail', '设备详情', ['/iot/device/**'], true),
+  page('/iot', 'appConfig', '应用配置', ['/iot/config/**', '/iot/sync/**', '/iot/unmapped/**', COMPANY_PICKER]),
+  page('/iot', 'productManagement', '物联网产品', ['/iot/product/**', '/iot/sync/**', '/iot/relate/**', '/iot/param/**', '/iot/config/query/list']),
+  page('/iot', 'productDetail', '产品详情', ['/iot/product/**', '/iot/property/**', '/iot/event/**', '/iot/command/**', '/iot/relate/**', '/iot/device/query/page', '/iot/sync/product/one', '/iot/sync/query/one', '/iot/sync/approve', '/iot/sync/discard', ...IOT_THING_MODEL], true),
+  page('/iot', 'productCommandForm', '产品命令', ['/iot/command/**', '/iot/relate/command/**', '/iot/relate/param/**', '/iot/param/**', '/iot/product/query/one', '/iot/device/query/page', ...IOT_THING_MODEL], true),
+  page('/iot', 'productCommandDetail', '命令详情', ['/iot/command/**', '/iot/relate/command/**', '/iot/param/**'], true),
+  page('/iot', 'productEventForm', '产品事件', ['/iot/event/**', '/iot/relate/event/**', '/iot/product/query/one', '/iot/device/query/page', ...IOT_THING_MODEL], true),
+  page('/iot', 'productEventDetail', '事件详情', ['/iot/event/**', '/iot/relate/event/**', '/iot/param/**'], true),
+  page('/iot', 'device', '物联网设备', ['/iot/device/**', '/iot/sync/device/one', '/iot/sync/query/one', '/iot/sync/approve', '/iot/sync/discard', '/iot/config/query/list', '/iot/product/query/list']),
+  page('/iot', 'deviceDetail', '设备详情', ['/iot/device/**', '/iot/sync/device/one', '/iot/sync/query/one', '/iot/sync/approve', '/iot/sync/discard', '/iot/relate/**', '/iot/property/query/list', '/iot/event/query/list', '/iot/command/query/list', METER_PICKER, ...IOT_THING_MODEL], true),
 
   dir('/system', '系统管理', 'setting'),
   page('/system', 'messageConfig', '消息配置', ['/system/notification/set/**', '/system/role/query/list', '/system/user/query/list']),

@@ -72,10 +72,10 @@ describe('the app with its navigation guard (§2)', () => {
 
   it('menu entries whose screen is not built are not navigable: the guard sends the user to welcome, never to a placeholder', async () => {
     localStorage.setItem(TOKEN_STORAGE_KEY, 'tok');
-    // /iot/appConfig (IoT platform applications) has its calls but no screen yet.
-    server([{ path: '/iot', name: '物联网' }, { path: '/iot/appConfig', parentPath: '/iot', name: '应用配置' }]);
+    // /globalization/engine (translation engines) is a menu entry with no screen yet.
+    server([{ path: '/globalization', name: '国际化' }, { path: '/globalization/engine', parentPath: '/globalization', name: '翻译引擎' }]);
     const start = vi.spyOn(liveEvents, 'start');
-    window.history.replaceState(null, '', '/iot/appConfig');
+    window.history.replaceState(null, '', '/globalization/engine');
     render(<App />);
     await waitFor(() => expect(window.location.pathname).toBe('/home/welcome'), { timeout: 15_000 });
     expect(await screen.findByText('欢迎使用储能运维平台', undefined, { timeout: 15_000 })).toBeTruthy();

@@ -88,6 +88,15 @@ export const SCREENS: Record<string, LazyExoticComponent<ComponentType>> = {
   '/globalization/translation': lazy(() => import('../features/globalization/TranslationPage.tsx').then((m) => ({ default: m.TranslationPage }))),
   '/globalization/engine': lazy(() => import('../features/globalization/EnginePage.tsx').then((m) => ({ default: m.EnginePage }))),
   '/globalization/currency': lazy(() => import('../features/globalization/CurrencyPage.tsx').then((m) => ({ default: m.CurrencyPage }))),
+  '/iot/appConfig': lazy(() => import('../features/iot/AppConfigPage.tsx').then((m) => ({ default: m.AppConfigPage }))),
+  '/iot/productManagement': lazy(() => import('../features/iot/ProductManagementPage.tsx').then((m) => ({ default: m.ProductManagementPage }))),
+  '/iot/productDetail': lazy(() => import('../features/iot/ProductDetailPage.tsx').then((m) => ({ default: m.ProductDetailPage }))),
+  '/iot/productCommandForm': lazy(() => import('../features/iot/RelationPages.tsx').then((m) => ({ default: m.ProductCommandFormPage }))),
+  '/iot/productCommandDetail': lazy(() => import('../features/iot/ItemDetailPages.tsx').then((m) => ({ default: m.ProductCommandDetailPage }))),
+  '/iot/productEventForm': lazy(() => import('../features/iot/RelationPages.tsx').then((m) => ({ default: m.ProductEventFormPage }))),
+  '/iot/productEventDetail': lazy(() => import('../features/iot/ItemDetailPages.tsx').then((m) => ({ default: m.ProductEventDetailPage }))),
+  '/iot/device': lazy(() => import('../features/iot/DevicePage.tsx').then((m) => ({ default: m.DevicePage }))),
+  '/iot/deviceDetail': lazy(() => import('../features/iot/DeviceDetailPage.tsx').then((m) => ({ default: m.DeviceDetailPage }))),
   '/report/jimu': lazy(() => import('../features/report/ReportPage.tsx').then((m) => ({ default: m.ReportPage }))),
 };
 

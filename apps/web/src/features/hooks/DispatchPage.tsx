@@ -8,7 +8,8 @@ import { useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
 import { call } from '../../platform/request.ts';
 import { hookKeys } from './hooks.keys.ts';
-import { JsonBlock, LinkButton, RecordStateTag, useRowCall } from './parts.tsx';
+import { LinkButton, useRowCall } from '../../components/RowActions.tsx';
+import { JsonBlock, RecordStateTag } from './parts.tsx';
 import { recordResource } from './record.resource.tsx';
 import { SettingsModal } from './SettingsModal.tsx';
 

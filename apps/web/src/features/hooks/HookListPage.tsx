@@ -7,7 +7,8 @@ import { useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
 import { call } from '../../platform/request.ts';
 import { hookKeys } from './hooks.keys.ts';
-import { JsonBlock, LinkButton, OFF_ICON, ON_ICON, RecordStateTag, useRowCall } from './parts.tsx';
+import { LinkButton, useRowCall } from '../../components/RowActions.tsx';
+import { JsonBlock, OFF_ICON, ON_ICON, RecordStateTag } from './parts.tsx';
 import { hookResource } from './relate.resource.tsx';
 
 /** A test send's outcome: the record's state, the receiver's status, the time, the script's body or the reason. */

@@ -8,7 +8,7 @@ import { useCan } from '../../platform/permissions.ts';
 import { call } from '../../platform/request.ts';
 import { hookKeys } from './hooks.keys.ts';
 import { eventLabel } from './hooks.options.ts';
-import { LinkButton, useRowCall } from './parts.tsx';
+import { LinkButton, useRowCall } from '../../components/RowActions.tsx';
 import { triggerResource } from './trigger.resource.tsx';
 
 /** What a scan changed, group by group (event types with their names). */

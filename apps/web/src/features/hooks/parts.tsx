@@ -1,8 +1,6 @@
 import { CheckCircleOutlined, PoweroffOutlined } from '@ant-design/icons';
 import { type HookCircuitState, type HookRecordState, HOOK_CIRCUIT_STATE_LABELS, HOOK_RECORD_STATE_LABELS } from '@ess/contract/hooks';
-import { useQueryClient } from '@tanstack/react-query';
-import { Button, Typography } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { Typography } from 'antd';
 import { ToneTag } from '../../components/ToneTag.tsx';
 import { useT } from '../../platform/i18n/useT.ts';
 import { CIRCUIT_TONES, RECORD_STATE_TONES } from './hooks.options.ts';
@@ -32,30 +30,6 @@ export function JsonBlock({ value, testId, label }: { value: unknown; testId?: s
     <pre className="ess-hook-json" data-testid={testId} tabIndex={0} aria-label={label}>
       {text}
     </pre>
-  );
-}
-
-/** A row action's call: which one is running, and the screen's lists (under `root`) read again after it, whatever its outcome. */
-export function useRowCall(root: readonly string[]) {
-  const client = useQueryClient();
-  const [busy, setBusy] = useState<string | null>(null);
-  const run = async <T,>(key: string, fn: () => Promise<T>): Promise<T | undefined> => {
-    setBusy(key);
-    // A refusal has been shown by the request layer: the caller only sees undefined.
-    const answer = await fn().then((v) => v, () => undefined);
-    setBusy(null);
-    void client.invalidateQueries({ queryKey: root });
-    return answer;
-  };
-  return { busy, run };
-}
-
-/** A row's link-style action button. */
-export function LinkButton({ icon, text, onClick, testId, loading, danger }: { icon?: ReactNode; text: string; onClick: () => void; testId: string; loading?: boolean; danger?: boolean }) {
-  return (
-    <Button type="link" size="small" icon={icon} onClick={onClick} data-testid={testId} loading={loading} danger={danger}>
-      {text}
-    </Button>
   );
 }
 

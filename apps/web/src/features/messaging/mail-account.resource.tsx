@@ -1,6 +1,7 @@
 import { mailAccountAdd, mailAccountEdit, mailAccountEndpoints, MAIL_TLS_MODE_LABELS, type MailAccountRecord, type MailTlsMode } from '@ess/contract/messaging';
 import { defineResource, type FieldDef, type FormMode } from '../../components/crud/index.ts';
-import { companyAndName, SecretField, secretBody } from './form.parts.tsx';
+import { companyAndName } from '../../components/CompanyField.tsx';
+import { SecretField, secretBody } from './form.parts.tsx';
 import { FormTests } from './FormTests.tsx';
 import { messagingKeys } from './messaging.keys.ts';
 import { companyListFilters, ENABLED_OPTIONS, TLS_MODE_OPTIONS, YES_NO } from './messaging.options.ts';

@@ -5,7 +5,7 @@ import {
 import { Form, Space, Tag, type FormInstance } from 'antd';
 import { defineResource, type FieldDef, type FormMode } from '../../components/crud/index.ts';
 import { siteSource } from '../../components/options/sites.ts';
-import { companyAndName } from './form.parts.tsx';
+import { companyAndName } from '../../components/CompanyField.tsx';
 import { messagingKeys } from './messaging.keys.ts';
 import {
   CHANNEL_OPTIONS, ENABLED_OPTIONS, EVENT_OPTIONS, LEVEL_OPTIONS, mailAccountSource, mailTemplateCodeSource, smsChannelSource,

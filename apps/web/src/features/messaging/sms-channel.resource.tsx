@@ -1,6 +1,7 @@
 import { SMS_PROVIDER_LABELS, smsChannelAdd, smsChannelEdit, smsChannelEndpoints, type SmsChannelRecord, type SmsProvider } from '@ess/contract/messaging';
 import { defineResource, type FieldDef, type FormMode } from '../../components/crud/index.ts';
-import { companyAndName, SecretField, secretBody } from './form.parts.tsx';
+import { companyAndName } from '../../components/CompanyField.tsx';
+import { SecretField, secretBody } from './form.parts.tsx';
 import { FormTests } from './FormTests.tsx';
 import { messagingKeys } from './messaging.keys.ts';
 import { companyListFilters, ENABLED_OPTIONS, PROVIDER_OPTIONS, YES_NO } from './messaging.options.ts';

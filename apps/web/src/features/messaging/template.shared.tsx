@@ -3,7 +3,7 @@ import { Space, Tag } from 'antd';
 import type { ColumnDef, FieldDef, FilterDef } from '../../components/crud/index.ts';
 import { companyTreeSource } from '../../components/options/companies.ts';
 import { LOCALE_NAMES } from '../../platform/i18n/locales.ts';
-import { companyAndName } from './form.parts.tsx';
+import { companyAndName } from '../../components/CompanyField.tsx';
 import { ENABLED_OPTIONS, LANGUAGE_OPTIONS } from './messaging.options.ts';
 
 interface TemplateRow {
