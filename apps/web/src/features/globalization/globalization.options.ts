@@ -17,7 +17,8 @@ export const STATE_TONES: Record<TranslationState, Tone> = {
 /** The engines' kinds by their product names (names, not translated). */
 export const ENGINE_KIND_NAMES: Record<EngineKind, string> = {
   deepl: 'DeepL',
-  google: 'Google Cloud Translation',
+  google: 'Google Cloud Translation (v2)',
+  'google-v3': 'Google Cloud Translation (v3)',
   baidu: '百度翻译',
   libre: 'LibreTranslate',
 };
