@@ -6,6 +6,8 @@
 // report is printed when they end and again at the end. Fails when either fails.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const started = Date.now();
 const secs = () => ((Date.now() - started) / 1000).toFixed(0);
@@ -25,7 +27,8 @@ const staticChecks = run('node', ['scripts/static-checks.mjs'], { stdio: ['ignor
   return r;
 });
 // Vitest's JSON report beside its usual output, for the slowest files printed at the end.
-const REPORT = 'tmp/test-report.json';
+// Outside the project: the architecture test lists the project's folders.
+const REPORT = join(tmpdir(), `ess-test-report-${process.pid}.json`);
 const tests = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${REPORT}`, ...process.argv.slice(2)], { stdio: 'inherit' });
 
 /** The files that took longest, and the time per project: where to look when the run grows. */
