@@ -1,8 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The server's language packs: one folder per locale, one JSON file per area. */
 export const PACKS = join(import.meta.dirname, '../src/modules/i18n/packs');
+
+/** The locales with a pack (the folders; the text catalogue is a file beside them). */
+export const packLocales = (): string[] => readdirSync(PACKS).filter((d) => statSync(join(PACKS, d)).isDirectory()).sort();
 
 /** Every area of a locale's pack as one dictionary (source text → translation). */
 export function serverPack(locale: string): Record<string, string> {

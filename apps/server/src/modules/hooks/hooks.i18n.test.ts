@@ -1,13 +1,12 @@
-import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fillText } from '@ess/contract/pack-text';
-import { PACKS, serverPack } from '../../../test/packs.ts';
+import { packLocales, serverPack } from '../../../test/packs.ts';
 import { CIRCUIT_NOTICE_TEXT, CIRCUIT_NOTICE_TITLE } from './dispatch.send.ts';
 
 const placeholders = (s: string) => [...new Set(s.match(/\$\d/g) ?? [])].sort();
 
 /** The owner's circuit notice is written in the owner's language: every pack has it, with every $n. */
-describe.each(readdirSync(PACKS).sort())('%s pack for the hooks notices', (locale) => {
+describe.each(packLocales())('%s pack for the hooks notices', (locale) => {
   it('translates the circuit notice, keeping every $n', () => {
     const p = serverPack(locale);
     for (const s of [CIRCUIT_NOTICE_TITLE, CIRCUIT_NOTICE_TEXT]) {

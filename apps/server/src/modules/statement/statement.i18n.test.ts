@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { literals, PACKS, serverPack } from '../../../test/packs.ts';
+import { literals, packLocales, serverPack } from '../../../test/packs.ts';
 import {
   SETTLEMENT_CATEGORY_LABELS, STATEMENT_ACTION_LABELS, STATEMENT_QUALITY_LABELS, STATEMENT_STATE_LABELS,
 } from '@ess/contract/statement';
@@ -27,7 +27,7 @@ function statementTexts(): string[] {
 
 const placeholders = (s: string) => [...new Set(s.match(/\$\d/g) ?? [])].sort();
 
-describe.each(readdirSync(PACKS).sort())('%s pack for statements', (locale) => {
+describe.each(packLocales())('%s pack for statements', (locale) => {
   it('translates the labels, documents, notices and refusals, keeping every $n', () => {
     const texts = statementTexts();
     expect(texts.length).toBeGreaterThan(60);

@@ -19,7 +19,8 @@ export function CompletionCell({ counts, testId }: { counts: CompletionCounts; t
   const t = useT();
   return (
     <div data-testid={testId} style={{ minWidth: 200 }}>
-      <Progress percent={counts.percent} size="small" aria-label={t('完成度')} format={(p) => `${formatNumber(p ?? 0, { maxDecimals: 1 })}%`} />
+      {/* Status "normal" also at 100 %: the success status colours the figure green, below AA contrast. */}
+      <Progress percent={counts.percent} status="normal" size="small" aria-label={t('完成度')} format={(p) => `${formatNumber(p ?? 0, { maxDecimals: 1 })}%`} />
       <Space size={[4, 2]} wrap>
         {SHOWN.filter((s) => counts[s] > 0).map((s) => (
           <Tooltip key={s} title={`${t(TRANSLATION_STATE_LABELS[s])}: ${formatNumber(percentOf(counts[s], counts.total), { maxDecimals: 1 })}%`}>
