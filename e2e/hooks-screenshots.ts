@@ -16,9 +16,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { ConsoleApi } from './support/api.ts';
-import { seriousViolations } from './support/axe.ts';
 import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
-import { log, runScript, settled, shotPath, signedInPage, webDistEnv } from './support/shots.ts';
+import { check, log, runScript, settled, shoot, shootOverlay, shotPath, signedInPage, webDistEnv } from './support/shots.ts';
 
 interface HookRow {
   id: number;
@@ -92,29 +91,6 @@ async function prepare(api: ConsoleApi, receiver: string): Promise<void> {
   const records = (await attempt('records', () => api.post<{ records: { id: number; state: string }[] }>('/hook/exec/record/query/page', { current: 1, pageSize: 10 })))?.records ?? [];
   const delivered = records.find((r) => r.state === 'delivered');
   if (delivered) await attempt('replay', () => api.post('/hook/exec/record/replay', { id: delivered.id, send: true }));
-}
-
-async function check(page: Page, name: string, problems: string[]): Promise<void> {
-  const violations = await seriousViolations(page);
-  if (violations.length) problems.push(`${name}: ${JSON.stringify(violations)}`);
-}
-
-async function shoot(page: Page, base: string, route: string, name: string, problems: string[], ready = 'main .ant-table-row'): Promise<boolean> {
-  await page.goto(`${base}${route}`);
-  const found = await page.locator(ready).first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
-  if (!found) log(`${name}: nothing like ${ready} on ${route}`);
-  await settled(page, 400);
-  await check(page, name, problems);
-  await page.screenshot({ path: shotPath(name), fullPage: true });
-  log(`${name}.png`);
-  return found;
-}
-
-async function shootOverlay(page: Page, name: string, problems: string[]): Promise<void> {
-  await settled(page, 600);
-  await check(page, name, problems);
-  await page.screenshot({ path: shotPath(name) });
-  log(`${name}.png`);
 }
 
 const closeOverlay = async (page: Page) => {

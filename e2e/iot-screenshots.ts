@@ -10,35 +10,10 @@
  * list, a product and the devices also on a phone (390 px).
  * Run: `npx tsx e2e/iot-screenshots.ts` after `npm run build -w @ess/web` (E2E_WEB_DIST=<dir> for another build).
  */
-import type { Page } from 'playwright-core';
 import { ConsoleApi } from './support/api.ts';
-import { seriousViolations } from './support/axe.ts';
 import { IOT_PASSWORD, IOT_USER, startIotPlatform } from './support/iot-world.ts';
 import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
-import { log, runScript, settled, shotPath, signedInPage, webDistEnv } from './support/shots.ts';
-
-async function check(page: Page, name: string, problems: string[]): Promise<void> {
-  const violations = await seriousViolations(page);
-  if (violations.length) problems.push(`${name}: ${JSON.stringify(violations)}`);
-}
-
-async function shoot(page: Page, base: string, route: string, name: string, problems: string[], ready = 'main .ant-table-row'): Promise<boolean> {
-  await page.goto(`${base}${route}`);
-  const found = await page.locator(ready).first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
-  if (!found) log(`${name}: nothing like ${ready} on ${route}`);
-  await settled(page, 400);
-  await check(page, name, problems);
-  await page.screenshot({ path: shotPath(name), fullPage: true });
-  log(`${name}.png`);
-  return found;
-}
-
-async function shootOverlay(page: Page, name: string, problems: string[]): Promise<void> {
-  await settled(page, 600);
-  await check(page, name, problems);
-  await page.screenshot({ path: shotPath(name) });
-  log(`${name}.png`);
-}
+import { check, log, runScript, settled, shoot, shootOverlay, shotPath, signedInPage, webDistEnv } from './support/shots.ts';
 
 /** The thing model of a demo product with properties, events and commands: what the relations map to. */
 async function consoleModel(api: ConsoleApi) {

@@ -17,9 +17,8 @@ import type { Page } from 'playwright-core';
 import { closedPort } from '../apps/server/test/http-peer.ts';
 import { startTwilioPeer, type TwilioPeer } from '../apps/server/test/twilio-peer.ts';
 import { ConsoleApi } from './support/api.ts';
-import { seriousViolations } from './support/axe.ts';
 import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
-import { log, runScript, settled, shotPath, signedInPage, webDistEnv } from './support/shots.ts';
+import { check, log, runScript, settled, shootOverlay, shotPath, signedInPage, webDistEnv } from './support/shots.ts';
 
 const TWILIO_SID = `AC${'0'.repeat(32)}`;
 const TWILIO_TOKEN = 'demo-auth-token';
@@ -164,19 +163,7 @@ async function shoot(page: Page, base: string, route: string, name: string, prob
 /** A row's edit button in Chinese or English. */
 const EDIT = /编\s*辑|Edit$/;
 
-async function check(page: Page, name: string, problems: string[]): Promise<void> {
-  const violations = await seriousViolations(page);
-  if (violations.length) problems.push(`${name}: ${JSON.stringify(violations)}`);
-}
-
 /** A picture of what is open over the page (a drawer or dialog), after its animation. */
-async function shootOverlay(page: Page, name: string, problems: string[]): Promise<void> {
-  await settled(page, 600);
-  await check(page, name, problems);
-  await page.screenshot({ path: shotPath(name) });
-  log(`${name}.png`);
-}
-
 /** The alarm rule's form (its event shows level, escalation and quiet hours); without one, a new rule with that event, mail and SMS. */
 async function openAlarmRule(page: Page): Promise<void> {
   const named = page.locator('main .ant-table-row').filter({ hasText: '一二级告警通知' });

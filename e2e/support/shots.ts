@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { loadDemo } from '../../apps/server/src/demo/load.ts';
 import { LoginPage } from '../pages/LoginPage.ts';
+import { seriousViolations } from './axe.ts';
 import { launchBrowser } from './browser.ts';
 import { E2E_ADMIN_PASSWORD, startConsole } from './server.ts';
 
@@ -61,4 +62,30 @@ export function runScript(main: () => Promise<void>): void {
       process.exit(1);
     },
   );
+}
+
+/** Axe's serious violations on the page, added to `problems` under the shot's name. */
+export async function check(page: Page, name: string, problems: string[]): Promise<void> {
+  const violations = await seriousViolations(page);
+  if (violations.length) problems.push(`${name}: ${JSON.stringify(violations)}`);
+}
+
+/** A full-page shot of `route` once `ready` shows (said in the log when it does not), axe-checked. */
+export async function shoot(page: Page, base: string, route: string, name: string, problems: string[], ready = 'main .ant-table-row'): Promise<boolean> {
+  await page.goto(`${base}${route}`);
+  const found = await page.locator(ready).first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
+  if (!found) log(`${name}: nothing like ${ready} on ${route}`);
+  await settled(page, 400);
+  await check(page, name, problems);
+  await page.screenshot({ path: shotPath(name), fullPage: true });
+  log(`${name}.png`);
+  return found;
+}
+
+/** A shot of the viewport with an overlay open (drawer, modal), axe-checked. */
+export async function shootOverlay(page: Page, name: string, problems: string[]): Promise<void> {
+  await settled(page, 600);
+  await check(page, name, problems);
+  await page.screenshot({ path: shotPath(name) });
+  log(`${name}.png`);
 }
