@@ -6,7 +6,7 @@
 // report is printed when they end and again at the end. Fails when either fails.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const started = Date.now();
@@ -22,7 +22,22 @@ function run(cmd, args, opts) {
   });
 }
 
+/** The machine's CPU time so far (jiffies, all cores): busy and total, from /proc/stat (Linux). */
+function cpuTimes() {
+  try {
+    const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const total = f.reduce((a, b) => a + b, 0);
+    return { busy: total - f[3] - f[4], total };
+  } catch {
+    return null;
+  }
+}
+const cpuAtStart = cpuTimes();
+let cpuAtStaticEnd = null;
+const busyShare = (from, to) => (from && to && to.total > from.total ? `${((100 * (to.busy - from.busy)) / (to.total - from.total)).toFixed(0)} %` : 'n/a');
+
 const staticChecks = run('node', ['scripts/static-checks.mjs'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, STATIC_CHECK_SLOTS: '1' } }).then((r) => {
+  cpuAtStaticEnd = cpuTimes();
   process.stdout.write(`\n── static checks ${r.code === 0 ? 'passed' : 'FAILED'} after ${secs()} s ──\n${r.out}\n`);
   return r;
 });
@@ -56,5 +71,8 @@ function slowest(limit = 20) {
 }
 
 const [s, t] = await Promise.all([staticChecks, tests]);
-process.stdout.write(`\n${slowest()}\n── static checks (${s.code === 0 ? 'passed' : 'FAILED'}) ──\n${s.out}\n── tests ${t.code === 0 ? 'passed' : 'FAILED'}; whole run ${secs()} s ──\n`);
+// How busy the cores were: a run that leaves them idle waits on timers and servers, not on CPU.
+const cpuAtEnd = cpuTimes();
+const cpu = `── CPU busy (all ${availableParallelism()} cores): ${busyShare(cpuAtStart, cpuAtEnd)} over the run; ${busyShare(cpuAtStart, cpuAtStaticEnd)} while the static checks ran, ${busyShare(cpuAtStaticEnd, cpuAtEnd)} after ──\n`;
+process.stdout.write(`\n${slowest()}${cpu}\n── static checks (${s.code === 0 ? 'passed' : 'FAILED'}) ──\n${s.out}\n── tests ${t.code === 0 ? 'passed' : 'FAILED'}; whole run ${secs()} s ──\n`);
 process.exit(s.code === 0 && t.code === 0 ? 0 : 1);

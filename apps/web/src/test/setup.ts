@@ -2,8 +2,9 @@ import { configure } from '@testing-library/dom';
 import { afterAll, afterEach, vi } from 'vitest';
 
 // antd screens take a while to draw in jsdom, the more so since parts of a page are drawn in turns
-// (components/Deferred.tsx): findBy/waitFor wait up to 5 s instead of 1 s before they fail.
-configure({ asyncUtilTimeout: 5000 });
+// (components/Deferred.tsx), and several times longer beside a browser test on a loaded machine:
+// findBy/waitFor wait up to 10 s instead of 1 s before they fail (a hang guard, not a speed check).
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   vi.useRealTimers();

@@ -34,19 +34,23 @@ export function copyDriver(database: Database): { copy: CopyWriter; session: <T>
     return { copy: sessionOf(lite).copy, session: (fn) => lite.transaction((tx) => fn(sessionOf(tx))) };
   }
   const pool = client as pg.Pool;
-  const copyOn = (conn: pg.PoolClient, table: string, columns: string, data: Buffer) =>
-    pipeline(Readable.from([data]), conn.query(copyFrom(`copy ${table} (${columns}) from stdin with (format binary)`)));
   return {
     copy: async (table, columns, data) => {
       const conn = await pool.connect();
+      let failure: Error | undefined;
       try {
         await copyOn(conn, table, columns, data);
+      } catch (err) {
+        failure = err as Error;
+        throw err;
       } finally {
-        conn.release();
+        // A connection that failed mid-COPY is not lent out again.
+        conn.release(failure);
       }
     },
     session: async (fn) => {
       const conn = await pool.connect();
+      let failure: Error | undefined;
       try {
         await conn.query('begin');
         const out = await fn({
@@ -58,11 +62,33 @@ export function copyDriver(database: Database): { copy: CopyWriter; session: <T>
         await conn.query('commit');
         return out;
       } catch (err) {
-        await conn.query('rollback').catch(() => undefined);
+        await conn.query('rollback').catch((rollbackErr: unknown) => (failure = rollbackErr as Error));
         throw err;
       } finally {
-        conn.release();
+        conn.release(failure);
       }
     },
   };
+}
+
+/**
+ * Binary COPY FROM STDIN on a pooled connection. The copy stream is not always told when its
+ * connection ends mid-COPY (the pipeline would then wait forever and hold the connection): the
+ * connection's own end or error fails it too.
+ */
+async function copyOn(conn: pg.PoolClient, table: string, columns: string, data: Buffer): Promise<void> {
+  let onLost: (() => void) | undefined;
+  const lost = new Promise<never>((_resolve, reject) => {
+    onLost = () => reject(new Error('the database connection ended during COPY'));
+    conn.once('end', onLost);
+    conn.once('error', onLost);
+  });
+  try {
+    await Promise.race([pipeline(Readable.from([data]), conn.query(copyFrom(`copy ${table} (${columns}) from stdin with (format binary)`))), lost]);
+  } finally {
+    if (onLost) {
+      conn.off('end', onLost);
+      conn.off('error', onLost);
+    }
+  }
 }

@@ -130,7 +130,8 @@ describe.skipIf(!mosquitto).each(DB_TARGETS)('QoS 1 persistence through a server
       await sim.stop();
       await app.close();
     }
-  });
+    // Two server starts and a stop: 15–30 s on a quiet machine, past a minute on a loaded one.
+  }, 180_000);
 });
 
 describe.skipIf(!mosquitto || !hasPostgres)('two ingest instances on Mosquitto and PostgreSQL', () => {

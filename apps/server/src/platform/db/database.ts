@@ -116,6 +116,11 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
       return client.query(listenText(channels));
     }) as (client: pg.ClientBase) => void,
   });
+  // The connections lent out now: a close that finds one still out after CLOSE_GRACE_MS ends it.
+  const lent = new Set<pg.PoolClient>();
+  pool.on('acquire', (client) => lent.add(client));
+  pool.on('release', (_err, client) => lent.delete(client));
+  pool.on('remove', (client) => lent.delete(client));
   pool.on('error', () => undefined); // an idle client's error must not crash the process
   // Nor a checked-out one's (a transaction or COPY in hand when the server restarts): its query
   // fails with the error, and the pool drops the client when it is released.
@@ -166,8 +171,26 @@ async function openPostgres(url: string, max: number, statementTimeoutMs: number
         }
       });
     },
-    close: () => pool.end(),
+    close: () => closePool(pool, lent),
   };
+}
+
+/** How long a close waits for the connections lent out to come back before it ends them. */
+export const CLOSE_GRACE_MS = 5_000;
+
+/**
+ * Ends the pool. pg-pool's end waits for every lent connection to be released, and one held by a
+ * statement that never answers (a COPY on a connection the network dropped silently) would hold
+ * the shutdown forever: after CLOSE_GRACE_MS the connections still out are ended, which fails
+ * their statements so their holders release them, and the close waits at most as long again.
+ */
+async function closePool(pool: pg.Pool, lent: Set<pg.PoolClient>): Promise<void> {
+  const ended = pool.end();
+  const within = (ms: number) =>
+    Promise.race([ended.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), ms).unref())]);
+  if (await within(CLOSE_GRACE_MS)) return;
+  for (const client of lent) (client as unknown as pg.Client).end().catch(() => undefined);
+  await within(CLOSE_GRACE_MS);
 }
 
 /** How the change listener's connection shows in pg_stat_activity. */
