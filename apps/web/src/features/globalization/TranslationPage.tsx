@@ -9,6 +9,7 @@ import { ImportReport } from '../../components/ImportReport.tsx';
 import { formatDateTime, formatNumber } from '../../components/number-format.ts';
 import { isXlsx, uploadSheet } from '../../components/upload-sheet.ts';
 import { forgetPacks, loadLanguagePack } from '../../platform/i18n/language.ts';
+import { translateBuiltIn } from '../../platform/i18n/translate.ts';
 import { useLocale, useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
 import { call, callFile } from '../../platform/request.ts';
@@ -63,6 +64,27 @@ interface Filters {
   languageId: string;
   state?: TranslationState;
   keyword?: string;
+  /** Business data: one data field's originals (its text node). */
+  nodeId?: number;
+}
+
+/** The business data's fields (text nodes) to filter by, named as the built-in names are shown. */
+function NodeFilter({ value, onChange }: { value: number | undefined; onChange: (id: number | undefined) => void }) {
+  const t = useT();
+  const nodes = useQuery({ queryKey: globalizationKeys.nodes, queryFn: () => call(i18nEndpoints.nodeList, {}, { loading: false }) });
+  return (
+    <Select
+      aria-label={t('数据字段')}
+      data-testid="data-node"
+      style={{ width: 200 }}
+      allowClear
+      placeholder={t('全部数据字段')}
+      value={value}
+      loading={nodes.isLoading}
+      options={(nodes.data ?? []).map((n) => ({ value: n.id, label: translateBuiltIn(n.name) }))}
+      onChange={(v: number | undefined) => onChange(v)}
+    />
+  );
 }
 
 /** One domain's list: filters, the originals with their translation in the chosen language, edit in place, review, xlsx, machine completion. */
@@ -134,6 +156,7 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
           options={STATE_OPTIONS.map((o) => ({ value: o.value as string, label: t(o.label) }))}
           onChange={(v: TranslationState | undefined) => set({ state: v })}
         />
+        {domain === 'data' && <NodeFilter value={filters.nodeId} onChange={(nodeId) => set({ nodeId })} />}
         <Input.Search
           aria-label={t('搜索原文或译文')}
           placeholder={t('搜索原文或译文')}
@@ -182,7 +205,7 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
             render: (v: string, r) => (
               <div>
                 <Typography.Text lang="zh-CN" style={{ whiteSpace: 'pre-wrap' }} data-testid="row-source">{v}</Typography.Text>
-                {(r.context ?? r.nodeName) && <div><Typography.Text type="secondary" style={{ fontSize: 12 }}>{r.nodeName ?? r.context}</Typography.Text></div>}
+                {(r.context ?? r.nodeName) && <div><Typography.Text type="secondary" style={{ fontSize: 12 }}>{r.nodeName ? translateBuiltIn(r.nodeName) : r.context}</Typography.Text></div>}
               </div>
             ),
           },
