@@ -2,7 +2,7 @@ import { DownloadOutlined, EditOutlined, RobotOutlined, SyncOutlined, UploadOutl
 import { i18nEndpoints, type OriginalRecord, type TranslationState } from '@ess/contract/i18n';
 import type { ImportRowError } from '@ess/contract/common';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Input, Popconfirm, Select, Space, Tabs, Typography, Upload, type CheckboxProps } from 'antd';
+import { App, Button, Card, Grid, Input, Popconfirm, Select, Space, Tabs, Typography, Upload, type CheckboxProps } from 'antd';
 import { DataTable } from '../../components/crud/DataTable.tsx';
 import { useState } from 'react';
 import { ImportReport } from '../../components/ImportReport.tsx';
@@ -104,6 +104,8 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
   const [completing, setCompleting] = useState(false);
   const [refusal, setRefusal] = useState<{ tip: string; errors: ImportRowError[] } | null>(null);
   const root = domain === 'text' ? globalizationKeys.texts : globalizationKeys.data;
+  // On a phone the source (fixed at the left) leaves room for the translation beside it; the rest scrolls inside the card.
+  const phone = Grid.useBreakpoint().sm === false;
   const list = useQuery({
     queryKey: globalizationKeys.originals(domain, filters, page),
     queryFn: () => call(calls.page, { ...filters, ...page, withObsolete: false }, { loading: false }),
@@ -201,7 +203,7 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
         }}
         columns={[
           {
-            title: t('原文'), dataIndex: 'source', width: 280,
+            title: t('原文'), dataIndex: 'source', width: phone ? 140 : 280,
             render: (v: string, r) => (
               <div>
                 <Typography.Text lang="zh-CN" style={{ whiteSpace: 'pre-wrap' }} data-testid="row-source">{v}</Typography.Text>
@@ -210,7 +212,7 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
             ),
           },
           {
-            title: t('译文'), dataIndex: 'translation', width: 400,
+            title: t('译文'), dataIndex: 'translation', width: phone ? 260 : 400,
             render: (v: string | null, r) =>
               editing === r.id ? (
                 <TranslationEditor domain={domain} row={r} autoFocus onCancel={() => setEditing(null)} onSaved={() => { setEditing(null); reload(); }} />
