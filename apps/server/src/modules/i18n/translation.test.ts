@@ -159,6 +159,19 @@ describe.each(DB_TARGETS)('translation management on %s', (target) => {
     expect(pack).toContainEqual({ source: '新的界面文本 $1', translation: 'Neuer Text $1' });
     const nothing = await post('/i18n/text/original/completion', { languageId: 'de-DE', engineId: engine!.id, ids: [row.id + 100_000] });
     expect(nothing.status).toBe(406);
+    // An engine with wrong credentials: the job ends failed naming the service's words, and nothing is written.
+    const { id: wrongKey } = await okData(post<{ id: number }>('/i18n/engine/add', { name: 'Libre (wrong key)', kind: 'libre', endpoint: peer.url, apiKey: 'not-the-key' }));
+    const { id: failing } = await okData(post<{ id: number }>('/i18n/text/original/completion', { languageId: 'fr-FR', engineId: wrongKey, ids: [row.id] }));
+    let failed: CompletionRecord | null = null;
+    await until('the failing completion', async () => {
+      failed = await okData(post<CompletionRecord>('/i18n/text/original/completion/query/one', { id: failing }));
+      return failed.state === 'done' || failed.state === 'failed';
+    }, 30_000, 200);
+    expect(failed).toMatchObject({ state: 'failed', done: 0, failed: 1 });
+    expect(failed!.error).toContain('Invalid API key');
+    const fr = (await okData(post<Page<OriginalRecord>>('/i18n/text/original/query/page', { languageId: 'fr-FR', keyword: '新的界面文本', pageSize: 5 }))).records[0]!;
+    expect(fr).toMatchObject({ id: row.id, state: 'untranslated', translation: null });
+    await okData(get('/i18n/engine/delete', { id: wrongKey }));
   });
 
   it('refresh from the scanned catalogue: the texts the packs lack appear untranslated, the test text retires', async () => {
