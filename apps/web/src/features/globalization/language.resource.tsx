@@ -14,12 +14,12 @@ export const languageResource = defineResource<LanguageRecord, LanguageForm>({
   // Widths that fit the list beside the menu at 1440 px (the table area is about 1110 px); the UI component
   // language, nearly always the code written with an underscore, is in the form only.
   columns: [
-    { key: 'name', title: '语言', width: 140, render: (r) => <span lang={r.code}>{r.nativeName}</span> },
+    { key: 'name', title: '语言', width: 130, render: (r) => <span lang={r.code}>{r.nativeName}</span> },
     { key: 'code', title: '语言编码', type: 'code', width: 90 },
     { key: 'enabled', title: '状态', type: 'boolean', options: ENABLED_OPTIONS, width: 80 },
     { key: 'uiLocale', title: 'UI 组件语言', type: 'code', width: 110, inTable: false },
     { key: 'direction', title: '文字方向', type: 'enum', options: DIRECTION_OPTIONS, width: 110 },
-    { key: 'numberLocale', title: '数字格式', type: 'code', width: 84 },
+    { key: 'numberLocale', title: '数字格式', type: 'code', width: 96 },
     { key: 'dateFormat', title: '日期格式', type: 'code', width: 116 },
     { key: 'text', title: '界面文本完成度', width: 180, render: (r) => <CompletionCell counts={r.text} testId={`completion-text-${r.code}`} /> },
     { key: 'data', title: '业务数据完成度', width: 180, render: (r) => <CompletionCell counts={r.data} testId={`completion-data-${r.code}`} /> },
