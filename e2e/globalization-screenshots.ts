@@ -4,7 +4,7 @@
  * demo seeded, a LibreTranslate peer started here as an engine (and a DeepL one without a
  * reachable service), one German text machine-translated by the peer and one translation edited,
  * so the states differ. Then the four screens on a desktop (the translation screen with a refused
- * edit and the completion dialog, the engine's language pairs, translate mode's editor) and each
+ * edit and the completion dialog, its business-data tab filtered by a data field, the engine's language pairs, translate mode's editor) and each
  * on a phone (390 px).
  * Run: `npx tsx e2e/globalization-screenshots.ts` after `npm run build -w @ess/web`
  * (E2E_WEB_DIST=<dir> for another build).
@@ -81,6 +81,16 @@ runScript(async () => {
   await page.getByTestId('completion-engine').waitFor();
   await shot(page, 'globalization-translation-completion', problems, false);
   await page.keyboard.press('Escape');
+
+  // The business data in German, filtered by one data field (the product models' names).
+  await open(page, base, '/globalization/translation');
+  await page.getByRole('tab', { name: '业务数据' }).click();
+  await page.getByTestId('data-language').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '(de-DE)' }).first().click();
+  await page.getByTestId('data-node').click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '产品名称' }).first().click();
+  await page.locator('main .ant-table-row').first().waitFor({ timeout: 30_000 }).catch(() => log('business data: no rows'));
+  await shot(page, 'globalization-translation-data', problems);
 
   await open(page, base, '/globalization/engine');
   await shot(page, 'globalization-engine', problems);

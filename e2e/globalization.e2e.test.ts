@@ -14,7 +14,9 @@ import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
  * served from the database); a translation that drops the source's `$1` is refused and the
  * refusal shown; a machine completion with a LibreTranslate peer started here marks the result
  * "machine translated", a review makes it reviewed, and German shows it; translate mode edits a
- * menu text in place. The four screens are axe clean.
+ * menu text in place; built-in data shows in English, and a renamed product model (a changed
+ * source text of the business data) is counted changed by the refresh, shown outdated, machine
+ * translated, reviewed and then shown in German. The four screens are axe clean.
  */
 
 let server: Awaited<ReturnType<typeof startConsole>>;
@@ -23,9 +25,9 @@ let browser: Browser;
 let page: Page;
 let api: ConsoleApi;
 
-/** The row of the translation table whose source is exactly `source`, found through the search box. */
-async function rowOf(source: string) {
-  const search = page.getByTestId('text-keyword');
+/** The row of the translation table (UI texts or business data) whose source is exactly `source`, found through the search box. */
+async function rowOf(source: string, domain: 'text' | 'data' = 'text') {
+  const search = page.getByTestId(`${domain}-keyword`);
   await search.fill(source);
   await search.press('Enter');
   const row = page.locator('main .ant-table-row').filter({ has: page.getByTestId('row-source').getByText(source, { exact: true }) }).first();
@@ -33,9 +35,21 @@ async function rowOf(source: string) {
   return row;
 }
 
-async function pickLanguage(code: string) {
-  await page.getByTestId('text-language').click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: `(${code})` }).first().click();
+async function pickOption(testId: string, text: string) {
+  await page.getByTestId(testId).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+}
+
+const pickLanguage = (code: string, domain: 'text' | 'data' = 'text') => pickOption(`${domain}-language`, `(${code})`);
+
+/** Machine completion of the checked rows with the LibreTranslate peer, followed to its end, the dialog closed. */
+async function completeChecked(domain: 'text' | 'data') {
+  await page.getByTestId(`${domain}-complete`).click();
+  await pickOption('completion-engine', 'E2E LibreTranslate');
+  await page.getByTestId('completion-start').click();
+  await page.locator('[data-testid=completion-progress][data-state=done]').waitFor({ timeout: 60_000 });
+  await page.getByTestId('completion-start').click();
+  await animationsSettled(page);
 }
 
 describe('translation management: edit, refusal, machine completion, review and translate mode, shown without a rebuild', () => {
@@ -95,14 +109,8 @@ describe('translation management: edit, refusal, machine completion, review and 
     await pickLanguage('de-DE');
     const row = await rowOf('翻译引擎');
     await row.locator('.ant-checkbox-input').check();
-    await page.getByTestId('text-complete').click();
-    await page.getByTestId('completion-engine').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'E2E LibreTranslate' }).click();
-    await page.getByTestId('completion-start').click();
-    await page.locator('[data-testid=completion-progress][data-state=done]').waitFor({ timeout: 60_000 });
+    await completeChecked('text');
     expect(peer.requests.some((r) => r.target === 'de' && r.q.includes('翻译引擎'))).toBe(true);
-    await page.getByTestId('completion-start').click();
-    await animationsSettled(page);
     const done = await rowOf('翻译引擎');
     await done.getByTestId('state-machine').waitFor({ timeout: 30_000 });
     expect(await done.getByTestId('row-translation').textContent()).toBe('[de] 翻译引擎');
@@ -111,6 +119,52 @@ describe('translation management: edit, refusal, machine completion, review and 
     await page.evaluate(() => localStorage.setItem('locale', 'de-DE'));
     await page.reload();
     await page.locator('.ess-sider').getByText('[de] 翻译引擎', { exact: true }).waitFor({ timeout: 30_000 });
+    await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
+    await page.reload();
+  });
+
+  it('built-in data in English; a renamed product model: refresh counts it changed, German shows it outdated, machine completion and review show the new name in German without a rebuild', async () => {
+    // Built-in data (product models, roles) shows translated in en-US from the first start.
+    await page.goto(`${server.url}/product/management`);
+    await page.locator('main').getByText('Air conditioner standard model', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await page.goto(`${server.url}/system/role`);
+    await page.locator('main').getByText('Maintenance staff', { exact: true }).first().waitFor({ timeout: 30_000 });
+
+    // The source text changes: the model is renamed (its German translation was made from the old name).
+    const products = await api.post<{ id: number; code: string; name: string; type: string; description: string | null }[]>('/configure/product/query/list', {});
+    const ac = products.find((p) => p.name === '空调标准模型')!;
+    await api.post('/configure/product/edit', { id: ac.id, code: ac.code, name: '空调柜标准模型', type: ac.type, description: ac.description });
+
+    await page.goto(`${server.url}/globalization/translation`);
+    await page.getByRole('tab', { name: 'Business data' }).click();
+    await pickLanguage('de-DE', 'data');
+    await pickOption('data-node', 'Product name');
+    await page.getByTestId('data-refresh').click();
+    await page.locator('.ant-message').getByText(/Refreshed: \d+ added, 1 changed,/).waitFor({ timeout: 30_000 });
+    const outdated = await rowOf('空调柜标准模型', 'data');
+    await outdated.getByTestId('state-outdated').waitFor({ timeout: 30_000 });
+    expect(await outdated.getByTestId('row-translation').textContent()).toBe('Klimagerät Standardmodell');
+    // The field filter: only product names are listed.
+    await page.getByTestId('data-keyword').fill('');
+    await page.getByTestId('data-keyword').press('Enter');
+    await page.locator('main .ant-table-row').first().waitFor({ timeout: 30_000 });
+    expect(await page.locator('main .ant-table-row').filter({ hasNotText: 'Product name' }).count()).toBe(0);
+
+    const row = await rowOf('空调柜标准模型', 'data');
+    await row.locator('.ant-checkbox-input').check();
+    await completeChecked('data');
+    expect(peer.requests.some((r) => r.target === 'de' && r.q.includes('空调柜标准模型'))).toBe(true);
+    const done = await rowOf('空调柜标准模型', 'data');
+    await done.getByTestId('state-machine').waitFor({ timeout: 30_000 });
+    expect(await done.getByTestId('row-translation').textContent()).toBe('[de] 空调柜标准模型');
+    await done.getByTestId('row-review').click();
+    await done.getByTestId('state-reviewed').waitFor({ timeout: 30_000 });
+
+    // The console in German shows the new name's translation (the same build, the answers translated by the server).
+    await page.evaluate(() => localStorage.setItem('locale', 'de-DE'));
+    await page.goto(`${server.url}/product/management`);
+    await page.locator('main').getByText('[de] 空调柜标准模型', { exact: true }).first().waitFor({ timeout: 30_000 });
+    expect(await page.locator('main').getByText('Klimagerät Standardmodell', { exact: true }).count()).toBe(0);
     await page.evaluate(() => localStorage.setItem('locale', 'en-US'));
     await page.reload();
   });

@@ -74,7 +74,7 @@ export const MENUS: MenuDef[] = [
   page('/demand', 'setting', '需量设置', ['/demand/setting/**', ...SITE_PICKERS]),
 
   dir('/operatecfg', '运营配置', 'setting'),
-  page('/operatecfg', 'price', '电价模板', ['/operation/price/template/**', '/operation/price/cycle/**', '/dictionary/region/query/tree', ...SITE_PICKERS]),
+  page('/operatecfg', 'price', '电价模板', ['/operation/price/template/**', '/operation/price/cycle/**', '/dictionary/region/query/tree', '/i18n/currency/query/list', ...SITE_PICKERS]),
   page('/operatecfg', 'pricedetail', '电价详情', ['/operation/price/**', '/configure/price/cycle/**', '/configure/solar/price/cycle/**'], true),
   page('/operatecfg', 'strategy', '运行策略', ['/configure/operation/strategy/**', ...SITE_PICKERS]),
   page('/operatecfg', 'rate', '费率配置', ['/configure/price/cycle/**', '/configure/solar/price/cycle/**', '/operation/price/cycle/query/templates', '/i18n/currency/query/list', ...SITE_PICKERS]),
@@ -200,7 +200,7 @@ export const MENUS: MenuDef[] = [
   // Reports (issue 25, decision 0050): the report centre's templates, preview and exports; the
   // stations are picked with the site pickers, the figures come from the screens' own services.
   dir('/report', '报表', 'table'),
-  page('/report', 'jimu', '报表设计', ['/report/**', '/system/role/query/list', '/system/user/query/list', ...SITE_PICKERS]),
+  page('/report', 'jimu', '报表设计', ['/report/**', '/system/role/query/list', '/system/user/query/list', '/i18n/currency/query/list', ...SITE_PICKERS]),
 
   dir('/patrol', '巡检管理', 'schedule'),
   page('/patrol', 'order', '巡检工单', ['/inspection/work/order/**', '/system/user/query/list', ...SITE_PICKERS]),

@@ -262,7 +262,8 @@ export async function seedDataTranslations(db: Db, shipped: (locale: Locale) => 
 }
 
 export async function nodeList(db: Db, f: z.output<typeof textNodeFilter>): Promise<TextNodeRecord[]> {
-  const rows = await db.select({ n: textNode, originals: sql<number>`(select count(*)::int from i18n_original o where o.node_id = ${textNode.id} and not o.obsolete)` })
+  // The node's id written out qualified: drizzle renders a column inside a select's field unqualified, and `o.id` would answer.
+  const rows = await db.select({ n: textNode, originals: sql<number>`(select count(*)::int from i18n_original o where o.node_id = "text_node"."id" and not o.obsolete)` })
     .from(textNode)
     .where(and(f.keyword ? or(likeEscaped(textNode.name, f.keyword), likeEscaped(textNode.field, f.keyword)) : undefined, f.enabled === undefined ? undefined : eq(textNode.enabled, f.enabled)))
     .orderBy(asc(textNode.id));

@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shortTextLimit } from '@ess/contract/i18n';
-import type { CompletionRecord, CurrencyRecord, EngineRecord, LanguageRecord, OriginalRecord, RefreshResult } from '@ess/contract/i18n';
+import type { CompletionRecord, CurrencyRecord, EngineRecord, LanguageRecord, OriginalRecord, RefreshResult, TextNodeRecord } from '@ess/contract/i18n';
 import type { Page } from '@ess/contract';
 import { startHttpPeer, type HttpPeer, type PeerRequest } from '../../../test/http-peer.ts';
 import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
@@ -159,6 +159,19 @@ describe.each(DB_TARGETS)('translation management on %s', (target) => {
     expect(pack).toContainEqual({ source: '新的界面文本 $1', translation: 'Neuer Text $1' });
     const nothing = await post('/i18n/text/original/completion', { languageId: 'de-DE', engineId: engine!.id, ids: [row.id + 100_000] });
     expect(nothing.status).toBe(406);
+    // An engine with wrong credentials: the job ends failed naming the service's words, and nothing is written.
+    const { id: wrongKey } = await okData(post<{ id: number }>('/i18n/engine/add', { name: 'Libre (wrong key)', kind: 'libre', endpoint: peer.url, apiKey: 'not-the-key' }));
+    const { id: failing } = await okData(post<{ id: number }>('/i18n/text/original/completion', { languageId: 'fr-FR', engineId: wrongKey, ids: [row.id] }));
+    let failed: CompletionRecord | null = null;
+    await until('the failing completion', async () => {
+      failed = await okData(post<CompletionRecord>('/i18n/text/original/completion/query/one', { id: failing }));
+      return failed.state === 'done' || failed.state === 'failed';
+    }, 30_000, 200);
+    expect(failed).toMatchObject({ state: 'failed', done: 0, failed: 1 });
+    expect(failed!.error).toContain('Invalid API key');
+    const fr = (await okData(post<Page<OriginalRecord>>('/i18n/text/original/query/page', { languageId: 'fr-FR', keyword: '新的界面文本', pageSize: 5 }))).records[0]!;
+    expect(fr).toMatchObject({ id: row.id, state: 'untranslated', translation: null });
+    await okData(get('/i18n/engine/delete', { id: wrongKey }));
   });
 
   it('refresh from the scanned catalogue: the texts the packs lack appear untranslated, the test text retires', async () => {
@@ -219,6 +232,26 @@ describe.each(DB_TARGETS)('translation management on %s', (target) => {
     await okData(post('/i18n/data/translation/edit', { id: admin.id, languageId: 'en-US', translation: 'System administrator (changed)', reviewed: true }));
     const pack = await okData(get<{ source: string; translation: string }[]>('/i18n/text/translation/view', { languageId: 'en-US' }, null));
     expect(pack).toContainEqual({ source: renamed.source, translation: 'System administrator (changed)' });
+  });
+
+  it('business data: the page and the export filter by data field (text node); a bad node id is refused', async () => {
+    const nodes = await okData(post<TextNodeRecord[]>('/configure/text/node/query/list', {}));
+    const roleNode = nodes.find((n) => n.field === 'role.name')!;
+    const productNode = nodes.find((n) => n.field === 'product.name')!;
+    const page = (body: object) => okData(post<Page<OriginalRecord>>('/i18n/data/original/query/page', { languageId: 'en-US', pageSize: 200, ...body }));
+    const roles = await page({ nodeId: roleNode.id });
+    expect(roles.total).toBeGreaterThan(0);
+    expect(roles.total).toBe(roleNode.originals);
+    expect(new Set(roles.records.map((r) => r.nodeId))).toEqual(new Set([roleNode.id]));
+    expect(roles.records.map((r) => r.source)).toContain('运维人员');
+    const products = await page({ nodeId: productNode.id });
+    expect(products.total).toBeGreaterThan(0);
+    expect(products.records.every((r) => r.nodeId === productNode.id && r.source !== '运维人员')).toBe(true);
+    expect((await page({})).total).toBeGreaterThanOrEqual(roles.total + products.total);
+    // With the other filters: a keyword inside the field.
+    expect((await page({ nodeId: productNode.id, keyword: '运维人员' })).total).toBe(0);
+    const bad = await post('/i18n/data/original/query/page', { languageId: 'en-US', nodeId: 'roles' });
+    expect([bad.status, bad.body.errorCode]).toEqual([400, 'A0400']);
   });
 
   it('currencies: seeded, a duplicate code refused, bad minor units refused', async () => {

@@ -141,6 +141,28 @@ describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
       expect(del.status).toBe(400);
     });
 
+    it('takes a currency of /globalization/currency, enabled: another is refused (400) and nothing written; a template of a since disabled one stays editable', async () => {
+      const currency = { code: 'XTS', symbol: 'X', name: '测试币', minorUnits: 2 };
+      const added = await t.api.post<{ id: number }>('/i18n/currency/add', admin, { ...currency, enabled: false });
+      expect(added.body.errorCode, added.body.tipMsg).toBe('00000');
+      const setEnabled = async (enabled: boolean) => expect((await t.api.post('/i18n/currency/edit', admin, { id: added.body.data.id, ...currency, enabled })).body.errorCode).toBe('00000');
+      const named = async () => (await t.api.post<{ name: string }[]>('/operation/price/template/query/list', admin, { keyword: '测试币模板' })).body.data;
+      for (const code of ['XTS', 'QQQ']) {
+        const r = await t.api.post('/operation/price/template/add', admin, template(east.id, '测试币模板', { currency: code }));
+        expect([r.status, r.body.tipMsg]).toEqual([400, 'currency: 币种不存在']);
+      }
+      expect(await named()).toEqual([]);
+      await setEnabled(true);
+      const id = await addTemplate(template(east.id, '测试币模板', { currency: 'XTS' }));
+      await setEnabled(false);
+      const kept = await t.api.post('/operation/price/template/edit', admin, { id, ...template(east.id, '测试币模板', { currency: 'XTS', remark: '币种已停用' }) });
+      expect(kept.body.errorCode, kept.body.tipMsg).toBe('00000');
+      const moved = await t.api.post('/operation/price/template/edit', admin, { id, ...template(east.id, '测试币模板', { currency: 'QQQ' }) });
+      expect([moved.status, moved.body.tipMsg]).toEqual([400, 'currency: 币种不存在']);
+      expect((await named()).map((x) => x.name)).toEqual(['测试币模板']);
+      expect((await t.api.post<{ currency: string; remark: string }>('/operation/price/template/query/one', admin, { id })).body.data).toMatchObject({ currency: 'XTS', remark: '币种已停用' });
+    });
+
     it('refuses a second template of the same name in one company (406)', async () => {
       await addTemplate(template(east.id, '重名模板'));
       const r = await t.api.post('/operation/price/template/add', admin, template(east.id, '重名模板'));

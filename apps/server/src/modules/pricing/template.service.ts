@@ -13,7 +13,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, inCompanyScope, inSiteScope, likeEscaped } from '../../platform/http/scope.ts';
-import { siteInScope } from '../site/index.ts';
+import { assertCurrency, siteInScope } from '../site/index.ts';
 import { FOREIGN_KEY_VIOLATION, UNIQUE_VIOLATION, pgErrorCode } from '../../platform/db/errors.ts';
 import { byFirstMonth, moneyIn, toCycleRecord } from './pricing.records.ts';
 import { changesOfTemplate, emitPriceChanges } from './pricing.service.ts';
@@ -128,6 +128,7 @@ export async function addTemplate(ctx: AppContext, user: AuthUser, body: PriceTe
   return ctx.db
     .transaction(async (tx) => {
       await assertCompany(tx, user, body.companyId);
+      await assertCurrency(tx, body.currency);
       const [created] = await tx.insert(priceTemplate).values(body).returning({ id: priceTemplate.id });
       return { id: created!.id };
     })
@@ -177,6 +178,8 @@ export async function editTemplate(ctx: AppContext, user: AuthUser, body: PriceT
       const cur = await templateInScope(tx, user, body.id, true);
       await assertPricesUnsettled(tx, [{ kind: 'template', id: cur.id }]);
       if (body.companyId !== cur.companyId) await assertCompany(tx, user, body.companyId);
+      // As a station's: a template whose currency was later disabled stays editable.
+      if (body.currency !== cur.currency) await assertCurrency(tx, body.currency);
       await assertStillUsable(tx, user, cur, body);
       const { id: _id, ...fields } = body;
       await tx.update(priceTemplate).set({ ...fields, updatedAt: new Date() }).where(eq(priceTemplate.id, cur.id));

@@ -20,4 +20,4 @@ export const siteModule = defineModule({
 });
 
 // The module's public interface: what other modules (and the demo) may use.
-export { siteInScope, underCompany } from './site.service.ts';
+export { assertCurrency, siteInScope, underCompany } from './site.service.ts';

@@ -192,8 +192,8 @@ async function assertUniqueCode(db: DbOrTx, code: string, exceptId?: number) {
   if (dup) throw new AppError('DUPLICATE', '站点编码已存在');
 }
 
-/** A station's currency is one of the currencies of /globalization/currency, enabled (issue 24). */
-async function assertCurrency(db: DbOrTx, code: string) {
+/** A station's currency (and a price template's) is one of the currencies of /globalization/currency, enabled (issue 24). */
+export async function assertCurrency(db: DbOrTx, code: string) {
   const [row] = await db.select({ id: currency.id }).from(currency).where(and(eq(currency.code, code), eq(currency.enabled, true)));
   if (!row) throw new AppError('INVALID_PARAM', `currency: ${I18N_ERRORS.currencyNotFound}`);
 }

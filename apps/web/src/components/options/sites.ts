@@ -1,7 +1,7 @@
 import { i18nEndpoints } from '@ess/contract/i18n';
 import { siteEndpoints, type SiteType } from '@ess/contract/site';
 import { rememberCurrencies } from '../number-format.ts';
-import type { DataOption, EnumOption, OptionSource } from '../crud/crud.types.ts';
+import type { DataOption, OptionSource } from '../crud/crud.types.ts';
 import { call } from '../../platform/request.ts';
 import { sharedKeys } from './keys.ts';
 
@@ -40,13 +40,9 @@ export const siteQuery = (companyId: number | undefined) => ({
   retry: false,
 });
 
-/** ISO 4217 codes offered for a station's settlement currency (the contract accepts any three-letter code). */
-export const CURRENCIES = ['CNY', 'USD', 'EUR', 'GBP', 'JPY', 'HKD', 'AUD', 'CAD', 'SGD', 'KRW', 'THB', 'MYR', 'IDR', 'VND', 'KHR', 'SAR', 'AED', 'EGP', 'BRL', 'INR'] as const;
-export const CURRENCY_OPTIONS: EnumOption[] = CURRENCIES.map((c) => ({ value: c, label: c, literal: true }));
-
 /**
  * The enabled currencies of /globalization/currency as options "CNY ¥ 人民币" (a station picks its
- * currency from them); loading them also tells the money formatter their minor units.
+ * currency from them, and so do price templates and report parameters); loading them also tells the money formatter their minor units.
  */
 export const currencySource: OptionSource = {
   queryKey: sharedKeys.currency.list({ as: 'options', enabled: true }),

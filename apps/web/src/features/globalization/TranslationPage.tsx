@@ -2,13 +2,14 @@ import { DownloadOutlined, EditOutlined, RobotOutlined, SyncOutlined, UploadOutl
 import { i18nEndpoints, type OriginalRecord, type TranslationState } from '@ess/contract/i18n';
 import type { ImportRowError } from '@ess/contract/common';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Input, Popconfirm, Select, Space, Tabs, Typography, Upload, type CheckboxProps } from 'antd';
+import { App, Button, Card, Grid, Input, Popconfirm, Select, Space, Tabs, Typography, Upload, type CheckboxProps } from 'antd';
 import { DataTable } from '../../components/crud/DataTable.tsx';
 import { useState } from 'react';
 import { ImportReport } from '../../components/ImportReport.tsx';
 import { formatDateTime, formatNumber } from '../../components/number-format.ts';
 import { isXlsx, uploadSheet } from '../../components/upload-sheet.ts';
 import { forgetPacks, loadLanguagePack } from '../../platform/i18n/language.ts';
+import { translateBuiltIn } from '../../platform/i18n/translate.ts';
 import { useLocale, useT } from '../../platform/i18n/useT.ts';
 import { useCan } from '../../platform/permissions.ts';
 import { call, callFile } from '../../platform/request.ts';
@@ -63,6 +64,27 @@ interface Filters {
   languageId: string;
   state?: TranslationState;
   keyword?: string;
+  /** Business data: one data field's originals (its text node). */
+  nodeId?: number;
+}
+
+/** The business data's fields (text nodes) to filter by, named as the built-in names are shown. */
+function NodeFilter({ value, onChange }: { value: number | undefined; onChange: (id: number | undefined) => void }) {
+  const t = useT();
+  const nodes = useQuery({ queryKey: globalizationKeys.nodes, queryFn: () => call(i18nEndpoints.nodeList, {}, { loading: false }) });
+  return (
+    <Select
+      aria-label={t('数据字段')}
+      data-testid="data-node"
+      style={{ width: 200 }}
+      allowClear
+      placeholder={t('全部数据字段')}
+      value={value}
+      loading={nodes.isLoading}
+      options={(nodes.data ?? []).map((n) => ({ value: n.id, label: translateBuiltIn(n.name) }))}
+      onChange={(v: number | undefined) => onChange(v)}
+    />
+  );
 }
 
 /** One domain's list: filters, the originals with their translation in the chosen language, edit in place, review, xlsx, machine completion. */
@@ -82,6 +104,8 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
   const [completing, setCompleting] = useState(false);
   const [refusal, setRefusal] = useState<{ tip: string; errors: ImportRowError[] } | null>(null);
   const root = domain === 'text' ? globalizationKeys.texts : globalizationKeys.data;
+  // On a phone the source (fixed at the left) leaves room for the translation beside it; the rest scrolls inside the card.
+  const phone = Grid.useBreakpoint().sm === false;
   const list = useQuery({
     queryKey: globalizationKeys.originals(domain, filters, page),
     queryFn: () => call(calls.page, { ...filters, ...page, withObsolete: false }, { loading: false }),
@@ -134,6 +158,7 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
           options={STATE_OPTIONS.map((o) => ({ value: o.value as string, label: t(o.label) }))}
           onChange={(v: TranslationState | undefined) => set({ state: v })}
         />
+        {domain === 'data' && <NodeFilter value={filters.nodeId} onChange={(nodeId) => set({ nodeId })} />}
         <Input.Search
           aria-label={t('搜索原文或译文')}
           placeholder={t('搜索原文或译文')}
@@ -178,16 +203,16 @@ function DomainPanel({ domain, languages }: { domain: Domain; languages: { value
         }}
         columns={[
           {
-            title: t('原文'), dataIndex: 'source', width: 280,
+            title: t('原文'), dataIndex: 'source', width: phone ? 140 : 280,
             render: (v: string, r) => (
               <div>
                 <Typography.Text lang="zh-CN" style={{ whiteSpace: 'pre-wrap' }} data-testid="row-source">{v}</Typography.Text>
-                {(r.context ?? r.nodeName) && <div><Typography.Text type="secondary" style={{ fontSize: 12 }}>{r.nodeName ?? r.context}</Typography.Text></div>}
+                {(r.context ?? r.nodeName) && <div><Typography.Text type="secondary" style={{ fontSize: 12 }}>{r.nodeName ? translateBuiltIn(r.nodeName) : r.context}</Typography.Text></div>}
               </div>
             ),
           },
           {
-            title: t('译文'), dataIndex: 'translation', width: 400,
+            title: t('译文'), dataIndex: 'translation', width: phone ? 260 : 400,
             render: (v: string | null, r) =>
               editing === r.id ? (
                 <TranslationEditor domain={domain} row={r} autoFocus onCancel={() => setEditing(null)} onSaved={() => { setEditing(null); reload(); }} />

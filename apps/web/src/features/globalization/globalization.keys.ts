@@ -10,6 +10,8 @@ export const globalizationKeys = {
   texts: ['globalization', 'text'] as const,
   tip: ['globalization', 'text', 'tip'] as const,
   data: ['globalization', 'data'] as const,
+  /** The business data's text nodes (the data fields the business-data tab filters by). */
+  nodes: ['globalization', 'data', 'nodes'] as const,
   /** A page of a domain's originals (under texts or data). */
   originals: (domain: 'text' | 'data', filters: object, page: object) => ['globalization', domain, 'page', filters, page] as const,
   engines: ['globalization', 'engine'] as const,

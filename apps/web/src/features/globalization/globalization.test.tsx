@@ -171,6 +171,27 @@ describe('the translation screen', () => {
     expect(body(callsTo(calls, i18nEndpoints.textEdit.path)[0]!)).toMatchObject({ translation: '$1 in all', reviewed: true });
   });
 
+  it('filters the business data by data field (text node), with the other filters', async () => {
+    allowAll();
+    const node = { id: 3, field: 'role.name', fieldName: '角色名称', name: '角色名称', enabled: true, remark: null, originals: 4, updatedAt: '2026-11-29T00:00:00.000Z' };
+    const { calls } = serve({
+      [i18nEndpoints.languageList.path]: languages,
+      [i18nEndpoints.nodeList.path]: () => [node, { ...node, id: 4, field: 'product.name', fieldName: '产品名称', name: '产品名称' }],
+      [i18nEndpoints.dataPage.path]: () => page([original({ id: 11, source: '运维人员', context: 'role.name', nodeId: 3, nodeName: '角色名称', recordId: 2 })]),
+    });
+    renderPage(<TranslationPage />);
+    fireEvent.click(await screen.findByText('业务数据', {}, { timeout: 20_000 }));
+    await screen.findByText('运维人员', {}, { timeout: 20_000 });
+    expect(callsTo(calls, i18nEndpoints.dataPage.path).map(body)[0]).not.toHaveProperty('nodeId');
+    const picker = screen.getByTestId('data-node');
+    fireEvent.mouseDown(picker.querySelector('.ant-select-selector')!);
+    fireEvent.click(await screen.findByTitle('角色名称'));
+    await waitFor(() => expect(callsTo(calls, i18nEndpoints.dataPage.path).map(body).at(-1)).toMatchObject({ languageId: 'en-US', nodeId: 3, current: 1 }));
+    fireEvent.mouseDown(screen.getByTestId('data-state').querySelector('.ant-select-selector')!);
+    fireEvent.click(await screen.findByTitle('待更新'));
+    await waitFor(() => expect(callsTo(calls, i18nEndpoints.dataPage.path).map(body).at(-1)).toMatchObject({ nodeId: 3, state: 'outdated' }));
+  });
+
   it('shows an import refusal naming the row, and follows a machine completion to its end', async () => {
     allowAll();
     let polls = 0;

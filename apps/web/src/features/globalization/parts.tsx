@@ -18,7 +18,7 @@ const percentOf = (n: number, total: number) => (total ? Math.round((n / total) 
 export function CompletionCell({ counts, testId }: { counts: CompletionCounts; testId: string }) {
   const t = useT();
   return (
-    <div data-testid={testId} style={{ minWidth: 200 }}>
+    <div data-testid={testId} style={{ minWidth: 140 }}>
       {/* Status "normal" also at 100 %: the success status colours the figure green, below AA contrast. */}
       <Progress percent={counts.percent} status="normal" size="small" aria-label={t('完成度')} format={(p) => `${formatNumber(p ?? 0, { maxDecimals: 1 })}%`} />
       <Space size={[4, 2]} wrap>

@@ -2,7 +2,7 @@ import {
   priceTemplateAdd, priceTemplateEdit, priceTemplateEndpoints, type BillingSystem, type ElectricityType, type PriceTemplateDetail, type PriceTemplateRecord,
 } from '@ess/contract/pricing';
 import { bodyOfFields, defineResource } from '../../components/crud/index.ts';
-import { CURRENCY_OPTIONS } from '../../components/options/sites.ts';
+import { currencySource } from '../../components/options/sites.ts';
 import { RegionName, RegionPicker } from '../../components/RegionPicker.tsx';
 import { companyTreeSource } from '../../components/options/companies.ts';
 import { BILLING_SYSTEM_OPTIONS, ELECTRICITY_TYPE_OPTIONS } from './pricing.options.ts';
@@ -52,7 +52,7 @@ export const priceTemplateResource = defineResource<PriceTemplateRecord, Templat
     { key: 'companyId', title: '所属公司', type: 'treeSelect', source: companyTreeSource },
     { key: 'type', title: '用电类别', type: 'enum', options: ELECTRICITY_TYPE_OPTIONS },
     { key: 'billingSystem', title: '计费制度', type: 'enum', options: BILLING_SYSTEM_OPTIONS },
-    { key: 'currency', title: '币种', type: 'enum', options: CURRENCY_OPTIONS },
+    { key: 'currency', title: '币种', type: 'select', source: currencySource },
   ],
   form: {
     width: 640,
@@ -63,7 +63,7 @@ export const priceTemplateResource = defineResource<PriceTemplateRecord, Templat
       { name: 'type', label: '用电类别', type: 'select', options: ELECTRICITY_TYPE_OPTIONS, required: true },
       { name: 'billingSystem', label: '计费制度', type: 'radio', options: BILLING_SYSTEM_OPTIONS, required: true, help: '两部制在电度电价外按月收取需量电价或容量电价' },
       { name: 'voltageLevel', label: '电压等级', required: true, maxLength: 32, placeholder: '如 10kV、1-10kV' },
-      { name: 'currency', label: '币种', type: 'select', options: CURRENCY_OPTIONS, required: true, help: '与使用该模板的站点币种一致' },
+      { name: 'currency', label: '币种', type: 'select', source: currencySource, required: true, help: '与使用该模板的站点币种一致' },
       { name: 'regionCode', label: '所在地区', type: 'custom', render: (p) => <RegionPicker id={p.id} value={p.value} onChange={p.onChange} /> },
       { name: 'remark', label: '备注', type: 'textarea', maxLength: 200, wide: true },
     ],

@@ -9,7 +9,8 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { useMemo, useState } from 'react';
 import { EChart } from '../../components/chart/EChart.tsx';
 import { formatDateTime, formatNumber } from '../../components/number-format.ts';
-import { CURRENCY_OPTIONS, siteLabel, siteListQuery } from '../../components/options/sites.ts';
+import { useOptionSource } from '../../components/crud/index.ts';
+import { currencySource, siteLabel, siteListQuery } from '../../components/options/sites.ts';
 import { toast } from '../../platform/feedback/toast.ts';
 import { translateBuiltIn } from '../../platform/i18n/translate.ts';
 import { useT } from '../../platform/i18n/useT.ts';
@@ -209,6 +210,8 @@ function ReportCentre() {
   const [exporting, setExporting] = useState<ReportFormat | null>(null);
   const preview = usePreview(shown, 1);
   const reads = REPORT_TEMPLATE_PARAMS[draft.template];
+  // The enabled currencies of /globalization/currency, loaded only for a template that reads one.
+  const currencies = useOptionSource(reads.includes('currency') ? currencySource : null);
   const problem = draft.siteIds.length === 0 ? t('请选择至少一个站点') : null;
   const range: [Dayjs, Dayjs] = [dayjs(draft.start), dayjs(draft.end)];
   const templateOptions = useMemo(
@@ -271,7 +274,7 @@ function ReportCentre() {
             {reads.includes('currency') && (
               <Col xs={12} md={6} xl={2}>
                 <Form.Item label={t('币种')} htmlFor="report-currency">
-                  <Select id="report-currency" value={draft.currency ?? undefined} allowClear placeholder={t('全部')} options={CURRENCY_OPTIONS.map((c) => ({ value: c.value, label: c.label }))}
+                  <Select id="report-currency" value={draft.currency ?? undefined} allowClear placeholder={t('全部')} loading={currencies.isLoading} options={currencies.data ?? []} data-testid="report-currency"
                     onChange={(v: string | undefined) => setDraft((d) => ({ ...d, currency: v ?? null }))} />
                 </Form.Item>
               </Col>
