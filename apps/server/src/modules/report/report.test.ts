@@ -284,6 +284,10 @@ describe.each(DB_TARGETS)('reports on %s', (target) => {
     await bad({ ...params('operations'), start: '2020-01-01' }, '报表时间范围过长');
     await bad({ ...params('nope' as ReportTemplate) }, '报表模板不存在');
     await bad({ ...params('revenue'), currency: 'yuan' }, '币种应为三位大写字母代码');
+    // The operations and alarm reports read the station screens date by date: a year at most, by month too.
+    await bad({ ...params('operations'), granularity: 'month', start: addDays(end, -400) }, '运行报表的时间范围不能超过366天');
+    await bad({ ...params('alarm'), granularity: 'month', start: addDays(end, -400) }, '告警报表的时间范围不能超过366天');
+    expect((await t.api.post('/report/preview', t.adminToken, { ...params('revenue'), granularity: 'month', start: addDays(end, -400), current: 1, pageSize: 10 })).status).toBe(200);
 
     const { east } = await seededCompanies(t);
     const mine = await newSite(t, east.id);
