@@ -6,6 +6,6 @@ export const comprehensiveModule = defineModule({ name: 'comprehensive', routes:
 
 // The module's public interface: what other modules (and the demo) may use.
 export { growthByBucket } from './energy.ts';
-export { siteOverview, stationToday, stationTotals } from './comprehensive.service.ts';
+export { siteOverview, sitePerformance, sitePowerData, stationToday, stationTotals } from './comprehensive.service.ts';
 export { stateCounts } from './solar.service.ts';
 export { POWER_TYPES, addCounts, emptyCounts, productSlots, rolesOf, stationDevices, statusCounts, subsystemsOf, type Slots, type StationDevice } from './station.ts';

@@ -10,3 +10,4 @@ export { refreshAll as refreshRevenue } from './revenue.jobs.ts';
 
 /** The energy-arbitrage overview's answers (the report centre's operations and revenue reports are built from them). */
 export { arbitrageFeeCurve, arbitrageQuantityCurve, arbitrageSummary } from './arbitrage.service.ts';
+export { siteEarningsChart } from './earnings.service.ts';

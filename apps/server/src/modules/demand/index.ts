@@ -25,4 +25,4 @@ export type { DemandTargetSetPayload } from './demand.events.ts';
 export { seedDemandDemo, seedDemandTargets, type DemoDemandTarget } from './demand.demo.ts';
 
 /** Demand tracking's month card (the report centre's demand report). */
-export { monthlyBrief } from './demand.service.ts';
+export { analysisInfo, monthlyBrief } from './demand.service.ts';

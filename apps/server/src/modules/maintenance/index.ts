@@ -32,4 +32,4 @@ export const maintenanceModule = defineModule({
 export { seedMaintenanceDemo } from './maintenance.demo.ts';
 
 /** The work-order overview's statistic (the report centre's maintenance report). */
-export { overviewStatistic } from './overview.service.ts';
+export { overviewService, overviewStatistic } from './overview.service.ts';

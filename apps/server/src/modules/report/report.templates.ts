@@ -7,9 +7,10 @@ import { AppError } from '../../platform/http/errors.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { site } from '../../db/schema/site.ts';
 import { alarmPage } from '../alarm/index.ts';
-import { arbitrageFeeCurve, arbitrageQuantityCurve, arbitrageSummary } from '../dashboard/index.ts';
-import { monthlyBrief } from '../demand/index.ts';
-import { overviewStatistic } from '../maintenance/index.ts';
+import { siteOverview, sitePerformance, sitePowerData } from '../comprehensive/index.ts';
+import { arbitrageFeeCurve, arbitrageQuantityCurve, arbitrageSummary, siteEarningsChart } from '../dashboard/index.ts';
+import { analysisInfo, monthlyBrief } from '../demand/index.ts';
+import { overviewService, overviewStatistic } from '../maintenance/index.ts';
 import { add, dec, fixed, statementPageOf } from '../statement/index.ts';
 
 /**
@@ -103,6 +104,23 @@ export const RT = {
   investorAmount: '投资方分成',
   statements: '结算单数',
   minutes: 'min',
+  pv: '光伏发电量',
+  piles: '充电桩用电量',
+  load: '负荷用电量',
+  gridImport: '购电量',
+  gridExport: '上网电量',
+  availability: '可用率',
+  socMin: 'SOC 最低',
+  socMax: 'SOC 最高',
+  chargingRevenue: '充电收益',
+  pvRevenueOf: '光伏收益 ($1)',
+  chargingRevenueOf: '充电收益 ($1)',
+  completed: '已完成',
+  onTime: '按时完成',
+  onTimeRate: '按时完成率',
+  shaved: '削减需量',
+  saving: '节省需量电费',
+  savingOf: '节省需量电费 ($1)',
 } as const;
 
 const col = (key: string, title: string, o: Partial<Omit<ReportColumn, 'key' | 'title'>> = {}): ReportColumn => ({
@@ -126,15 +144,74 @@ export function monthsOf(start: string, end: string): string[] {
   return out;
 }
 
-// ── Station operations: the energy-arbitrage overview's energy (charge, discharge, efficiency, cycles) ──
+// ── Station operations ─────────────────────────────────────────────────────────────────
+// Charge, discharge, efficiency and cycles: the energy-arbitrage overview. PV, piles, load and
+// grid energy: the station overview of each date (/comprehensive/site/overview?date); availability:
+// the storage performance of each date (/comprehensive/site/performance?date); the SOC range: the
+// lowest and highest point of the station's SOC curve of each date (/comprehensive/site/powerData?date).
+
+const ENERGY_KEYS = ['pv', 'piles', 'load', 'gridImport', 'gridExport'] as const;
+type EnergyKey = (typeof ENERGY_KEYS)[number];
+type DayFigures = Record<EnergyKey | 'availability' | 'socMin' | 'socMax', number | null>;
+/** One station's figures of each station-local date of the report, up to its today. */
+export interface StationDay extends DayFigures {
+  date: string;
+}
+
+/** The report's dates of one station that have begun (up to the station's local today). */
+export function datesOf(s: Station, p: Pick<ReportParams, 'start' | 'end'>): string[] {
+  const today = todayIn(s.timeZone);
+  const out: string[] = [];
+  for (let d = p.start; d <= p.end && d <= today; d = nextDay(d)) out.push(d);
+  return out;
+}
+
+/** The screens' figures of each date of one station (three calls a date, the dates one after another). */
+async function stationDays(ctx: AppContext, user: AuthUser, s: Station, p: ReportParams): Promise<StationDay[]> {
+  const out: StationDay[] = [];
+  for (const date of datesOf(s, p)) {
+    const q = { siteId: s.id, date };
+    const [ov, perf, curves] = await Promise.all([siteOverview(ctx, user, q), sitePerformance(ctx, user, q), sitePowerData(ctx, user, q)]);
+    const soc = (curves.series.find((x) => x.key === 'soc')?.points ?? []).map(([, v]) => v).filter((v): v is number => v !== null);
+    out.push({
+      date, ...Object.fromEntries(ENERGY_KEYS.map((k) => [k, ov.day[k]])) as Record<EnergyKey, number | null>,
+      availability: perf.availability, socMin: soc.length ? Math.min(...soc) : null, socMax: soc.length ? Math.max(...soc) : null,
+    });
+  }
+  return out;
+}
+
+const present = (xs: (number | null)[]) => xs.filter((x): x is number => x !== null);
+/** Energy summed (null when no day reported it), availability the mean of the days', the SOC's extremes. */
+export function combineDays(days: readonly DayFigures[]): DayFigures {
+  const sumOf = (k: EnergyKey) => (present(days.map((d) => d[k])).length ? round(present(days.map((d) => d[k])).reduce((a, b) => a + b, 0), 3) : null);
+  const av = present(days.map((d) => d.availability));
+  const lo = present(days.map((d) => d.socMin));
+  const hi = present(days.map((d) => d.socMax));
+  return {
+    ...Object.fromEntries(ENERGY_KEYS.map((k) => [k, sumOf(k)])) as Record<EnergyKey, number | null>,
+    availability: av.length ? round(av.reduce((a, b) => a + b, 0) / av.length, 2) : null,
+    socMin: lo.length ? Math.min(...lo) : null,
+    socMax: hi.length ? Math.max(...hi) : null,
+  };
+}
+
+const energyCols = () => ENERGY_KEYS.map((k) => col(k, RT[k], { unit: 'kWh', decimals: 3, sum: true }));
+const stateCols = () => [col('availability', RT.availability, { unit: '%', decimals: 2 }), col('socMin', RT.socMin, { unit: '%', decimals: 2 }), col('socMax', RT.socMax, { unit: '%', decimals: 2 })];
 
 async function operations(ctx: AppContext, user: AuthUser, p: ReportParams, stations: Station[]): Promise<Built> {
+  if (daysBetween(p.start, p.end) > 366) throw new AppError('INVALID_PARAM', '运行报表的时间范围不能超过366天');
   const f = { siteIds: stations.map((s) => s.id), start: p.start, end: p.end, bucket: p.granularity };
-  const [sum, curve, per] = await Promise.all([
+  const [sum, curve, per, days] = await Promise.all([
     arbitrageSummary(ctx, user, f),
     arbitrageQuantityCurve(ctx, user, f),
     Promise.all(stations.map((s) => arbitrageSummary(ctx, user, { siteIds: [s.id], start: p.start, end: p.end }))),
+    Promise.all(stations.map((s) => stationDays(ctx, user, s, p))),
   ]);
+  const bucketOf = (date: string) => (p.granularity === 'day' ? date : date.slice(0, 7));
+  const byBucket = curve.labels.map((l) => combineDays(days.flat().filter((d) => bucketOf(d.date) === l)));
+  const perStation = days.map((d) => combineDays(d));
+  const all = combineDays(days.flat());
   return {
     figures: [
       fig('stations', RT.stations, sum.stationCount, null, 0),
@@ -142,17 +219,21 @@ async function operations(ctx: AppContext, user: AuthUser, p: ReportParams, stat
       fig('discharge', RT.discharge, sum.discharge, 'kWh', 3),
       fig('efficiency', RT.efficiency, sum.efficiency, '%', 2),
       fig('cycles', RT.cycles, sum.cycles, null, 4),
+      ...ENERGY_KEYS.map((k) => fig(k, RT[k], all[k], 'kWh', 3)),
+      fig('availability', RT.availability, all.availability, '%', 2),
+      fig('socMin', RT.socMin, all.socMin, '%', 2),
+      fig('socMax', RT.socMax, all.socMax, '%', 2),
     ],
     tables: [
       {
         key: 'byPeriod', title: RT.byPeriod,
-        columns: [col('period', RT.period), col('charge', RT.charge, { unit: 'kWh', decimals: 3, sum: true }), col('discharge', RT.discharge, { unit: 'kWh', decimals: 3, sum: true }), col('efficiency', RT.efficiency, { unit: '%', decimals: 2 })],
-        rows: curve.labels.map((l, i) => ({ period: l, charge: curve.charge[i] ?? 0, discharge: curve.discharge[i] ?? 0, efficiency: curve.efficiency[i] ?? null })),
+        columns: [col('period', RT.period), col('charge', RT.charge, { unit: 'kWh', decimals: 3, sum: true }), col('discharge', RT.discharge, { unit: 'kWh', decimals: 3, sum: true }), col('efficiency', RT.efficiency, { unit: '%', decimals: 2 }), ...energyCols(), ...stateCols()],
+        rows: curve.labels.map((l, i) => ({ period: l, charge: curve.charge[i] ?? 0, discharge: curve.discharge[i] ?? 0, efficiency: curve.efficiency[i] ?? null, ...byBucket[i]! })),
       },
       {
         key: 'byStation', title: RT.byStation,
-        columns: [stationCol, col('charge', RT.charge, { unit: 'kWh', decimals: 3, sum: true }), col('discharge', RT.discharge, { unit: 'kWh', decimals: 3, sum: true }), col('efficiency', RT.efficiency, { unit: '%', decimals: 2 }), col('cycles', RT.cycles, { decimals: 4 })],
-        rows: stations.map((s, i) => ({ station: s.name, charge: per[i]!.charge, discharge: per[i]!.discharge, efficiency: per[i]!.efficiency, cycles: per[i]!.cycles })),
+        columns: [stationCol, col('charge', RT.charge, { unit: 'kWh', decimals: 3, sum: true }), col('discharge', RT.discharge, { unit: 'kWh', decimals: 3, sum: true }), col('efficiency', RT.efficiency, { unit: '%', decimals: 2 }), col('cycles', RT.cycles, { decimals: 4 }), ...energyCols(), ...stateCols()],
+        rows: stations.map((s, i) => ({ station: s.name, charge: per[i]!.charge, discharge: per[i]!.discharge, efficiency: per[i]!.efficiency, cycles: per[i]!.cycles, ...perStation[i]! })),
       },
       {
         key: 'byPricePeriod', title: RT.byPricePeriod,
@@ -162,48 +243,93 @@ async function operations(ctx: AppContext, user: AuthUser, p: ReportParams, stat
     ],
     charts: [{
       key: 'energy', title: RT.energyChart, kind: 'bar', labels: curve.labels,
-      series: [{ name: RT.charge, unit: 'kWh', data: curve.charge }, { name: RT.discharge, unit: 'kWh', data: curve.discharge }],
+      series: [
+        { name: RT.charge, unit: 'kWh', data: curve.charge }, { name: RT.discharge, unit: 'kWh', data: curve.discharge },
+        ...ENERGY_KEYS.filter((k) => all[k] !== null).map((k) => ({ name: RT[k], unit: 'kWh', data: byBucket.map((b) => b[k]) })),
+      ],
     }],
   };
 }
 
-// ── Revenue: the energy-arbitrage overview's money, per station and per currency ──────
+// ── Revenue: the energy-arbitrage overview's money, with the PV and charging revenue of the
+// station's earnings chart (/comprehensive/site/overview/earnings/chart, per day of each month) ──
+
+interface StationEarnings {
+  currency: string;
+  /** Per report date in the period: [date, PV revenue, charging revenue]. */
+  days: [string, number, number][];
+}
+
+/** One station's PV and charging revenue of each report date, from its earnings chart of each month. */
+export async function stationEarnings(ctx: AppContext, user: AuthUser, s: Station, p: Pick<ReportParams, 'start' | 'end'>): Promise<StationEarnings> {
+  const thisMonth = todayIn(s.timeZone).slice(0, 7);
+  const out: StationEarnings = { currency: '', days: [] };
+  for (const m of monthsOf(p.start, p.end).filter((x) => x <= thisMonth)) {
+    const c = await siteEarningsChart(ctx, user, { siteId: s.id, type: 'month', date: `${m}-01` });
+    out.currency = c.currency;
+    c.labels.forEach((l, i) => {
+      const date = `${m.slice(0, 4)}-${l}`;
+      if (date >= p.start && date <= p.end) out.days.push([date, c.pvRevenue[i] ?? 0, c.chargingRevenue[i] ?? 0]);
+    });
+  }
+  return out;
+}
+
+const cents = (v: number) => Math.round(v * 100) / 100 || 0;
 
 async function revenue(ctx: AppContext, user: AuthUser, p: ReportParams, stations: Station[]): Promise<Built> {
   const f = { siteIds: stations.map((s) => s.id), start: p.start, end: p.end, bucket: p.granularity };
-  const [sum, fee, per] = await Promise.all([
+  const [sum, fee, per, earn] = await Promise.all([
     arbitrageSummary(ctx, user, f),
     arbitrageFeeCurve(ctx, user, f),
     Promise.all(stations.map((s) => arbitrageSummary(ctx, user, { siteIds: [s.id], start: p.start, end: p.end }))),
+    Promise.all(stations.map((s) => stationEarnings(ctx, user, s, p))),
   ]);
   const keep = (c: string) => !p.currency || c === p.currency;
-  const money = sum.money.filter((m) => keep(m.currency));
   const rows: Row[] = [];
   stations.forEach((s, i) => {
-    for (const m of per[i]!.money.filter((x) => keep(x.currency))) {
-      rows.push({ station: s.name, currency: m.currency, chargeCost: m.chargeCost, dischargeIncome: m.dischargeIncome, arbitrage: m.arbitrage });
+    const e = earn[i]!;
+    const pv = cents(e.days.reduce((a, d) => a + d[1], 0));
+    const charging = cents(e.days.reduce((a, d) => a + d[2], 0));
+    const money = per[i]!.money.filter((x) => keep(x.currency));
+    if (e.days.length && keep(e.currency) && !money.some((m) => m.currency === e.currency)) money.push({ currency: e.currency, chargeCost: 0, dischargeIncome: 0, arbitrage: 0 });
+    for (const m of money) {
+      const own = m.currency === e.currency;
+      const pvRevenue = own ? pv : 0;
+      const chargingRevenue = own ? charging : 0;
+      rows.push({
+        station: s.name, currency: m.currency, chargeCost: m.chargeCost, dischargeIncome: m.dischargeIncome, arbitrage: m.arbitrage,
+        pvRevenue, chargingRevenue, totalRevenue: cents(m.arbitrage + pvRevenue + chargingRevenue),
+      });
     }
   });
+  // Per currency: the overview's arbitrage, the stations' PV and charging revenue added up.
+  const currencies = [...new Set([...sum.money.map((m) => m.currency), ...rows.map((r) => r.currency as string)])].filter(keep).sort();
+  const byCurrency = currencies.map((currency) => {
+    const m = sum.money.find((x) => x.currency === currency) ?? { chargeCost: 0, dischargeIncome: 0, arbitrage: 0 };
+    const mine = rows.filter((r) => r.currency === currency);
+    const pvRevenue = cents(mine.reduce((a, r) => a + (r.pvRevenue as number), 0));
+    const chargingRevenue = cents(mine.reduce((a, r) => a + (r.chargingRevenue as number), 0));
+    return { currency, chargeCost: m.chargeCost, dischargeIncome: m.dischargeIncome, arbitrage: m.arbitrage, pvRevenue, chargingRevenue, totalRevenue: cents(m.arbitrage + pvRevenue + chargingRevenue) };
+  });
   const single = new Set(rows.map((r) => r.currency)).size <= 1;
+  const moneyCols = (total: boolean) => [
+    col('chargeCost', RT.chargeCost, { decimals: 2, sum: total }), col('dischargeIncome', RT.dischargeIncome, { decimals: 2, sum: total }), col('arbitrage', RT.arbitrage, { decimals: 2, sum: total }),
+    col('pvRevenue', RT.pvRevenue, { decimals: 2, sum: total }), col('chargingRevenue', RT.chargingRevenue, { decimals: 2, sum: total }), col('totalRevenue', RT.totalRevenue, { decimals: 2, sum: total }),
+  ];
   return {
     figures: [
       fig('stations', RT.stations, sum.stationCount, null, 0),
-      ...money.map((m) => fig(`arbitrage.${m.currency}`, RT.arbitrageOf, m.arbitrage, m.currency, 2, [m.currency])),
+      ...byCurrency.flatMap((m) => [
+        fig(`arbitrage.${m.currency}`, RT.arbitrageOf, m.arbitrage, m.currency, 2, [m.currency]),
+        fig(`pvRevenue.${m.currency}`, RT.pvRevenueOf, m.pvRevenue, m.currency, 2, [m.currency]),
+        fig(`chargingRevenue.${m.currency}`, RT.chargingRevenueOf, m.chargingRevenue, m.currency, 2, [m.currency]),
+        fig(`total.${m.currency}`, RT.totalRevenueOf, m.totalRevenue, m.currency, 2, [m.currency]),
+      ]),
     ],
     tables: [
-      {
-        key: 'byStation', title: RT.byStation,
-        columns: [
-          stationCol, col('currency', RT.currency),
-          col('chargeCost', RT.chargeCost, { decimals: 2, sum: single }), col('dischargeIncome', RT.dischargeIncome, { decimals: 2, sum: single }), col('arbitrage', RT.arbitrage, { decimals: 2, sum: single }),
-        ],
-        rows,
-      },
-      {
-        key: 'byCurrency', title: RT.currency,
-        columns: [col('currency', RT.currency), col('chargeCost', RT.chargeCost, { decimals: 2 }), col('dischargeIncome', RT.dischargeIncome, { decimals: 2 }), col('arbitrage', RT.arbitrage, { decimals: 2 })],
-        rows: money.map((m) => ({ currency: m.currency, chargeCost: m.chargeCost, dischargeIncome: m.dischargeIncome, arbitrage: m.arbitrage })),
-      },
+      { key: 'byStation', title: RT.byStation, columns: [stationCol, col('currency', RT.currency), ...moneyCols(single)], rows },
+      { key: 'byCurrency', title: RT.currency, columns: [col('currency', RT.currency), ...moneyCols(false)], rows: byCurrency },
     ],
     charts: fee.currencies.filter((c) => keep(c.currency)).map((c) => ({
       key: `fee.${c.currency}`, title: RT.feeChart, kind: 'line' as const, labels: fee.labels,
@@ -211,6 +337,10 @@ async function revenue(ctx: AppContext, user: AuthUser, p: ReportParams, station
         { name: RT.chargeCost, unit: c.currency, data: c.chargeCost },
         { name: RT.dischargeIncome, unit: c.currency, data: c.dischargeIncome },
         { name: RT.arbitrage, unit: c.currency, data: c.arbitrage },
+        ...(['pvRevenue', 'chargingRevenue'] as const).map((k) => ({
+          name: RT[k], unit: c.currency,
+          data: fee.labels.map((l) => cents(earn.filter((e) => e.currency === c.currency).flatMap((e) => e.days).filter(([d]) => (p.granularity === 'day' ? d : d.slice(0, 7)) === l).reduce((a, d) => a + d[k === 'pvRevenue' ? 1 : 2], 0))),
+        })),
       ],
     })),
   };
@@ -218,8 +348,10 @@ async function revenue(ctx: AppContext, user: AuthUser, p: ReportParams, station
 
 // ── Alarms: the alarm monitor's list (every page), counted ─────────────────────────────
 
-/** Every alarm of one station raised in the station-local dates, through the monitor's paged call. */
-const nextDay = (d: string) => new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+/** The date after a station-local date. */
+function nextDay(d: string): string {
+  return new Date(Date.parse(`${d}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
 
 /** The instants the alarm monitor is called with for a station and the report's station-local dates (tests compare with it). */
 export function alarmRange(s: Station, p: Pick<ReportParams, 'start' | 'end'>) {
@@ -242,8 +374,33 @@ function countBy<T>(items: T[], key: (t: T) => string): [string, number][] {
   return [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
+/**
+ * MTTA and MTTR of the stations' alarms: alarms carry no acknowledgement of their own; the
+ * response to one is its repair order (DOMAIN.md §5: MTTA = alarm start → order accepted, MTTR =
+ * alarm start → completed), which the work-order overview answers per station and month.
+ */
+export function mttOf(rows: readonly { orders: number; mttaMinutes: number | null; mttrMinutes: number | null }[]) {
+  const mean = (k: 'mttaMinutes' | 'mttrMinutes') => {
+    const xs = rows.filter((r) => r[k] !== null);
+    const n = xs.reduce((a, r) => a + r.orders, 0);
+    return n ? round(xs.reduce((a, r) => a + r[k]! * r.orders, 0) / n, 1) : null;
+  };
+  return { mtta: mean('mttaMinutes'), mttr: mean('mttrMinutes') };
+}
+const mttTable = (rows: Row[]): FullTable => ({
+  key: 'mtt', title: RT.mtt,
+  columns: [stationCol, col('month', RT.month), col('orders', RT.orders, { decimals: 0, sum: true }), col('mtta', RT.mtta, { unit: RT.minutes, decimals: 1 }), col('mttr', RT.mttr, { unit: RT.minutes, decimals: 1 })],
+  rows,
+});
+
 async function alarms(ctx: AppContext, user: AuthUser, p: ReportParams, stations: Station[]): Promise<Built> {
-  const per = await Promise.all(stations.map((s) => stationAlarms(ctx, user, s, p)));
+  if (daysBetween(p.start, p.end) > 366) throw new AppError('INVALID_PARAM', '告警报表的时间范围不能超过366天');
+  const [per, orders] = await Promise.all([
+    Promise.all(stations.map((s) => stationAlarms(ctx, user, s, p))),
+    Promise.all(stations.map((s) => overviewStatistic(ctx, user, { siteId: s.id, from: p.start, to: p.end, bucket: 'month' }))),
+  ]);
+  const mttRows = orders.flatMap((st) => st.mtt);
+  const mtt = mttOf(mttRows);
   const all = per.flat();
   const ended = all.filter((a) => a.endedAt !== null);
   const mean = ended.length ? round(ended.reduce((a, x) => a + x.durationMs, 0) / ended.length / 60_000, 1) : null;
@@ -254,6 +411,8 @@ async function alarms(ctx: AppContext, user: AuthUser, p: ReportParams, stations
       fig('open', RT.open, all.length - ended.length, null, 0),
       fig('ended', RT.ended, ended.length, null, 0),
       fig('meanDuration', RT.meanDuration, mean, RT.minutes, 1),
+      fig('mtta', RT.mtta, mtt.mtta, RT.minutes, 1),
+      fig('mttr', RT.mttr, mtt.mttr, RT.minutes, 1),
     ],
     tables: [
       {
@@ -277,6 +436,7 @@ async function alarms(ctx: AppContext, user: AuthUser, p: ReportParams, stations
         key: 'topFaults', title: RT.topFaults, columns: [col('code', RT.code), col('fault', RT.fault, { kind: 'name' }), col('count', RT.count, { decimals: 0 })],
         rows: countBy(all, (a) => `${a.code}\u0000${a.description}`).slice(0, 20).map(([k, n]) => ({ code: k.split('\u0000')[0]!, fault: k.split('\u0000')[1]!, count: n })),
       },
+      mttTable(mttRows.map((m) => ({ station: m.siteName, month: m.month, orders: m.orders, mtta: m.mttaMinutes, mttr: m.mttrMinutes }))),
     ],
     charts: [{
       key: 'byStation', title: RT.byStation, kind: 'bar', labels: stations.map((s) => s.name),
@@ -291,24 +451,37 @@ const ORDER_KEYS = ['inspectionCreated', 'inspectionCompleted', 'repairCreated',
 
 async function maintenance(ctx: AppContext, user: AuthUser, p: ReportParams, stations: Station[]): Promise<Built> {
   if (daysBetween(p.start, p.end) > 366) throw new AppError('INVALID_PARAM', '运维报表的时间范围不能超过366天');
-  const per = await Promise.all(stations.map((s) => overviewStatistic(ctx, user, { siteId: s.id, from: p.start, to: p.end, bucket: p.granularity })));
+  const [per, service] = await Promise.all([
+    Promise.all(stations.map((s) => overviewStatistic(ctx, user, { siteId: s.id, from: p.start, to: p.end, bucket: p.granularity }))),
+    // On time: the work-order overview's service per assignee (/inspection/overview/service), per station.
+    Promise.all(stations.map((s) => overviewService(ctx, user, { siteId: s.id, from: p.start, to: p.end }))),
+  ]);
+  const onTime = service.map((list) => ({ completed: list.reduce((a, x) => a + x.completed, 0), onTime: list.reduce((a, x) => a + x.onTime, 0) }));
+  const rate = (o: { completed: number; onTime: number }) => (o.completed ? round((o.onTime / o.completed) * 100, 1) : null);
+  const allOnTime = { completed: onTime.reduce((a, x) => a + x.completed, 0), onTime: onTime.reduce((a, x) => a + x.onTime, 0) };
+  const mtt = mttOf(per.flatMap((st) => st.mtt));
   const labels = per[0]?.points.map((x) => x.date) ?? [];
   const series = Object.fromEntries(ORDER_KEYS.map((k) => [k, labels.map((_, i) => per.reduce((a, st) => a + (st.points[i]?.[k] ?? 0), 0))])) as Record<(typeof ORDER_KEYS)[number], number[]>;
   const total = (k: (typeof ORDER_KEYS)[number]) => series[k].reduce((a, b) => a + b, 0);
   const countCols = ORDER_KEYS.map((k) => col(k, RT[k], { decimals: 0, sum: true }));
   return {
-    figures: ORDER_KEYS.map((k) => fig(k, RT[k], total(k), null, 0)),
+    figures: [
+      ...ORDER_KEYS.map((k) => fig(k, RT[k], total(k), null, 0)),
+      fig('onTimeRate', RT.onTimeRate, rate(allOnTime), '%', 1),
+      fig('mtta', RT.mtta, mtt.mtta, RT.minutes, 1),
+      fig('mttr', RT.mttr, mtt.mttr, RT.minutes, 1),
+    ],
     tables: [
       { key: 'byPeriod', title: RT.byPeriod, columns: [col('period', RT.period), ...countCols], rows: labels.map((l, i) => ({ period: l, ...Object.fromEntries(ORDER_KEYS.map((k) => [k, series[k][i]!])) })) },
       {
-        key: 'byStation', title: RT.byStation, columns: [stationCol, ...countCols],
-        rows: stations.map((s, i) => ({ station: s.name, ...Object.fromEntries(ORDER_KEYS.map((k) => [k, per[i]!.points.reduce((a, x) => a + x[k], 0)])) })),
+        key: 'byStation', title: RT.byStation,
+        columns: [stationCol, ...countCols, col('completed', RT.completed, { decimals: 0, sum: true }), col('onTime', RT.onTime, { decimals: 0, sum: true }), col('onTimeRate', RT.onTimeRate, { unit: '%', decimals: 1 })],
+        rows: stations.map((s, i) => ({
+          station: s.name, ...Object.fromEntries(ORDER_KEYS.map((k) => [k, per[i]!.points.reduce((a, x) => a + x[k], 0)])),
+          completed: onTime[i]!.completed, onTime: onTime[i]!.onTime, onTimeRate: rate(onTime[i]!),
+        })),
       },
-      {
-        key: 'mtt', title: RT.mtt,
-        columns: [stationCol, col('month', RT.month), col('orders', RT.orders, { decimals: 0, sum: true }), col('mtta', RT.mtta, { unit: RT.minutes, decimals: 1 }), col('mttr', RT.mttr, { unit: RT.minutes, decimals: 1 })],
-        rows: per.flatMap((st) => st.mtt.map((m) => ({ station: m.siteName, month: m.month, orders: m.orders, mtta: m.mttaMinutes, mttr: m.mttrMinutes }))),
-      },
+      mttTable(per.flatMap((st) => st.mtt.map((m) => ({ station: m.siteName, month: m.month, orders: m.orders, mtta: m.mttaMinutes, mttr: m.mttrMinutes })))),
     ],
     charts: [{ key: 'orders', title: RT.orderChart, kind: 'bar', labels, series: ORDER_KEYS.map((k) => ({ name: RT[k], unit: null, data: series[k] })) }],
   };
@@ -320,19 +493,27 @@ async function demand(ctx: AppContext, user: AuthUser, p: ReportParams, stations
   const months = monthsOf(p.start, p.end);
   const per = await Promise.all(stations.map(async (s) => {
     const thisMonth = todayIn(s.timeZone).slice(0, 7);
-    return Promise.all(months.filter((m) => m <= thisMonth).map((m) => monthlyBrief(ctx, user, s.id, m)));
+    // Savings: demand analysis of the month (/demand/analysis/info): what storage shaved and saved.
+    return Promise.all(months.filter((m) => m <= thisMonth).map(async (m) => ({ ...await monthlyBrief(ctx, user, s.id, m), analysis: await analysisInfo(ctx, user, s.id, m) })));
   }));
   const rows: Row[] = per.flat().filter((b) => !p.currency || b.currency === p.currency).map((b) => ({
     station: b.siteName, month: b.month, maxDemand: b.maxDemandKw, target: b.targetKw, headroom: b.headroomKw, exceeded: b.exceeded ? RT.yes : RT.no,
     currency: b.currency, demandPrice: b.demandPrice === null ? null : Number(b.demandPrice), demandCharge: b.demandCharge === null ? null : Number(b.demandCharge),
+    shaved: b.analysis.shavedKw, saving: b.analysis.saving === null ? null : Number(b.analysis.saving),
   }));
   const charges = new Map<string, string>();
-  for (const b of per.flat()) if (b.demandCharge !== null && (!p.currency || b.currency === p.currency)) charges.set(b.currency, fixed(add(dec(charges.get(b.currency) ?? '0'), dec(b.demandCharge)), 2));
+  const savings = new Map<string, string>();
+  for (const b of per.flat()) {
+    if (p.currency && b.currency !== p.currency) continue;
+    if (b.demandCharge !== null) charges.set(b.currency, fixed(add(dec(charges.get(b.currency) ?? '0'), dec(b.demandCharge)), 2));
+    if (b.analysis.saving !== null) savings.set(b.currency, fixed(add(dec(savings.get(b.currency) ?? '0'), dec(b.analysis.saving)), 2));
+  }
   const single = new Set(rows.map((r) => r.currency)).size <= 1;
   return {
     figures: [
       fig('maxDemand', RT.maxDemand, rows.reduce<number | null>((a, r) => (typeof r.maxDemand === 'number' && (a === null || r.maxDemand > a) ? r.maxDemand : a), null), 'kW', 3),
       ...[...charges].map(([c, v]) => fig(`demandCharge.${c}`, RT.demandChargeOf, Number(v), c, 2, [c])),
+      ...[...savings].map(([c, v]) => fig(`saving.${c}`, RT.savingOf, Number(v), c, 2, [c])),
     ],
     tables: [{
       key: 'byMonth', title: RT.byStation,
@@ -340,6 +521,7 @@ async function demand(ctx: AppContext, user: AuthUser, p: ReportParams, stations
         stationCol, col('month', RT.month), col('maxDemand', RT.maxDemand, { unit: 'kW', decimals: 3 }), col('target', RT.target, { unit: 'kW', decimals: 3 }),
         col('headroom', RT.headroom, { unit: 'kW', decimals: 3 }), col('exceeded', RT.exceeded, { kind: 'label' }), col('currency', RT.currency),
         col('demandPrice', RT.demandPrice, { decimals: 4 }), col('demandCharge', RT.demandCharge, { decimals: 2, sum: single }),
+        col('shaved', RT.shaved, { unit: 'kW', decimals: 3 }), col('saving', RT.saving, { decimals: 2, sum: single }),
       ],
       rows,
     }],
