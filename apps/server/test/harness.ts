@@ -27,8 +27,26 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 export type DbTarget = 'pglite' | 'postgres';
-/** PGlite always; PostgreSQL wherever 127.0.0.1:5432 answers (CI has it). */
+/** The databases here: PGlite always; PostgreSQL wherever 127.0.0.1:5432 answers (CI has it). */
 export const DB_TARGETS: DbTarget[] = (await reachable(PG_ADMIN_URL)) ? ['pglite', 'postgres'] : ['pglite'];
+
+/**
+ * The databases one test file runs its tests on (`describe.each(dbTargets(import.meta.url))`).
+ * Without PostgreSQL: PGlite. With it, one of the two per file, the same file always the same one
+ * (by its name), so a run exercises both, each with about half of the files, instead of running
+ * every file twice (decision 0019). `TEST_DB_TARGETS=both` runs every file on both (before a
+ * change to SQL or the database layer); `pglite` or `postgres` runs every file on that one.
+ */
+export function dbTargets(fileUrl: string): DbTarget[] {
+  const wanted = process.env.TEST_DB_TARGETS;
+  if (wanted === 'both') return DB_TARGETS;
+  if (wanted === 'pglite' || wanted === 'postgres') return DB_TARGETS.includes(wanted) ? [wanted] : [];
+  if (DB_TARGETS.length === 1) return DB_TARGETS;
+  const name = fileUrl.slice(fileUrl.lastIndexOf('/') + 1);
+  let hash = 0;
+  for (const ch of name) hash = (hash * 31 + ch.charCodeAt(0)) >>> 0;
+  return [DB_TARGETS[hash % DB_TARGETS.length]!];
+}
 
 /** A fresh PostgreSQL database (migrated, no rows) for one test file; dropped by the returned function. */
 export async function freshPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {

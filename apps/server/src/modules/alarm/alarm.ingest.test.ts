@@ -3,7 +3,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmDictRecord, AlarmRecord, DeviceRecord } from '@ess/contract';
 import { site } from '../../db/schema/site.ts';
-import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, dbTargets, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { eventually, newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 import { ingestOf } from '../telemetry/index.ts';
@@ -37,7 +37,7 @@ class Device {
  * Alarm rules through the real ingest: device messages published to the server's embedded MQTT
  * broker, alarms read back through the monitor calls, live events on real event streams.
  */
-describe.each(DB_TARGETS)('alarms raised on ingest on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('alarms raised on ingest on %s', (target) => {
   let t: TestApp;
   let mqtt: MqttClient;
   let pcs: Device;

@@ -6,7 +6,7 @@ import type {
 } from '@ess/contract';
 import { alarm, alarmDict } from '../../db/schema/alarm.ts';
 import { site } from '../../db/schema/site.ts';
-import { DB_TARGETS, startTestApp, type ApiResponse, type TestApp } from '../../../test/harness.ts';
+import { type ApiResponse, dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seededCompanies, newUser, type FactoryUser } from '../../../test/factory.ts';
 
 const HOUR = 3_600_000;
@@ -34,7 +34,7 @@ async function xlsxOf(rows: (string | number | null)[][]): Promise<Buffer> {
 }
 
 /** The dictionary, monitor, shield and kanban calls over HTTP, with their refusals. */
-describe.each(DB_TARGETS)('alarm calls on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('alarm calls on %s', (target) => {
   let t: TestApp;
   let eastUser: FactoryUser;
   const devices = new Map<string, DeviceRecord>();

@@ -1,7 +1,7 @@
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceTopic, type AlarmDictRecord, type AlarmRecord } from '@ess/contract';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, okData, seededCompanies, until } from '../../../test/factory.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
@@ -11,7 +11,7 @@ import { ingestOf } from '../telemetry/index.ts';
  * falling back below the severe tier's clear value reopens the lesser tier whose own condition
  * still stands. Through the real ingest: reports published to the embedded broker.
  */
-describe.each(DB_TARGETS)('tiered alarm rules on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('tiered alarm rules on %s', (target) => {
   let t: TestApp;
   let mqtt: MqttClient;
   let site: { id: number; code: string };

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 
 type Verdict = { valid: true } | { valid: false; error: string };
 
-describe.each(DB_TARGETS)('script validation on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('script validation on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

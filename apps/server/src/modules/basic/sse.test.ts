@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSE_RETRY_MS } from '@ess/contract';
 import { accessLog, appUser } from '../../db/schema/system.ts';
 import { revokeUserSessions } from '../system/auth.service.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seededCompanies, eventually, FACTORY_PASSWORD, newUser } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 
-describe.each(DB_TARGETS)('live events (SSE) on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('live events (SSE) on %s', (target) => {
   let t: TestApp;
   const streams: SseStream[] = [];
   const open = async (token: string | null) => {

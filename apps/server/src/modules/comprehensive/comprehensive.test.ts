@@ -6,7 +6,7 @@ import {
   type LiveSite, type MainMeterView, type Page, type PowerCurves, type SiteHandleResult, type SiteInfo, type SiteOption, type SiteOverview,
   type SitePerformance, type SiteSolar, type SiteTopology, type SolarSummary, type TelemetryValue,
 } from '@ess/contract';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { siteHandle } from '../../db/schema/comprehensive.ts';
 import { distributionDiagram, site, siteKeyValue } from '../../db/schema/site.ts';
@@ -21,7 +21,7 @@ const FIVE = 5 * MIN;
  * latest values and rollups), the calls answer from what it stored. The demo stations are
  * registered (with their key values) but the simulator does not run, so every figure is known.
  */
-describe.each(DB_TARGETS)('site monitoring on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('site monitoring on %s', (target) => {
   let t: TestApp;
   const ids = new Map<string, number>();
   const siteIds = new Map<string, number>();

@@ -5,7 +5,7 @@ import {
   type ArbitrageDetail, type ArbitrageFeeCurve, type ArbitrageQuantityCurve, type ArbitrageSummary, type HomeCharge, type HomeEnergy, type HomeError,
   type HomeIncome, type HomeTop, type Page, type SiteEarnings, type SiteOverview, type SiteEarningsChart,
 } from '@ess/contract';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { reporter } from '../../../test/report.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { priceCycle, sitePriceCycle } from '../../db/schema/pricing.ts';
@@ -24,7 +24,7 @@ const addDays = (date: string, n: number) => new Date(Date.parse(`${date}T00:00:
  * computes the day from them and the day's prices, the calls answer from the stored figures.
  * Every expected figure is worked out by hand in the comments.
  */
-describe.each(DB_TARGETS)('revenue on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('revenue on %s', (target) => {
   let t: TestApp;
   const siteIds = new Map<string, number>();
   const now = Date.now();

@@ -14,7 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, freshPostgres, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, dbTargets, freshPostgres, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, seededCompanies, until } from '../../../test/factory.ts';
 import { hasMosquittoBinary, sleep, startMosquitto, startTcpProxy, type TcpProxy, type TestMosquitto } from '../../../test/ingest-fixtures.ts';
 import { demandWindow } from '../../db/schema/demand.ts';
@@ -89,7 +89,7 @@ const refuseWrites = (siteId?: number) => `
   create trigger ess_test_refuse_demand before insert or update on demand_window for each row execute function ess_test_refuse_demand();`;
 const acceptWrites = 'drop trigger if exists ess_test_refuse_demand on demand_window';
 
-describe.each(DB_TARGETS)('demand windows when the database refuses their write (%s)', (target) => {
+describe.each(dbTargets(import.meta.url))('demand windows when the database refuses their write (%s)', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

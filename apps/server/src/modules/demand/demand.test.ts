@@ -6,7 +6,7 @@ import type {
   DemandReconcileRecord, DemandSettingRecord,
 } from '@ess/contract/demand';
 import type { Page } from '@ess/contract';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, okData, seededCompanies, until, type FactoryUser } from '../../../test/factory.ts';
 import { alarm } from '../../db/schema/alarm.ts';
 import { demandSetting, demandWindow } from '../../db/schema/demand.ts';
@@ -43,7 +43,7 @@ const BANDS = [
   { start: '08:00', end: '24:00', period: 'peak' },
 ];
 
-describe.each(DB_TARGETS)('demand management on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('demand management on %s', (target) => {
   let t: TestApp;
   let siteId: number;
   let siteCode: string;

@@ -8,7 +8,7 @@ import {
   type EmsCheckResult, type ImportRefusal, type ImportResult, type Page,
 } from '@ess/contract';
 import { demoFleet, manualClock, runSimulator, type SimulatorHandle } from '@ess/simulator';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seededCompanies, eventually, newUser, type FactoryUser } from '../../../test/factory.ts';
 import { device, product } from '../../db/schema/device.ts';
 import { deviceStaticValue, productStaticProperty } from '../../db/schema/product.ts';
@@ -42,7 +42,7 @@ async function readSheet(buf: Buffer): Promise<string[][]> {
 const sheetRow = (v: Partial<Record<SheetKey, string | number>>) => DEVICE_SHEET_COLUMNS.map((c) => v[c.key] ?? null);
 const ALL_HEADERS = DEVICE_SHEET_COLUMNS.map((c) => c.header);
 
-describe.each(DB_TARGETS)('device registry operations on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('device registry operations on %s', (target) => {
   let t: TestApp;
   let sim: SimulatorHandle | undefined;
   let raw: MqttClient;

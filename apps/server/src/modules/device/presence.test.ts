@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { device, devicePresence } from '../../db/schema/device.ts';
 import { domainEvent } from '../../db/schema/events.ts';
 import { deviceLatest } from '../../db/schema/telemetry.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, seededCompanies } from '../../../test/factory.ts';
 import { sweepPresence } from './index.ts';
 
 /** Issue 13, item 4: a device going online or offline is a written transition with its domain event. */
-describe.each(DB_TARGETS)('device presence transitions on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('device presence transitions on %s', (target) => {
   let t: TestApp;
   let ids: { a: number; b: number; silent: number; disabled: number };
   let siteId: number;

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import type { RegionNode } from './region.service.ts';
 
-describe.each(DB_TARGETS)('region dictionary on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('region dictionary on %s', (target) => {
   let t: TestApp;
   let tree: RegionNode[];
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedFile } from '../../db/schema/files.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { addFileReferences, sweepUnreferencedFiles } from './index.ts';
 
@@ -14,7 +14,7 @@ const KB = 1024;
 interface Uploaded { suffix: string; size: number }
 
 /** Issue 14, item 6: uploads are limited per user and in total, and unreferenced uploads are removed. */
-describe.each(DB_TARGETS)('upload quotas and the sweep of unreferenced uploads on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('upload quotas and the sweep of unreferenced uploads on %s', (target) => {
   let t: TestApp;
   const kept = new Set<string>();
 

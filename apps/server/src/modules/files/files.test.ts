@@ -6,7 +6,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedFile } from '../../db/schema/files.ts';
 import { company } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser } from '../../../test/factory.ts';
 
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('IHDR-not-a-real-image')]);
@@ -28,7 +28,7 @@ function form(content: Buffer, name: string, field = 'file') {
   return f;
 }
 
-describe.each(DB_TARGETS)('files on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('files on %s', (target) => {
   let t: TestApp;
   let eastToken: string;
   let southToken: string;

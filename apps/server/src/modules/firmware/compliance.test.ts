@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirmwareComplianceResult, FirmwareUploadStatus } from '@ess/contract/firmware';
 import { device } from '../../db/schema/device.ts';
 import { deviceChange } from '../../db/schema/device-registry.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, okData, seededCompanies } from '../../../test/factory.ts';
 
 /**
@@ -12,7 +12,7 @@ import { newDevice, newSite, newUser, okData, seededCompanies } from '../../../t
  * name, the latest released package (semver order, withdrawn ones aside), those behind it, and
  * drift after a replacement; limited to the caller's stations.
  */
-describe.each(DB_TARGETS)('firmware compliance on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('firmware compliance on %s', (target) => {
   let t: TestApp;
   let east: string;
   let eastId: number;

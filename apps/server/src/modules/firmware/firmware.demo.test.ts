@@ -3,14 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import type { FirmwareKeyRecord, FirmwarePackageRecord } from '@ess/contract/firmware';
 import { firmwarePackage } from '../../db/schema/firmware.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { okData } from '../../../test/factory.ts';
 import { DEMO_FIRMWARE_KEY_NAME, DEMO_PACKAGES, seedFirmwareDemo } from './firmware.demo.ts';
 import { candidateKeys } from './key.service.ts';
 import { verifyFileSignature } from './signature.ts';
 
 /** The demo's packages (seeded once): the simulator's firmware and a newer version of each, signed with the demo key, verifying. */
-describe.each(DB_TARGETS)('firmware demo on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('firmware demo on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

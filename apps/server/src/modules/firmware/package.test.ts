@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRMWARE_ERRORS, UPGRADE_FROM_INVALID, type FirmwarePackageRecord, type FirmwareUploadStatus } from '@ess/contract/firmware';
 import { product } from '../../db/schema/device.ts';
 import { firmwarePackage, firmwareRollout, firmwareRolloutGroup, firmwareTask } from '../../db/schema/firmware.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { eventually, newDevice, newSite, newUser, okData, seededCompanies } from '../../../test/factory.ts';
 import type { AppError } from '../../platform/http/errors.ts';
 import { signDeviceToken } from './device-token.ts';
@@ -22,7 +22,7 @@ import { withLockFile } from './package.upload.ts';
  */
 const KB = 1024;
 
-describe.each(DB_TARGETS)('firmware packages on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('firmware packages on %s', (target) => {
   let t: TestApp;
   let eastId: number;
   let southId: number;

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localTime } from '@ess/contract';
 import type { FirmwarePreviewResult, FirmwareTaskDetail } from '@ess/contract/firmware';
-import { ADMIN_PASSWORD, DB_TARGETS } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, dbTargets } from '../../../test/harness.ts';
 import { okData, until } from '../../../test/factory.ts';
 import { alarm } from '../../db/schema/alarm.ts';
 import { firmwareRollout, firmwareSetting, firmwareTask } from '../../db/schema/firmware.ts';
@@ -19,7 +19,7 @@ import { rolloutBench, type RolloutBench } from './rollout.test-helpers.ts';
  * safe gate in turn, the task waiting and saying why, then flashed when the gate opens. The
  * broker's record of every command published (commandTap) shows what the devices were told.
  */
-describe.each(DB_TARGETS)('firmware rollout controls with the simulator on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('firmware rollout controls with the simulator on %s', (target) => {
   let b: RolloutBench;
   let tap: Awaited<ReturnType<typeof commandTap>>;
   const post = <T = unknown>(path: string, body: object) => okData(b.t.api.post<T>(path, b.t.adminToken, body));

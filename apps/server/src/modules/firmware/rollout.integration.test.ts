@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirmwareLogDetail, FirmwarePreviewResult, FirmwareRolloutDetail, FirmwareTaskDetail } from '@ess/contract/firmware';
 import { FIRMWARE_ERRORS } from '@ess/contract/firmware';
 import type { ManualClock, SimulatorHandle } from '@ess/simulator';
-import { ADMIN_PASSWORD, DB_TARGETS, type TestApp } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, dbTargets, type TestApp } from '../../../test/harness.ts';
 import { newCompany, newSite, newUser, okData, until } from '../../../test/factory.ts';
 import { alarm } from '../../db/schema/alarm.ts';
 import { device } from '../../db/schema/device.ts';
@@ -19,7 +19,7 @@ import { rolloutBench, type RolloutBench } from './rollout.test-helpers.ts';
  * HTTP with the token, verify it, flash (offline a moment), reboot and report; the engine moves
  * groups on by their thresholds, the safe gate holds a BMS while its station discharges.
  */
-describe.each(DB_TARGETS)('firmware rollouts with the simulator on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('firmware rollouts with the simulator on %s', (target) => {
   let b: RolloutBench;
   let t: TestApp;
   let sim: SimulatorHandle;

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirmwareRolloutDetail, FirmwarePreviewResult } from '@ess/contract/firmware';
 import { createState, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
-import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { freePort } from '../../../test/ingest-fixtures.ts';
 import type { RawConfig } from '../../platform/config.ts';
 import { okData, until } from '../../../test/factory.ts';
@@ -28,7 +28,7 @@ const DEVICES = FLEET.stations.reduce((a, s) => a + s.devices.length, 0);
  *   embedded broker, engine) stops and starts again on the same data directory, port and broker
  *   port; the devices reconnect to it as they would in the field.
  */
-describe.each(DB_TARGETS)('a firmware rollout across an engine restart on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('a firmware rollout across an engine restart on %s', (target) => {
   let db: { url: string; drop: () => Promise<void> } | null = null;
   let t: TestApp;
   let engine: TestApp | null = null;

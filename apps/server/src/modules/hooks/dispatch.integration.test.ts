@@ -8,7 +8,7 @@ import { alarm } from '../../db/schema/alarm.ts';
 import { hook, hookDelivery, hookExecRecord, hookParam, hookSetting } from '../../db/schema/hooks.ts';
 import { notification } from '../../db/schema/system.ts';
 import { emit } from '../../platform/events/outbox.ts';
-import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, dbTargets, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { closedPort } from '../../../test/http-peer.ts';
 import { alarmEngineOf } from '../alarm/index.ts';
@@ -119,7 +119,7 @@ const API_KEY = 'sk-live-very-secret-4711';
 /** A secret shorter than 4 characters (a PIN): masked as a whole token. */
 const PIN = 'Q7';
 
-describe.each(DB_TARGETS)('hook dispatch with a real receiver on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('hook dispatch with a real receiver on %s', (target) => {
   let t: TestApp;
   let rx: Receiver;
   let companyId = 0;

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import type { HookParamRecord, HookRecord, HookSettings } from '@ess/contract/hooks';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { okData } from '../../../test/factory.ts';
 import { hook } from '../../db/schema/hooks.ts';
 import { checkHookScript, runHookScript } from './hook.script.ts';
@@ -22,7 +22,7 @@ import { DEMO_HOOK_CATCHER_URL, DEMO_HOOK_NAME, DEMO_HOOK_SECRET, seedHooksDemo 
 const sign = (id: string, ts: number, body: string) =>
   `v1,${createHmac('sha256', Buffer.from(DEMO_HOOK_SECRET.slice('whsec_'.length), 'base64')).update(`${id}.${ts}.${body}`).digest('base64')}`;
 
-describe.each(DB_TARGETS)('hooks demo on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('hooks demo on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

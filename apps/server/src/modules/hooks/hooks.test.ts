@@ -6,7 +6,7 @@ import {
   type HookActiveResult, type HookCreated, type HookParamOption, type HookParamRecord, type HookRecord, type HookSettings,
   type HookTriggerRecord, type HookTriggerScanResult,
 } from '@ess/contract/hooks';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newCompany, newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { hook, hookParam, hookSetting, hookTrigger } from '../../db/schema/hooks.ts';
 import { SCRIPT_NEEDS_MAIN } from './hook.script.ts';
@@ -24,7 +24,7 @@ import { HOOK_NAME_TAKEN } from './hook.service.ts';
 const HOOK_PAGES = ['/hook/trigger', '/hook/triggerDetail', '/hook/triggerConfig', '/hook/triggerRelate', '/hook/dispatch'];
 const SCRIPT = 'function main(event, params) {\n  return { no: event.data.no, key: params.apiKey };\n}\n';
 
-describe.each(DB_TARGETS)('hooks on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('hooks on %s', (target) => {
   let t: TestApp;
   let companyId: number;
   let foreignCompanyId: number;

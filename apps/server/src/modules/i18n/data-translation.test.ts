@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { OriginalRecord, RefreshResult } from '@ess/contract/i18n';
 import type { Page } from '@ess/contract';
 import { device } from '../../db/schema/device.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, okData, seededCompanies } from '../../../test/factory.ts';
 import { rulesOf, translateData } from './data-translation.ts';
 
@@ -13,7 +13,7 @@ import { rulesOf, translateData } from './data-translation.ts';
  * falling back to the source; the form of one record keeps its source; an edit shows on the next
  * call; a renamed record shows its new name until translated again.
  */
-describe.each(DB_TARGETS)('business data in the caller language on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('business data in the caller language on %s', (target) => {
   let t: TestApp;
   let siteId: number;
   let dev: { id: number; code: string };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceTopic, type DeviceRecord, type Page, type SiteRecord, type UserRow } from '@ess/contract';
 import { appUser } from '../../db/schema/system.ts';
 import { product } from '../../db/schema/device.ts';
-import { DB_TARGETS, startTestApp, type ApiResponse, type TestApp } from '../../../test/harness.ts';
+import { type ApiResponse, dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newAlarm, newDevice, newSite, newUser, okData, seededCompanies, until } from '../../../test/factory.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
@@ -45,7 +45,7 @@ async function sheetOf(res: ApiResponse): Promise<Sheet> {
 /** Excel holds wall-clock times: the cell's UTC fields are the caller's local time. */
 const wallClock = (iso: string | Date, zoneMinutes: number) => new Date(new Date(iso).getTime() + zoneMinutes * 60_000).toISOString();
 
-describe.each(DB_TARGETS)('tables and exports on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('tables and exports on %s', (target) => {
   let t: TestApp;
   let c: Awaited<ReturnType<typeof seededCompanies>>;
   let eastSites: { id: number; code: string; name: string }[];

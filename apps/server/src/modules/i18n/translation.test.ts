@@ -4,7 +4,7 @@ import { shortTextLimit } from '@ess/contract/i18n';
 import type { CompletionRecord, CurrencyRecord, EngineRecord, LanguageRecord, OriginalRecord, RefreshResult, TextNodeRecord } from '@ess/contract/i18n';
 import type { Page } from '@ess/contract';
 import { startHttpPeer, type HttpPeer, type PeerRequest } from '../../../test/http-peer.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, okData, seededCompanies, until } from '../../../test/factory.ts';
 import { seededCatalogue, setCatalogue, shippedCatalogue } from './i18n.state.ts';
 
@@ -14,7 +14,7 @@ import { seededCatalogue, setCatalogue, shippedCatalogue } from './i18n.state.ts
  * on save and import (all or nothing), engines with write-only keys, machine completion through a
  * LibreTranslate peer as a background job, business-data originals, and the refusals.
  */
-describe.each(DB_TARGETS)('translation management on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('translation management on %s', (target) => {
   let t: TestApp;
   let peer: HttpPeer;
   let stranger: string;

@@ -7,7 +7,7 @@ import { iotConfig, iotDevice, iotProduct, iotProperty, iotSync } from '../../db
 import { accessLog } from '../../db/schema/system.ts';
 import { closedPort, startHttpPeer } from '../../../test/http-peer.ts';
 import { startJetLinksPeer, startThingsBoardPeer, type PeerWorld, type PlatformPeer } from '../../../test/iot-peers.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, okData, seededCompanies } from '../../../test/factory.ts';
 
 /**
@@ -33,7 +33,7 @@ const tbWorld = (deviceCode: string): PeerWorld => ({
   ],
 });
 
-describe.each(DB_TARGETS)('IoT sync on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('IoT sync on %s', (target) => {
   let t: TestApp;
   let tb: PlatformPeer;
   let jl: PlatformPeer;

@@ -9,7 +9,7 @@ import { deviceOperation } from '../../db/schema/monitor.ts';
 import { deviceLatest } from '../../db/schema/telemetry.ts';
 import { iotCommand, iotDevice, iotEvent, iotParam, iotProduct, iotProperty, iotUnmapped } from '../../db/schema/iot.ts';
 import { startJetLinksPeer, startThingsBoardPeer, type PlatformPeer } from '../../../test/iot-peers.ts';
-import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, okData, seededCompanies, until } from '../../../test/factory.ts';
 import { ingestOf, loadProductSlots, valuesOf } from '../telemetry/index.ts';
 import { liveOf } from './live/live.service.ts';
@@ -22,7 +22,7 @@ import { liveOf } from './live/live.service.ts';
  * invoke with the parameter relation) and its answer comes back; the subscriber reconnects after
  * the peer drops the socket; keys no relation maps are listed.
  */
-describe.each(DB_TARGETS)('IoT live data and commands on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('IoT live data and commands on %s', (target) => {
   let t: TestApp;
   let tb: PlatformPeer;
   let jl: PlatformPeer;

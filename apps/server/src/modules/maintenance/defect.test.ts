@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defectRecord, pageOf, type DefectRecord, type Page } from '@ess/contract';
 import { domainEvent } from '../../db/schema/events.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, okData } from '../../../test/factory.ts';
 import { orderWorld, PNG, rowCounts, upload, type OrderWorld } from './orders.fixtures.ts';
 
@@ -13,7 +13,7 @@ import { orderWorld, PNG, rowCounts, upload, type OrderWorld } from './orders.fi
  * repair follows its repair order), the export, the station's devices with their open defects, and
  * the refusals (bad input, a device of another station, a foreign station or defect, no menu).
  */
-describe.each(DB_TARGETS)('defect records on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('defect records on %s', (target) => {
   let t: TestApp;
   let w: OrderWorld;
   let photo: string;

@@ -5,7 +5,7 @@ import { inspectionDefect, inspectionWorkOrder, repairOrder } from '../../db/sch
 import { site } from '../../db/schema/site.ts';
 import { appUser, company } from '../../db/schema/system.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { overviewSummary } from './overview.service.ts';
 
@@ -20,7 +20,7 @@ const d = (iso: string) => new Date(iso);
 let seq = 0;
 const no = (p: string) => `${p}${Date.now()}${++seq}`;
 
-describe.each(DB_TARGETS)('maintenance overview on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('maintenance overview on %s', (target) => {
   let t: TestApp;
   let a: number;
   let b: number;

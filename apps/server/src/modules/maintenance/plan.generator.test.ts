@@ -5,7 +5,7 @@ import { inspectionItem, inspectionPlan, inspectionPlanItem, inspectionPlanSite,
 import { domainEvent } from '../../db/schema/events.ts';
 import { site } from '../../db/schema/site.ts';
 import { appUser, notification } from '../../db/schema/system.ts';
-import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, dbTargets, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newAlarm, newDevice, newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 import { failingOnce } from './orders.fixtures.ts';
 import { createAutomaticRepairs } from './repair.service.ts';
@@ -42,7 +42,7 @@ async function makePlan(
 const ordersOf = (t: TestApp, planId: number) =>
   t.ctx.db.select().from(inspectionWorkOrder).where(eq(inspectionWorkOrder.planId, planId)).orderBy(asc(inspectionWorkOrder.siteId), asc(inspectionWorkOrder.scheduledDate));
 
-describe.each(DB_TARGETS)('plan generator on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('plan generator on %s', (target) => {
   let t: TestApp;
   let companyId: number;
   let shanghai: number;

@@ -5,7 +5,7 @@ import { itemRecord, maintLogRecord, pageOf, planRecord, planSiteRecord, type It
 import { domainEvent } from '../../db/schema/events.ts';
 import { inspectionPlan, maintenanceLog } from '../../db/schema/maintenance.ts';
 import { site } from '../../db/schema/site.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 
 /**
@@ -14,7 +14,7 @@ import { newSite, newUser, okData, seededCompanies, type FactoryUser } from '../
  * transition of the spec, stations and items of plans), with the scope refusals. The generator
  * has its own test (plan.generator.test.ts).
  */
-describe.each(DB_TARGETS)('inspection items and plans on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('inspection items and plans on %s', (target) => {
   let t: TestApp;
   let admin: string;
   let east: { id: number };

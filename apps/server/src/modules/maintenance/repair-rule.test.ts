@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RepairAutoRuleRecord, RepairRecord } from '@ess/contract';
 import { repairAutoRule, repairOrder } from '../../db/schema/maintenance.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newAlarm, newDevice, okData, seededCompanies } from '../../../test/factory.ts';
 import { orderWorld, type OrderWorld } from './orders.fixtures.ts';
 import { createAutomaticRepairs } from './repair.service.ts';
@@ -12,7 +12,7 @@ const ONE = '/inspection/repair/auto/rule/query/one';
 const EDIT = '/inspection/repair/auto/rule/edit';
 
 /** The automatic-repair rule's calls (decision 0034): read, set, refusals, and the job following the rule. */
-describe.each(DB_TARGETS)('automatic repair rule on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('automatic repair rule on %s', (target) => {
   let t: TestApp;
   let w: OrderWorld;
   let eastId: number;

@@ -6,7 +6,7 @@ import { repairAutoRule } from '../../db/schema/maintenance.ts';
 import { telemetry } from '../../db/schema/telemetry.ts';
 import { domainEvent } from '../../db/schema/events.ts';
 import { appUser, notification } from '../../db/schema/system.ts';
-import { DB_TARGETS, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, dbTargets, freshPostgres, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { FACTORY_PASSWORD, newAlarm, newDevice, newSite, okData, seededCompanies } from '../../../test/factory.ts';
 import { orderWorld, PNG, rowCounts, upload, type OrderWorld } from './orders.fixtures.ts';
 import { createAutomaticRepairs } from './repair.service.ts';
@@ -15,7 +15,7 @@ const MIN = 60_000;
 const HOUR = 3_600_000;
 
 /** Repair orders over HTTP: every transition allowed and refused, handling rules, defects and alarms as sources, automatic orders, events and notices. */
-describe.each(DB_TARGETS)('repair orders on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('repair orders on %s', (target) => {
   let t: TestApp;
   let w: OrderWorld;
   let photo: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DefectRecord, MaintLogRecord, Page, WorkOrderDetail, WorkOrderRecord, WorkOrderState } from '@ess/contract';
 import { domainEvent } from '../../db/schema/events.ts';
 import { notification } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { okData } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 import { EXE, orderWorld, PNG, rowCounts, storedRow, upload, type OrderWorld } from './orders.fixtures.ts';
@@ -11,7 +11,7 @@ import { EXE, orderWorld, PNG, rowCounts, storedRow, upload, type OrderWorld } f
 const HOUR = 3_600_000;
 
 /** Inspection work orders, their log and defects over HTTP: every transition allowed and refused, results, photos, scope, events and notices. */
-describe.each(DB_TARGETS)('inspection work orders on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('inspection work orders on %s', (target) => {
   let t: TestApp;
   let w: OrderWorld;
   const streams: SseStream[] = [];

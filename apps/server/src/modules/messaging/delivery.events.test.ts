@@ -4,7 +4,7 @@ import { devicePresence } from '../../db/schema/device.ts';
 import { messageDelivery } from '../../db/schema/messaging.ts';
 import { notification } from '../../db/schema/system.ts';
 import { emit } from '../../platform/events/outbox.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 import { processDue } from './delivery.send.ts';
 
@@ -15,7 +15,7 @@ import { processDue } from './delivery.send.ts';
  */
 const MINUTE = 60_000;
 
-describe.each(DB_TARGETS)('delayed and work events on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('delayed and work events on %s', (target) => {
   let t: TestApp;
   let siteId = 0;
   let watcher = 0;

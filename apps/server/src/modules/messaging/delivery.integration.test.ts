@@ -5,7 +5,7 @@ import { mailAccount, mailLog, mailTemplate, messageDelivery, smsChannel, smsLog
 import { site } from '../../db/schema/site.ts';
 import { appUser, notification } from '../../db/schema/system.ts';
 import { localTime } from '@ess/contract/time';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { closedPort } from '../../../test/http-peer.ts';
 import { fault as raiseFault } from '../../../test/alarm-fixtures.ts';
@@ -27,7 +27,7 @@ const SID = `AC${'0123456789abcdef'.repeat(2)}`;
 const TOKEN = 'delivery-test-auth-token';
 const MINUTE = 60_000;
 
-describe.each(DB_TARGETS)('message delivery with real peers on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('message delivery with real peers on %s', (target) => {
   let t: TestApp;
   let smtp: SmtpPeer;
   let failing: SmtpPeer;

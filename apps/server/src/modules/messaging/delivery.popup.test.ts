@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { messageDelivery } from '../../db/schema/messaging.ts';
 import { appUser, notification } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { fault } from '../../../test/alarm-fixtures.ts';
 import { SseStream } from '../../../test/sse-client.ts';
@@ -15,7 +15,7 @@ import { POPUP_SHOWN } from './delivery.plan.ts';
  * not shown the popup (no access to the station, or a level below the popup level) still gets
  * the console notice.
  */
-describe.each(DB_TARGETS)('alarm popup and the console channel on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('alarm popup and the console channel on %s', (target) => {
   let t: TestApp;
   let seer: FactoryUser;
   let outsider: FactoryUser;

@@ -1,7 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailAccount, mailLog, messageDelivery } from '../../db/schema/messaging.ts';
-import { DB_TARGETS, freshPostgres, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, dbTargets, freshPostgres, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
 import { seededCompanies } from '../../../test/factory.ts';
 import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { processDue, RATE_LIMITED } from './delivery.send.ts';
@@ -48,7 +48,7 @@ async function account(t: TestApp, smtp: SmtpPeer): Promise<{ companyId: number;
   return { companyId: east.id, accountId: a!.id };
 }
 
-describe.each(DB_TARGETS)('the per-minute send rate of a mail account on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('the per-minute send rate of a mail account on %s', (target) => {
   let t: TestApp;
   let smtp: SmtpPeer;
   beforeAll(async () => {

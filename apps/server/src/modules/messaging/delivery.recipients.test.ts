@@ -4,7 +4,7 @@ import { localTime } from '@ess/contract/time';
 import { inspectionWorkOrder } from '../../db/schema/maintenance.ts';
 import { mailAccount, mailLog, mailTemplate, messageDelivery, smsChannel, smsLog, smsTemplate } from '../../db/schema/messaging.ts';
 import { appUser, notification } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, okData, seededCompanies, until, type FactoryUser } from '../../../test/factory.ts';
 import { fault } from '../../../test/alarm-fixtures.ts';
 import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
@@ -27,7 +27,7 @@ const TOKEN = 'recipients-test-auth-token';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-describe.each(DB_TARGETS)('message recipients with real peers on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('message recipients with real peers on %s', (target) => {
   let t: TestApp;
   let smtp: SmtpPeer;
   let twilio: TwilioPeer;

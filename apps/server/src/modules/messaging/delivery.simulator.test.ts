@@ -6,7 +6,7 @@ import { alarm } from '../../db/schema/alarm.ts';
 import { mailAccount, mailLog, mailTemplate, messageDelivery, smsChannel, smsLog, smsTemplate } from '../../db/schema/messaging.ts';
 import { site } from '../../db/schema/site.ts';
 import { appUser } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, until } from '../../../test/factory.ts';
 import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { startTwilioPeer, type TwilioPeer } from '../../../test/twilio-peer.ts';
@@ -25,7 +25,7 @@ const TOKEN = 'simulator-test-auth-token';
  * free port) and the SMS at a Twilio peer (the documented Messages API, Basic auth checked), each
  * with the alarm in it; the mail and SMS logs say sent with the server's and the provider's ids.
  */
-describe.each(DB_TARGETS)('an injected simulator fault reaches a person by mail and SMS on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('an injected simulator fault reaches a person by mail and SMS on %s', (target) => {
   let t: TestApp;
   let sim: SimulatorHandle;
   let smtp: SmtpPeer;

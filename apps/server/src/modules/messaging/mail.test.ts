@@ -10,7 +10,7 @@ import {
   CONNECTION_FAILED, CONNECTION_SUCCEEDED, PORT_RANGE, SEND_FAILED, SEND_SUCCEEDED, STORED_SECRET_MOVED, TEMPLATE_UNKNOWN_VARIABLE, TEST_TARGET_REQUIRED, type ConnectionTestResult, type MailAccountRecord,
   type MailLogDetail, type MailLogRecord, type MailPreview, type MailTemplateRecord, type SendTestResult,
 } from '@ess/contract/messaging';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { newAlarm, newCompany, newDevice, newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { mailAccount, mailLog, mailTemplate } from '../../db/schema/messaging.ts';
@@ -39,7 +39,7 @@ async function closedPort(): Promise<number> {
 const header = (raw: string, name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim();
 const PASSWORD = 'S3cret-smtp-Pa55';
 
-describe.each(DB_TARGETS)('mail on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('mail on %s', (target) => {
   let t: TestApp;
   let lines = '';
   let companyId: number;

@@ -4,7 +4,7 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MessageRuleRecord } from '@ess/contract/messaging';
 import { mailAccount, mailLog, mailTemplate, messageDelivery, messageRule, smsChannel, smsTemplate } from '../../db/schema/messaging.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newCompany, newRole, newSite, newUser, okData, seededCompanies } from '../../../test/factory.ts';
 import { literals, serverPack } from '../../../test/packs.ts';
 import { LOCALES } from '@ess/contract';
@@ -16,7 +16,7 @@ import { DEMO_ADMIN_MAIL, DEMO_ALARM_TEMPLATE, seedMessageRulesDemo } from './me
  * with a clear 4xx and write nothing; another company's rule or company is refused; a rule is
  * read back as written; disabling or deleting a rule cancels what it has not sent yet.
  */
-describe.each(DB_TARGETS)('message rules on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('message rules on %s', (target) => {
   let t: TestApp;
   let east = 0;
   let south = 0;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import { messagingEndpoints } from '@ess/contract/messaging';
 import { mailLog, smsLog } from '../../db/schema/messaging.ts';
-import { DB_TARGETS, startTestApp, type ApiResponse, type TestApp } from '../../../test/harness.ts';
+import { type ApiResponse, dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import {
   ACCOUNT_COMPANY_FIXED, CHANNEL_COMPANY_FIXED, MAIL_TEMPLATE_COMPANY_FIXED, RULE_COMPANY_FIXED, SMS_TEMPLATE_COMPANY_FIXED,
@@ -117,7 +117,7 @@ const COMPANY_FIXED: [Name, string][] = [
 const DEFAULT_BAD = { id: 'abc', companyId: 'abc', current: 0, pageSize: 'many' };
 const NAMES = Object.keys(messagingEndpoints) as Name[];
 
-describe.each(DB_TARGETS)('every messaging call refuses bad input, a role without the menu and another company on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('every messaging call refuses bad input, a role without the menu and another company on %s', (target) => {
   let t: TestApp;
   let theirs: Theirs;
   let noMenu: FactoryUser;

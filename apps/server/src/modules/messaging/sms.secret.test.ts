@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SendTestResult } from '@ess/contract/messaging';
 import { accessLog } from '../../db/schema/system.ts';
 import { smsLog } from '../../db/schema/messaging.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, okData, seededCompanies } from '../../../test/factory.ts';
 import { startHttpPeer, type HttpPeer, type PeerAnswer, type PeerRequest } from '../../../test/http-peer.ts';
 
@@ -40,7 +40,7 @@ function echoingFailure(req: PeerRequest): PeerAnswer {
   return { status: 400, body: { Code: 'SignatureDoesNotMatch', Message: echo, RequestId: 'r-2' } };
 }
 
-describe.each(DB_TARGETS)('SMS secrets on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('SMS secrets on %s', (target) => {
   let t: TestApp;
   let peer: HttpPeer;
   let lines = '';

@@ -8,7 +8,7 @@ import type { Page } from '@ess/contract';
 import { meterPeriodReading, meterReMeterTask, meterZeroReading } from '../../db/schema/meter-reading.ts';
 import { priceCycle, priceTemplate, sitePriceCycle } from '../../db/schema/pricing.ts';
 import { readXlsxSheet } from '../../platform/xlsx/xlsx.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, okData, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { MONTH_SWEEP_AT, local, meterMonth, writeMeterReports, type Report } from '../../../test/meter-month.ts';
 import { periodEnergy } from './period-energy.ts';
@@ -18,7 +18,7 @@ import { sweepReadings } from './reading.jobs.ts';
 /** The month of apps/server/test/meter-month.ts (by hand there): a replacement, a spike and a missing midnight. */
 const NOW = MONTH_SWEEP_AT;
 
-describe.each(DB_TARGETS)('meter readings on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('meter readings on %s', (target) => {
   let t: TestApp;
   let siteId: number;
   let foreignSiteId: number;

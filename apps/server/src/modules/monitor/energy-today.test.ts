@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { todayIn, type SiteOverview } from '@ess/contract';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { reporter } from '../../../test/report.ts';
 import { site } from '../../db/schema/site.ts';
 import { localDayStart } from '../../platform/time/local-time.ts';
@@ -16,7 +16,7 @@ const MIN = 60_000;
  * UTC−11 before 11:00 UTC), and its storage meter's register grows by different amounts since
  * local midnight and since UTC midnight, so a figure of the UTC day cannot pass.
  */
-describe.each(DB_TARGETS)('one today for the energy monitor and the station overview on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('one today for the energy monitor and the station overview on %s', (target) => {
   let t: TestApp;
   let siteId: number;
   const now = Date.now();

@@ -6,7 +6,7 @@ import type {
   MeterElectricData, MonitorChart, MonitorChild, MonitorDetail, PasswordCheckResult, QuantityChart, TelemetryValue, WarnMask,
 } from '@ess/contract';
 import { deviceValues, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
-import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { deviceOperation } from '../../db/schema/monitor.ts';
 import { ingestOf } from '../telemetry/index.ts';
@@ -23,7 +23,7 @@ const COMMAND_TIMEOUT_MS = 2000;
  * embedded broker, the calls answer from the stored latest values and rollups, and control calls
  * travel over MQTT to the simulated devices and back.
  */
-describe.each(DB_TARGETS)('device monitoring on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('device monitoring on %s', (target) => {
   let t: TestApp;
   let sim: SimulatorHandle;
   let clock: ManualClock;

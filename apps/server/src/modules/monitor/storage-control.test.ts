@@ -3,7 +3,7 @@ import { connect } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceTopic, type ControlResult, type DeviceRecord, type MonitorDetail } from '@ess/contract';
 import { capacityOf, createState, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
-import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { until } from '../../../test/factory.ts';
 import { deviceOperation } from '../../db/schema/monitor.ts';
 import { ingestOf } from '../telemetry/index.ts';
@@ -26,7 +26,7 @@ const PATH = '/monitor/storage/one/control';
  * that a manual set-point is not capped by the site load: a manual discharge of 100 kW then shows
  * as PCS activePower = 100 kW (AC side; the battery gives 100 / 0.98 = 102.04 kW DC). Standby: 0 kW.
  */
-describe.each(DB_TARGETS)('storage control on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('storage control on %s', (target) => {
   let t: TestApp;
   let sim: SimulatorHandle;
   let clock: ManualClock;

@@ -7,7 +7,7 @@ import { demoFleet } from '@ess/simulator';
 import { seedDemoOnce } from '../../demo/demo-seed.ts';
 import { priceCycle, priceTemplate } from '../../db/schema/pricing.ts';
 import { site } from '../../db/schema/site.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 import { tariffsForSite, type PriceChange } from './pricing.service.ts';
 import { STARTED_PRICE_DELETE } from './price-history.ts';
@@ -18,7 +18,7 @@ const DAY = [band('00:00', '08:00', 'valley'), band('08:00', '11:00', 'peak'), b
 const prices = { tipPrice: 1.35, peakPrice: 1.12, flatPrice: 0.68, valleyPrice: 0.31, demandPrice: 40.8 };
 const cycle = (name: string, months: number[], over: Record<string, unknown> = {}) => ({ name, months, periods: DAY, ...prices, ...over });
 
-describe.each(DB_TARGETS)('time-of-use pricing on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('time-of-use pricing on %s', (target) => {
   let t: TestApp;
   let admin: string;
   let east: { id: number };

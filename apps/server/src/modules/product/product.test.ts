@@ -8,14 +8,14 @@ import {
   type StaticPropertyRecord, type TemplateRecord, type TemplateTreeNode,
 } from '@ess/contract';
 import { product } from '../../db/schema/device.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newDevice, newSite, newUser, okData, seededCompanies, until } from '../../../test/factory.ts';
 import { ingestOf } from '../telemetry/index.ts';
 
 const tag = () => randomBytes(3).toString('hex');
 const refusalOf = (body: { errorMsg: string }) => JSON.parse(body.errorMsg) as ImportRefusal;
 
-describe.each(DB_TARGETS)('thing models and templates on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('thing models and templates on %s', (target) => {
   let t: TestApp;
   let mqtt: MqttClient;
   let pcsId: number;

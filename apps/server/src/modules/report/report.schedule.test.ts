@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import type { ReportEmbedRecord, ReportEmbedUrl, ReportRunRecord, ReportScheduleRecord } from '@ess/contract/report';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { newRole, newSite, newUser, okData, seededCompanies, until, type FactoryUser } from '../../../test/factory.ts';
 import { mailAccount } from '../../db/schema/messaging.ts';
@@ -47,7 +47,7 @@ function verifyJwt(token: string, secret: string, nowS: number): Record<string, 
  * two instances sweep at the same moment; recipients without the stations get nothing; the
  * embed URL is a short-lived HS256 JWT whose locked params are the viewer's stations.
  */
-describe.each(DB_TARGETS)('report schedules and embedding on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('report schedules and embedding on %s', (target) => {
   let t: TestApp;
   let peer: SmtpPeer;
   let eastId: number;

@@ -7,7 +7,7 @@ import {
 import type { DemandAnalysisInfo, DemandMonthBrief } from '@ess/contract/demand';
 import type { ReportExportRecord, ReportPreview, ReportTemplate } from '@ess/contract/report';
 import type { StatementRecord } from '@ess/contract/statement';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 import { demoFleet } from '@ess/simulator';
 import { site } from '../../db/schema/site.ts';
@@ -28,7 +28,7 @@ const cents = (xs: number[]) => Math.round(sum(xs.map((x) => Math.round(x * 100)
  * calls it summarises for the same stations and period; a foreign station is refused; exports
  * run as background jobs and their files hold the preview's figures.
  */
-describe.each(DB_TARGETS)('reports on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('reports on %s', (target) => {
   let t: TestApp;
   let stations: { id: number; name: string; timeZone: string }[] = [];
   let ids: number[] = [];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIAGRAM_MAX_DEPTH, type DiagramRecord } from '@ess/contract';
 import { distributionDiagram, site } from '../../db/schema/site.ts';
 import { seedDemoOnce } from '../../demo/demo-seed.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { diagramSanitiser } from './diagram.service.ts';
 import { documentsParsedHere } from './svg-sanitize.ts';
 
@@ -16,7 +16,7 @@ function upload(t: TestApp, siteId: number, body: string) {
   return t.api.call<DiagramRecord>('POST', '/configure/distribution/diagram/upload', { token: t.adminToken, rawBody: f });
 }
 
-describe.each(DB_TARGETS)('distribution diagram limits on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('distribution diagram limits on %s', (target) => {
   let t: TestApp;
   let siteId: number;
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import type { CabinetRecord, CallbackDef, CallbackExecRecord, DiagramRecord, Pag
 import { device } from '../../db/schema/device.ts';
 import { site, userSite } from '../../db/schema/site.ts';
 import { seedDemoOnce } from '../../demo/demo-seed.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 
 const future = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -52,7 +52,7 @@ function upload(t: TestApp, token: string, fields: Record<string, string>, file?
   return t.api.call<DiagramRecord>('POST', '/configure/distribution/diagram/upload', { token, rawBody: f });
 }
 
-describe.each(DB_TARGETS)('station configuration on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('station configuration on %s', (target) => {
   let t: TestApp;
   let east: { id: number };
   let south: { id: number };

@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statement, statementLog } from '../../db/schema/statement.ts';
 import { notification } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { eventually, newSite, newUser, okData, roleIdByName, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { STATEMENT_NOTICE_TITLE } from './statement.notify.ts';
 import { generateDue, lastEndedMonth } from './statement.jobs.ts';
@@ -12,7 +12,7 @@ import { generateDue, lastEndedMonth } from './statement.jobs.ts';
  * day has come (billing day 5 here: on 4 November the last ended period is September's, on the 5th
  * October's), once whatever runs at the same time, and tells the investor and the power user.
  */
-describe.each(DB_TARGETS)('statement drafts by the job on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('statement drafts by the job on %s', (target) => {
   let t: TestApp;
   let siteId: number;
   let investor: FactoryUser;

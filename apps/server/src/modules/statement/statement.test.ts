@@ -5,7 +5,7 @@ import type { Page } from '@ess/contract';
 import type { SiteStatementRecord, StatementDetail, StatementRecord } from '@ess/contract/statement';
 import { statement } from '../../db/schema/statement.ts';
 import { notification } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { eventually, newSite, newUser, okData, roleIdByName, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { MONTH_SWEEP_AT, meterMonth } from '../../../test/meter-month.ts';
 import { sweepReadings } from '../meter/index.ts';
@@ -36,7 +36,7 @@ const BANDS = [
 ];
 const ALL_YEAR = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
-describe.each(DB_TARGETS)('statements on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('statements on %s', (target) => {
   let t: TestApp;
   let siteId: number;
   let investor: FactoryUser;

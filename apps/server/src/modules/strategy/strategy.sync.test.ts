@@ -4,7 +4,7 @@ import { strategyHash, type StrategyAdd, type StrategySimulation, type StrategyS
 import { todayIn } from '@ess/contract';
 import type { DeviceRecord } from '@ess/contract';
 import { deviceValues, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, seededCompanies, until } from '../../../test/factory.ts';
 import { alarm } from '../../db/schema/alarm.ts';
 import { domainEvent } from '../../db/schema/events.ts';
@@ -34,7 +34,7 @@ const flat = (siteId: number, mode: 'charge' | 'discharge' | 'idle', powerKw: nu
  * confirms the hash, runs the schedule (its power follows within two reports), reports the hash
  * it runs, and a strategy changed behind the console's back is drift with an alarm.
  */
-describe.each(DB_TARGETS)('strategy synchronisation on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('strategy synchronisation on %s', (target) => {
   let t: TestApp;
   let sim: SimulatorHandle;
   let clock: ManualClock;

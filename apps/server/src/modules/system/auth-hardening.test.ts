@@ -5,7 +5,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUser, captcha, company, loginLog, session } from '../../db/schema/system.ts';
-import { DB_TARGETS, REDIS_TEST_URL, solveCaptcha, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, REDIS_TEST_URL, solveCaptcha, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { hashPassword } from '../../platform/password.ts';
 
 async function redisReachable(): Promise<boolean> {
@@ -45,7 +45,7 @@ const login = (t: TestApp, username: string, password: string, headers: Record<s
 
 const profile = (t: TestApp, token: string) => t.api.get<{ phone: string | null; email: string | null }>('/system/user/profile/info', token);
 
-describe.each(DB_TARGETS)('sign-in hardening on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('sign-in hardening on %s', (target) => {
   describe('captcha on', () => {
     let t: TestApp;
     beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
 
-describe.each(DB_TARGETS)('sign-in on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('sign-in on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

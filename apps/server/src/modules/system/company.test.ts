@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import { appUser, company, role } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 
 interface CompanyNode {
@@ -20,7 +20,7 @@ interface CompanyRecord {
   parentName: string | null;
 }
 
-describe.each(DB_TARGETS)('company administration on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('company administration on %s', (target) => {
   let t: TestApp;
   let group: { id: number; path: string };
   let east: { id: number; path: string };

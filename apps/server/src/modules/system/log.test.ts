@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, startTestApp, type ApiResponse, type TestApp } from '../../../test/harness.ts';
+import { type ApiResponse, dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seededCompanies, eventually, FACTORY_PASSWORD, newUser, type FactoryUser } from '../../../test/factory.ts';
 
 interface PageOf<T> { records: T[]; total: number; current: number; pageSize: number }
@@ -26,7 +26,7 @@ async function sheetOf(res: ApiResponse): Promise<string[][]> {
 
 const XLSX_MIME = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-describe.each(DB_TARGETS)('login and access logs on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('login and access logs on %s', (target) => {
   let t: TestApp;
   let viewer: FactoryUser; // EAST, with both log menus
   let eastUser: FactoryUser; // EAST, no menus

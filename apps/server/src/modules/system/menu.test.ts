@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { menu, menuInterface, roleMenu } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { interfaceIdOf, newUser, seededCompanies } from '../../../test/factory.ts';
 
 interface MenuNode {
@@ -22,7 +22,7 @@ interface InterfaceRow {
   selectable: boolean;
 }
 
-describe.each(DB_TARGETS)('menus and interfaces on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('menus and interfaces on %s', (target) => {
   let t: TestApp;
   let menuAdminToken: string;
 

@@ -4,7 +4,7 @@ import { DEFAULT_LOCALE, LOCALES, type Page } from '@ess/contract';
 import { notification } from '../../db/schema/system.ts';
 import { subscriber } from '../../platform/events/outbox.ts';
 import { defineModule } from '../../platform/module.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, roleIdByName, seededCompanies, type FactoryUser } from '../../../test/factory.ts';
 import { emitPings } from '../../../test/outbox-fixtures.ts';
 import { shippedPack } from '../i18n/i18n.routes.ts';
@@ -33,7 +33,7 @@ const poisonModule = defineModule({
  * notification per dead subscriber in the message list of the administrators (holders of the
  * built-in 系统管理员 role), and nobody else's.
  */
-describe.each(DB_TARGETS)('dead domain-event deliveries reach the administrators on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('dead domain-event deliveries reach the administrators on %s', (target) => {
   let t: TestApp;
   let secondAdmin: FactoryUser;
   let allMenus: FactoryUser;

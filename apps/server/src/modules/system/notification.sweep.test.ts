@@ -1,12 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notification, notificationSetting } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seededCompanies, newUser } from '../../../test/factory.ts';
 import { sweepOverduePushes } from './notification.jobs.ts';
 
 /** A scheduled push whose job was lost is still delivered, once, by the periodic sweep. */
-describe.each(DB_TARGETS)('overdue scheduled pushes on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('overdue scheduled pushes on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

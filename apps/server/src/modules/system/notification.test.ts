@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOTIFICATION_CONTENT_MAX } from '@ess/contract';
 import { notification, notificationLog, notificationSetting } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { seededCompanies, eventually, newRole, newUser, type FactoryUser } from '../../../test/factory.ts';
 import { SseStream } from '../../../test/sse-client.ts';
 import { runScheduledPush } from './notification.service.ts';
@@ -14,7 +14,7 @@ interface SettingRow { id: number; title: string; status: string; pushMode: stri
 
 const uniq = (p: string) => `${p}-${Math.random().toString(36).slice(2, 8)}`;
 
-describe.each(DB_TARGETS)('notifications on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('notifications on %s', (target) => {
   let t: TestApp;
   const streams: SseStream[] = [];
   const stream = async (token: string) => {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from '@ess/contract';
 import { role, roleMenu, userRole } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { interfaceIdOf, menuIdsOf, newUser, okData, roleIdByName, seededCompanies } from '../../../test/factory.ts';
 
 interface RoleRecord {
@@ -16,7 +16,7 @@ interface RoleRecord {
   interfaceIds: number[];
 }
 
-describe.each(DB_TARGETS)('role administration on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('role administration on %s', (target) => {
   let t: TestApp;
   let c: Awaited<ReturnType<typeof seededCompanies>>;
   let east: { token: string; id: number; roleId: number };

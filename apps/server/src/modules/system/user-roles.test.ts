@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page, ProfileInfo } from '@ess/contract';
 import { appUser, session, userRole } from '../../db/schema/system.ts';
 import { userSite } from '../../db/schema/site.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { FACTORY_PASSWORD, newCompany, newRole, newSite, newUser, okData, roleIdByName, seededCompanies } from '../../../test/factory.ts';
 
 /**
@@ -11,7 +11,7 @@ import { FACTORY_PASSWORD, newCompany, newRole, newSite, newUser, okData, roleId
  * following new stations within the company scope, and the profile's permission list that the
  * console shows actions by (the route guard's own rule).
  */
-describe.each(DB_TARGETS)('users: delete, all stations, permissions on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('users: delete, all stations, permissions on %s', (target) => {
   let t: TestApp;
   let c: Awaited<ReturnType<typeof seededCompanies>>;
   let operatorRole: number;

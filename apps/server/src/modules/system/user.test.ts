@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_ZONE_INVALID, type Page } from '@ess/contract';
 import { appUser, session } from '../../db/schema/system.ts';
 import { site } from '../../db/schema/site.ts';
-import { ADMIN_PASSWORD, DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { menuIdsOf, newSite, newUser, okData, roleIdByName, seededCompanies } from '../../../test/factory.ts';
 
 interface UserRecord {
@@ -20,7 +20,7 @@ interface UserRecord {
   siteIds: number[];
 }
 
-describe.each(DB_TARGETS)('user administration on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('user administration on %s', (target) => {
   let t: TestApp;
   let c: Awaited<ReturnType<typeof seededCompanies>>;
   let operatorRole: number;

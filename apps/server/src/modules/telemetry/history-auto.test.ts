@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceHistory } from '@ess/contract';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { reporter } from '../../../test/report.ts';
 import { device } from '../../db/schema/device.ts';
 import { ingestOf } from './index.ts';
@@ -16,7 +16,7 @@ const DAY = 24 * HOUR;
  * rollups) older than some point are removed, as the retention or a server that started late
  * leaves them, and the same range is asked for again.
  */
-describe.each(DB_TARGETS)('automatic history resolution on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('automatic history resolution on %s', (target) => {
   let t: TestApp;
   let deviceId: number;
   const now = Date.now();

@@ -7,11 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deviceTopic, THING_MODEL } from '@ess/contract';
 import { registerFleet } from '../../demo/demo-seed.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { isolatedFleet } from '../../../test/ingest-fixtures.ts';
 import { ingestOf } from './index.ts';
 
-describe.each(DB_TARGETS)('acknowledgement after commit on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('acknowledgement after commit on %s', (target) => {
   const tag = `A${randomBytes(3).toString('hex')}`;
   const fleet = isolatedFleet(tag);
   const pack = fleet.stations[0]!.devices.find((d) => d.type === 'batteryPack')!;

@@ -10,7 +10,7 @@ import { startApp, type RunningApp } from '../../app.ts';
 import { registerFleet } from '../../demo/demo-seed.ts';
 import { loadConfig } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logging.ts';
-import { ADMIN_PASSWORD, DB_TARGETS, freshPostgres, type DbTarget } from '../../../test/harness.ts';
+import { ADMIN_PASSWORD, DB_TARGETS, type DbTarget, dbTargets, freshPostgres } from '../../../test/harness.ts';
 import { isolatedFleet } from '../../../test/ingest-fixtures.ts';
 import { ingestOf } from './index.ts';
 
@@ -86,7 +86,7 @@ async function cleanBroker(clientIds: string[], fleet: Fleet) {
   await c.endAsync();
 }
 
-describe.skipIf(!mosquitto).each(DB_TARGETS)('QoS 1 persistence through a server restart on %s (Mosquitto)', (target) => {
+describe.skipIf(!mosquitto).each(dbTargets(import.meta.url))('QoS 1 persistence through a server restart on %s (Mosquitto)', (target) => {
   const tag = `Q${randomBytes(3).toString('hex')}`;
   const fleet = isolatedFleet(tag);
   const clientId = `ess-test-${tag}`;

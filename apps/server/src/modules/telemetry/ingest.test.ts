@@ -3,7 +3,7 @@ import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceHistory, DeviceLatestRecord, DeviceProperties, DeviceRecord, DeviceTreeNode, Page, DeviceFaultWarning } from '@ess/contract';
 import { deviceValues, demoFleet, manualClock, runSimulator, type ManualClock, type SimulatorHandle } from '@ess/simulator';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { purgeTelemetry } from './telemetry.jobs.ts';
 import { site, userSite } from '../../db/schema/site.ts';
 import { appUser, company, menu, role, roleMenu, userRole } from '../../db/schema/system.ts';
@@ -26,7 +26,7 @@ const SH01 = FLEET.stations.find((s) => s.code === 'SH01')!;
  * The whole device path through real parts: the server starts its embedded broker, the
  * simulator publishes the demo fleet to it, and the device calls answer with what was published.
  */
-describe.each(DB_TARGETS)('telemetry ingest on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('telemetry ingest on %s', (target) => {
   let t: TestApp;
   let sim: SimulatorHandle;
   let clock: ManualClock;

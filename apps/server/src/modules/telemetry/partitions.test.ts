@@ -8,7 +8,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, freshPostgres, PG_ADMIN_URL } from '../../../test/harness.ts';
+import { dbTargets, freshPostgres, PG_ADMIN_URL } from '../../../test/harness.ts';
 import { migratedPgliteImage } from '../../../test/db-images.ts';
 import { migrationsFolder, openDatabase, type Database } from '../../platform/db/database.ts';
 import type { AppContext } from '../../platform/context.ts';
@@ -53,7 +53,7 @@ function migrationsBefore0016(): string {
   return dir;
 }
 
-describe.each(DB_TARGETS)('telemetry partitions on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('telemetry partitions on %s', (target) => {
   let database: Database;
   let dropPg: (() => Promise<void>) | null = null;
   let pgUrl = '';

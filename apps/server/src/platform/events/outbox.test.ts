@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { dispatcher, emitPings, prepareRecorder, recorder, seenCounts } from '../../../test/outbox-fixtures.ts';
 import { createLogger } from '../logging.ts';
 import { subscriber, type OutboxDeadPayload } from './outbox.ts';
@@ -14,7 +14,7 @@ const TOTAL = 300;
  * transaction sees each exactly once, even when the dispatcher dies mid-way. The test servers run
  * without the jobs role, so the only dispatchers are the test's.
  */
-describe.each(DB_TARGETS)('domain-event outbox on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('domain-event outbox on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target, { ROLES: 'api' });

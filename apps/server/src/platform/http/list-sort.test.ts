@@ -7,7 +7,7 @@ import { cabinet, productProperty } from '../../db/schema/device.ts';
 import { priceTemplate, sitePriceCycle, solarPriceCycle } from '../../db/schema/pricing.ts';
 import { productTemplate } from '../../db/schema/product.ts';
 import { appUser, notification, notificationLog, notificationSetting } from '../../db/schema/system.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newAlarm, newCompany, newDevice, newRole, newSite, newUser, seededCompanies } from '../../../test/factory.ts';
 
 /**
@@ -23,7 +23,7 @@ import { newAlarm, newCompany, newDevice, newRole, newSite, newUser, seededCompa
 const tag = () => randomBytes(3).toString('hex');
 type Row = Record<string, unknown>;
 
-describe.each(DB_TARGETS)('sorting the resource lists on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('sorting the resource lists on %s', (target) => {
   let t: TestApp;
   const page = async (path: string, body: object) => {
     const r = await t.api.call<Page<Row>>('POST', path, { token: t.adminToken, body: { current: 1, pageSize: 100, ...body } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../modules/index.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import type { AnyRoute } from './route.ts';
 
 interface Probe {
@@ -18,7 +18,7 @@ function keysOf(schema: unknown): string[] {
  * Bad input must come back as a 4xx envelope naming the problem, never a 500, and must not
  * harm the server (product-spec §5, ARCHITECTURE §3).
  */
-describe.each(DB_TARGETS)('robustness on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('robustness on %s', (target) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(target);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MENUS, menuCovers } from '@ess/contract';
 import { allRoutes } from '../../modules/index.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { newUser, seededCompanies } from '../../../test/factory.ts';
 import { scopeFixtures } from '../../../test/scope-fixtures.ts';
 import { isProbe, type AnyRoute, type ScopeProbe } from './route.ts';
@@ -10,7 +10,7 @@ import { isProbe, type AnyRoute, type ScopeProbe } from './route.ts';
  * Walks every registered route and shows the three refusals: no token → 401; a role without
  * the route's menu → 403; another company's object → refused (403/404).
  */
-describe.each(DB_TARGETS)('route table on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('route table on %s', (target) => {
   let t: TestApp;
   let narrowToken: string;
   let scopedToken: string;

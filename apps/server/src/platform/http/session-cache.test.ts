@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { eventually, newUser, seededCompanies } from '../../../test/factory.ts';
 import { appUser, roleMenu } from '../../db/schema/system.ts';
 import type { AuthUser, SessionCheck } from './auth.ts';
@@ -103,7 +103,7 @@ describe('ChangeHub', () => {
   });
 });
 
-describe.each(DB_TARGETS)('session checks cached on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('session checks cached on %s', (target) => {
   let t: TestApp;
   let sessionQueries = 0;
   let profileQueries = 0;

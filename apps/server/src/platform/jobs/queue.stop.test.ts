@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modules } from '../../modules/index.ts';
 import { defineModule } from '../module.ts';
-import { DB_TARGETS, startTestApp, type TestApp } from '../../../test/harness.ts';
+import { dbTargets, startTestApp, type TestApp } from '../../../test/harness.ts';
 import { until } from '../../../test/factory.ts';
 
 /**
@@ -39,7 +39,7 @@ const slowModule = defineModule({
   },
 });
 
-describe.each(DB_TARGETS)('stopping with background work in hand on %s', (target) => {
+describe.each(dbTargets(import.meta.url))('stopping with background work in hand on %s', (target) => {
   let t: TestApp | undefined;
   const rejections: unknown[] = [];
   const onRejection = (e: unknown) => void rejections.push(e);
