@@ -52,6 +52,8 @@ export interface ThingsBoardPlatform {
   fault(deviceCode: string, code: string, active: boolean, message: string, ts: number): void;
   /** The device's connectivity (the `active` server attribute). */
   connectivity(deviceCode: string, online: boolean, ts: number): void;
+  /** The RPCs it served (device code, method), oldest first. */
+  readonly rpcs: readonly { deviceCode: string; method: string }[];
   close(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startThingsBoardPlatform(o: PlatformOptions): Promise<Thin
   const alarms = new Map<string, Alarm>(); // by device id + type: the latest alarm of that type
   const tokens = new Set<string>();
   const subs = new Map<WebSocket, Sub[]>();
+  const rpcs: { deviceCode: string; method: string }[] = [];
 
   const profileOf = (p: (typeof profiles)[number]) => ({
     id: { entityType: 'DEVICE_PROFILE', id: p.id }, createdTime: CREATED, tenantId: TENANT, name: p.name, description: `${station.name} · ${p.type}`,
@@ -163,6 +166,7 @@ export async function startThingsBoardPlatform(o: PlatformOptions): Promise<Thin
     const d = byId.get(deviceId);
     if (!d) return notFound();
     if (typeof body.method !== 'string' || body.method === '') return err(400, 'Invalid request body', 31);
+    rpcs.push({ deviceCode: d.def.code, method: body.method });
     const waitMs = Math.min(Number(body.timeout) > 0 ? Number(body.timeout) : 10_000, o.rpcTimeoutMs ?? 10_000);
     const reply = await o.source.command(d.def.code, body.method, body.params ?? {});
     if (!reply) {
@@ -318,6 +322,7 @@ export async function startThingsBoardPlatform(o: PlatformOptions): Promise<Thin
 
   return {
     url: `http://${o.host ?? '127.0.0.1'}:${address.port}`,
+    rpcs,
     telemetry(deviceCode, ts, values) {
       const d = byCode.get(deviceCode);
       if (!d) return;

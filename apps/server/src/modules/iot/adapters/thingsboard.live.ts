@@ -94,5 +94,7 @@ export async function thingsboardInvoke(baseUrl: string, token: string, device: 
   const body = a.body;
   // A device that answers the console's reply shape with ok: false refused the command.
   if (field(body, 'ok') === false) return { kind: 'answer', ok: false, error: text(field(body, 'error')) ?? 'refused by the device' };
+  const inner = field(body, 'result');
+  if (field(body, 'ok') === true && inner && typeof inner === 'object' && !Array.isArray(inner)) return { kind: 'answer', ok: true, result: inner as Record<string, unknown> };
   return { kind: 'answer', ok: true, result: body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { value: body } };
 }
