@@ -12,7 +12,8 @@
 import { createServer } from 'node:net';
 import { ConsoleApi } from './support/api.ts';
 import { E2E_ADMIN_PASSWORD } from './support/server.ts';
-import { log, runScript, shoot, shootOverlay, signedInPage, startDemoShots } from './support/shots.ts';
+import type { Page } from 'playwright-core';
+import { check, log, runScript, settled, shootOverlay, shotPath, signedInPage, startDemoShots } from './support/shots.ts';
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -32,6 +33,20 @@ async function eventually<T>(what: string, seconds: number, check: () => Promise
     await new Promise((r) => setTimeout(r, 1000));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A full-page shot of `route` once `ready` shows, the live demo's firmware notices closed first (not part of these screens), axe-checked. */
+async function shoot(page: Page, base: string, route: string, name: string, problems: string[], ready = 'main .ant-table-row'): Promise<boolean> {
+  await page.goto(`${base}${route}`);
+  const found = await page.locator(ready).first().waitFor({ timeout: 30_000 }).then(() => true, () => false);
+  if (!found) log(`${name}: nothing like ${ready} on ${route}`);
+  await settled(page, 400);
+  for (const close of await page.locator('.ant-notification-notice-close').all()) await close.click().catch(() => undefined);
+  await settled(page, 400);
+  await check(page, name, problems);
+  await page.screenshot({ path: shotPath(name), fullPage: true });
+  log(`${name}.png`);
+  return found;
 }
 
 runScript(async () => {

@@ -7,7 +7,7 @@ import type { AuthUser } from '../../platform/http/auth.ts';
 import type { SeedContext } from '../../platform/module.ts';
 import { perApp } from '../../platform/module.ts';
 import { secretBox } from '../../platform/secrets.ts';
-import { IOT_PASSWORD } from './config.service.ts';
+import { IOT_PASSWORD, sessionOf } from './config.service.ts';
 import { nudgeLive } from './live/live.service.ts';
 import { relateAdd } from './relate.service.ts';
 import { approve, syncFull } from './sync.service.ts';
@@ -98,7 +98,7 @@ async function relateDemo(ctx: AppContext, user: AuthUser, configId: number): Pr
 /**
  * One attempt at the demo's first sync: done (true) when the demo application is gone, disabled
  * or synced already, or once this sync and its relations are made; throws when the platform does
- * not answer (the caller tries again).
+ * not answer (the caller tries again; nothing is recorded then).
  */
 export async function firstDemoSync(ctx: AppContext): Promise<boolean> {
   const [c] = await ctx.db.select({ id: iotConfig.id, enabled: iotConfig.enabled }).from(iotConfig).where(and(eq(iotConfig.name, DEMO_IOT_NAME), eq(iotConfig.username, DEMO_IOT_USER)));
@@ -107,6 +107,9 @@ export async function firstDemoSync(ctx: AppContext): Promise<boolean> {
   if ((applied?.n ?? 0) > 0) return true;
   const user = await adminUser(ctx);
   if (!user) return true;
+  // Signed in first: while the platform does not answer, no failed run is recorded at each try.
+  const [stored] = await ctx.db.select().from(iotConfig).where(eq(iotConfig.id, c.id));
+  await (await sessionOf(ctx, stored!)).whoami();
   const run = await syncFull(ctx, user, c.id);
   if (run.state === 'planned') await approve(ctx, user, run.id);
   const made = await relateDemo(ctx, user, c.id);
