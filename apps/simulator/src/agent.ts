@@ -453,8 +453,9 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
       const { agent, station } = agentFor(deviceCode);
       const device = station.def.devices.find((d) => d.code === deviceCode)!;
       let answer: Reply | null = null;
-      await execute(agent, station, device, { requestId: randomBytes(8).toString('hex'), ts: clock.now(), command, params }, async (r) => {
+      await execute(agent, station, device, { requestId: randomBytes(8).toString('hex'), ts: clock.now(), command, params }, (r) => {
         answer = r;
+        return Promise.resolve();
       });
       return answer;
     },

@@ -90,14 +90,14 @@ describe('the simulator as a ThingsBoard platform', () => {
     const all: { name: string; active: boolean; deviceProfileId: { id: string } }[] = [];
     for (let page = 0; page < 20; page++) {
       const r = await call(`/api/tenant/deviceInfos?page=${page}&pageSize=5`, { token });
-      all.push(...(r.body.data as unknown as typeof all));
+      all.push(...(r.body.data as typeof all));
       if (!r.body.hasNext) break;
     }
     expect(all.map((d) => d.name).sort()).toEqual(station.devices.map((d) => d.code).sort());
     // The agent announced them online: the `active` attribute.
     expect(all.every((d) => d.active)).toBe(true);
     expect((await call('/api/tenant/deviceInfos?page=0', { token })).status).toBe(400);
-    const profiles = (await call('/api/deviceProfiles?page=0&pageSize=100', { token })).body.data as unknown as { id: { id: string }; profileData: { alarms: { alarmType: string }[] } }[];
+    const profiles = (await call('/api/deviceProfiles?page=0&pageSize=100', { token })).body.data as { id: { id: string }; profileData: { alarms: { alarmType: string }[] } }[];
     expect(profiles).toHaveLength(new Set(station.devices.map((d) => d.type)).size);
     const pcsProfile = platformId('profile', `${DEMO_PLATFORM_STATION}:pcs`);
     expect(profiles.find((p) => p.id.id === pcsProfile)!.profileData.alarms.map((a) => a.alarmType)).toEqual(THING_MODEL.pcs.events.map((e) => e.code));

@@ -298,7 +298,7 @@ export async function startThingsBoardPlatform(o: PlatformOptions): Promise<Thin
       }
       mine.push({ cmdId, kind: 'attr', devices: new Set([d.id]) });
       const a = active.get(d.id);
-      if (a && String(c.keys ?? 'active').split(',').includes('active')) send(ws, tsUpdate(cmdId, { active: [[a.ts, a.online]] }));
+      if (a && (typeof c.keys === 'string' ? c.keys : 'active').split(',').includes('active')) send(ws, tsUpdate(cmdId, { active: [[a.ts, a.online]] }));
     }
     for (const c of list(cmd.alarmDataCmds)) {
       const cmdId = Number(c.cmdId);
