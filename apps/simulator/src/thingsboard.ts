@@ -278,27 +278,23 @@ export async function startThingsBoardPlatform(o: PlatformOptions): Promise<Thin
   const subscribe = (ws: WebSocket, cmd: Record<string, unknown>) => {
     const mine = subs.get(ws);
     if (!mine) return;
-    for (const c of list(cmd.tsSubCmds)) {
+    /** One device's subscription (telemetry or attributes): the device, or the platform's refusal sent. */
+    const subscribed = (c: Cmd, kind: 'ts' | 'attr') => {
       const cmdId = Number(c.cmdId);
       const d = byId.get(String(c.entityId));
-      if (!d) {
-        send(ws, { subscriptionId: cmdId, errorCode: 32, errorMsg: 'Device not found', data: {} });
-        continue;
-      }
-      mine.push({ cmdId, kind: 'ts', devices: new Set([d.id]) });
+      if (!d) send(ws, { subscriptionId: cmdId, errorCode: 32, errorMsg: 'Device not found', data: {} });
+      else mine.push({ cmdId, kind, devices: new Set([d.id]) });
+      return d ? { cmdId, d } : null;
+    };
+    for (const c of list(cmd.tsSubCmds)) {
+      const s = subscribed(c, 'ts');
       // The first update: the latest values.
-      send(ws, tsUpdate(cmdId, Object.fromEntries(Object.entries(latest.get(d.id) ?? {}).map(([k, v]) => [k, [v]]))));
+      if (s) send(ws, tsUpdate(s.cmdId, Object.fromEntries(Object.entries(latest.get(s.d.id) ?? {}).map(([k, v]) => [k, [v]]))));
     }
     for (const c of list(cmd.attrSubCmds)) {
-      const cmdId = Number(c.cmdId);
-      const d = byId.get(String(c.entityId));
-      if (!d) {
-        send(ws, { subscriptionId: cmdId, errorCode: 32, errorMsg: 'Device not found', data: {} });
-        continue;
-      }
-      mine.push({ cmdId, kind: 'attr', devices: new Set([d.id]) });
-      const a = active.get(d.id);
-      if (a && (typeof c.keys === 'string' ? c.keys : 'active').split(',').includes('active')) send(ws, tsUpdate(cmdId, { active: [[a.ts, a.online]] }));
+      const s = subscribed(c, 'attr');
+      const a = s && active.get(s.d.id);
+      if (s && a && (typeof c.keys === 'string' ? c.keys : 'active').split(',').includes('active')) send(ws, tsUpdate(s.cmdId, { active: [[a.ts, a.online]] }));
     }
     for (const c of list(cmd.alarmDataCmds)) {
       const cmdId = Number(c.cmdId);
