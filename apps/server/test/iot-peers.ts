@@ -200,11 +200,22 @@ export async function startThingsBoardPeer(world: PeerWorld): Promise<PlatformPe
   // WebSocket /api/ws/plugins/telemetry?token=<JWT>: { tsSubCmds, historyCmds, attrSubCmds } → updates
   // { subscriptionId, errorCode, errorMsg, data: { key: [[ts, "value"]] } } (the first one: the latest values).
   const latest = new Map<string, Record<string, [number, string]>>();
-  const subs = new Map<WebSocket, { cmdId: number; deviceId: string; kind: 'ts' | 'attr' }[]>();
+  const subs = new Map<WebSocket, { cmdId: number; deviceId: string; kind: 'ts' | 'attr' | 'alarm' }[]>();
+  // Alarms (the entity-data query API's alarmDataCmds): by device and type, the latest one.
+  const alarms = new Map<string, { id: string; type: string; deviceId: string; severity: string; startTs: number; clearTs: number; cleared: boolean }>();
+  const alarmOf = (a: NonNullable<ReturnType<typeof alarms.get>>) => ({
+    id: { entityType: 'ALARM', id: a.id }, createdTime: a.startTs, type: a.type, originator: { entityType: 'DEVICE', id: a.deviceId }, severity: a.severity,
+    status: a.cleared ? 'CLEARED_UNACK' : 'ACTIVE_UNACK', acknowledged: false, cleared: a.cleared, startTs: a.startTs, endTs: a.cleared ? a.clearTs : a.startTs,
+    ackTs: 0, clearTs: a.cleared ? a.clearTs : 0, details: {}, entityId: { entityType: 'DEVICE', id: a.deviceId }, latest: {},
+  });
   const update = (cmdId: number, data: Record<string, [number, string | boolean][]>) => ({ subscriptionId: cmdId, errorCode: 0, errorMsg: null, data, latestValues: {} });
   const sockets = socketsOn(peer, (url) => url.pathname === '/api/ws/plugins/telemetry' && tokens.has(url.searchParams.get('token') ?? ''), (ws) => {
     ws.on('message', (raw) => {
-      let m: { tsSubCmds?: { entityId: string; cmdId: number; scope?: string }[]; attrSubCmds?: { entityId: string; cmdId: number; keys?: string }[] };
+      let m: {
+        tsSubCmds?: { entityId: string; cmdId: number; scope?: string }[];
+        attrSubCmds?: { entityId: string; cmdId: number; keys?: string }[];
+        alarmDataCmds?: { cmdId: number; query?: { entityFilter?: { type?: string; entityList?: string[] }; pageLink?: { statusList?: string[] } } }[];
+      };
       try {
         m = JSON.parse((raw as Buffer).toString('utf8')) as typeof m;
       } catch {
@@ -226,10 +237,26 @@ export async function startThingsBoardPeer(world: PeerWorld): Promise<PlatformPe
         list.push({ cmdId: c.cmdId, deviceId: c.entityId, kind: 'attr' });
         if (d.online !== null && (c.keys ?? 'active').split(',').includes('active')) ws.send(JSON.stringify(update(c.cmdId, { active: [[Date.now(), d.online]] })));
       }
+      for (const c of m.alarmDataCmds ?? []) {
+        const filter = c.query?.entityFilter;
+        if (filter?.type !== 'entityList' || !Array.isArray(filter.entityList)) {
+          ws.send(JSON.stringify({ cmdId: c.cmdId, cmdUpdateType: 'ALARM_DATA', errorCode: 31, errorMsg: 'Unsupported entity filter', data: null, update: null }));
+          continue;
+        }
+        const ids = filter.entityList.filter((id) => world.devices.some((d) => d.id === id));
+        for (const id of ids) list.push({ cmdId: c.cmdId, deviceId: id, kind: 'alarm' });
+        const page = [...alarms.values()].filter((a) => ids.includes(a.deviceId) && !a.cleared).map(alarmOf);
+        ws.send(JSON.stringify({ cmdId: c.cmdId, cmdUpdateType: 'ALARM_DATA', errorCode: 0, errorMsg: null, data: { data: page, totalPages: 1, totalElements: page.length, hasNext: false }, update: null }));
+      }
       subs.set(ws, list);
     });
     ws.on('close', () => subs.delete(ws));
   });
+  const sendAlarm = (a: NonNullable<ReturnType<typeof alarms.get>>) => {
+    for (const [ws, list] of subs) {
+      for (const s of list) if (s.kind === 'alarm' && s.deviceId === a.deviceId) ws.send(JSON.stringify({ cmdId: s.cmdId, cmdUpdateType: 'ALARM_DATA', errorCode: 0, errorMsg: null, data: null, update: [alarmOf(a)] }));
+    }
+  };
   const send = (deviceId: string, kind: 'ts' | 'attr', data: Record<string, [number, string | boolean][]>) => {
     for (const [ws, list] of subs) for (const s of list) if (s.deviceId === deviceId && s.kind === kind) ws.send(JSON.stringify(update(s.cmdId, data)));
   };
@@ -244,8 +271,17 @@ export async function startThingsBoardPeer(world: PeerWorld): Promise<PlatformPe
       latest.set(deviceId, l);
       send(deviceId, 'ts', data);
     },
-    event() {
-      throw new Error('ThingsBoard alarms are not pushed by this peer');
+    // An alarm of type eventId raised, or cleared with data { cleared: true } (severity from data.severity).
+    event(deviceId, eventId, data, ts = Date.now()) {
+      const d = (data ?? {}) as { cleared?: boolean; severity?: string };
+      const key = `${deviceId}|${eventId}`;
+      const before = alarms.get(key);
+      const a = d.cleared
+        ? before && { ...before, cleared: true, clearTs: ts }
+        : { id: `alarm-${randomBytes(4).toString('hex')}`, type: eventId, deviceId, severity: d.severity ?? 'MAJOR', startTs: ts, clearTs: 0, cleared: false };
+      if (!a) return;
+      alarms.set(key, a);
+      sendAlarm(a);
     },
     connectivity(deviceId, online) {
       const d = world.devices.find((x) => x.id === deviceId);

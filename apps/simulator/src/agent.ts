@@ -35,7 +35,20 @@ export interface SimulatorOptions {
   randomFaultsPerDevicePerDay?: number;
   /** Extra mqtt.js options (username, password, …). */
   mqtt?: Partial<IClientOptions>;
+  /**
+   * One station whose devices report through an IoT platform the simulator plays (decision 0055):
+   * its telemetry and faults go to the platform instead of the broker; its statuses go to both
+   * (the platform's connectivity; over MQTT they carry the firmware, which no platform field holds).
+   */
+  platform?: { station: string; outlet: PlatformOutlet };
   log?: (message: string) => void;
+}
+
+/** What a platform the simulator plays takes from the devices of its station. */
+export interface PlatformOutlet {
+  telemetry(deviceCode: string, ts: number, values: TelemetryPayload['values']): void;
+  fault(deviceCode: string, code: string, active: boolean, message: string, ts: number): void;
+  connectivity(deviceCode: string, online: boolean, ts: number): void;
 }
 
 export interface SimulatorHandle {
@@ -58,6 +71,11 @@ export interface SimulatorHandle {
   setOtaFault(deviceCode: string, failAt: OtaFaultPoint | null): void;
   /** The firmware a device runs now. */
   firmware(deviceCode: string): FirmwareInfo;
+  /**
+   * Runs a command on a device as if it came over MQTT (a platform's RPC): its reply, or null
+   * when the device is out of touch and does not answer.
+   */
+  command(deviceCode: string, command: string, params: unknown): Promise<Omit<CommandReply, 'requestId'> | null>;
   /** Publishes offline status for every device and disconnects. */
   stop(): Promise<void>;
 }
@@ -130,7 +148,29 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
    */
   const unheard = (station: StationState, deviceCode: string) => quiet(station, deviceCode) || station.dyn.offline[deviceCode] === true;
 
+  const outlet = options.platform?.outlet;
+  /** Telemetry and events of the platform's station go to it; statuses to it and the broker. */
+  const toPlatform = (agent: StationAgent, deviceCode: string, kind: string, payload: string): boolean => {
+    if (!outlet || options.platform?.station !== agent.code) return false;
+    if (kind === 'telemetry') {
+      const p = JSON.parse(payload) as TelemetryPayload;
+      outlet.telemetry(deviceCode, p.ts, p.values);
+      return true;
+    }
+    if (kind === 'event') {
+      const p = JSON.parse(payload) as EventPayload;
+      outlet.fault(deviceCode, p.code, p.active, p.message ?? '', p.ts);
+      return true;
+    }
+    if (kind === 'status') {
+      const p = JSON.parse(payload) as StatusPayload;
+      outlet.connectivity(deviceCode, p.online, p.ts);
+    }
+    return false;
+  };
+
   const publish = async (agent: StationAgent, deviceCode: string, kind: 'telemetry' | 'event' | 'status' | 'command/reply' | 'ota' | 'log', payload: string, retain = false) => {
+    if (toPlatform(agent, deviceCode, kind, payload)) return;
     try {
       await agent.client.publishAsync(deviceTopic(agent.code, deviceCode, kind), payload, { qos: MQTT_QOS, retain });
     } catch (err) {
@@ -218,25 +258,9 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
   });
   for (const [code, failAt] of Object.entries(options.otaFaults ?? {})) ota.setFault(code, failAt);
 
-  const onCommand = async (agent: StationAgent, topic: string, payload: Buffer): Promise<void> => {
-    const parsed = parseDeviceTopic(topic);
-    if (!parsed || parsed.kind !== 'command' || parsed.siteCode !== agent.code) return;
-    const station = stationOf(agent.code);
-    const device = station.def.devices.find((d) => d.code === parsed.deviceCode);
-    let body: unknown;
-    try {
-      body = JSON.parse(payload.toString('utf8'));
-    } catch {
-      log(`unparseable command on ${topic}`);
-      return;
-    }
-    const requestId = typeof body === 'object' && body !== null && 'requestId' in body && typeof body.requestId === 'string' ? body.requestId : null;
-    const reply = (r: Omit<CommandReply, 'requestId'>) =>
-      requestId ? publish(agent, parsed.deviceCode, 'command/reply', json({ requestId, ...r })) : Promise.resolve();
-    if (!device) {
-      await reply({ ok: false, error: `unknown device ${parsed.deviceCode}` });
-      return;
-    }
+  type Reply = Omit<CommandReply, 'requestId'>;
+  /** Runs a command body on a device: its reply, or null when it does not answer (out of touch). */
+  const execute = async (agent: StationAgent, station: StationState, device: DeviceDef, body: unknown, reply: (r: Reply) => Promise<void>): Promise<void> => {
     // An offline device does not answer: the server's timeout must handle it.
     if (unheard(station, device.code)) return;
     const name = typeof body === 'object' && body !== null && 'command' in body ? String(body.command) : '';
@@ -264,6 +288,28 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     await reply({ ok: outcome.ok, ...(outcome.result ? { result: outcome.result } : {}), ...(outcome.error ? { error: outcome.error } : {}) });
     if (outcome.reboot) await reboot(agent, device);
     await syncEvents(agent);
+  };
+
+  const onCommand = async (agent: StationAgent, topic: string, payload: Buffer): Promise<void> => {
+    const parsed = parseDeviceTopic(topic);
+    if (!parsed || parsed.kind !== 'command' || parsed.siteCode !== agent.code) return;
+    const station = stationOf(agent.code);
+    const device = station.def.devices.find((d) => d.code === parsed.deviceCode);
+    let body: unknown;
+    try {
+      body = JSON.parse(payload.toString('utf8'));
+    } catch {
+      log(`unparseable command on ${topic}`);
+      return;
+    }
+    const requestId = typeof body === 'object' && body !== null && 'requestId' in body && typeof body.requestId === 'string' ? body.requestId : null;
+    const reply = (r: Reply) =>
+      requestId ? publish(agent, parsed.deviceCode, 'command/reply', json({ requestId, ...r })) : Promise.resolve();
+    if (!device) {
+      await reply({ ok: false, error: `unknown device ${parsed.deviceCode}` });
+      return;
+    }
+    await execute(agent, station, device, body, reply);
   };
 
   const publishAll = async (agent: StationAgent): Promise<void> => {
@@ -402,6 +448,16 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     setOtaFault: (deviceCode, failAt) => {
       agentFor(deviceCode);
       ota.setFault(deviceCode, failAt);
+    },
+    command: async (deviceCode, command, params) => {
+      const { agent, station } = agentFor(deviceCode);
+      const device = station.def.devices.find((d) => d.code === deviceCode)!;
+      let answer: Reply | null = null;
+      await execute(agent, station, device, { requestId: randomBytes(8).toString('hex'), ts: clock.now(), command, params }, (r) => {
+        answer = r;
+        return Promise.resolve();
+      });
+      return answer;
     },
     firmware: (deviceCode) => {
       const found = findStation(state, deviceCode);

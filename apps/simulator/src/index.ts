@@ -11,6 +11,8 @@ export * from './incidents.ts';
 export { currentFirmware, downloadPackage, parseOtaFaults, renderDeviceLog } from './ota.ts';
 export * from './soc.ts';
 export * from './storage-mode.ts';
+export { DEMO_PLATFORM_PASSWORD, DEMO_PLATFORM_PORT, DEMO_PLATFORM_STATION, DEMO_PLATFORM_USER, platformId, startThingsBoardPlatform } from './thingsboard.ts';
+export type { PlatformSource, ThingsBoardPlatform } from './thingsboard.ts';
 // The EMS's strategy (the demo history runs the stations under their synchronised strategy).
 export { applyStrategy, strategyControls } from './strategy.ts';
 // Station-local time is the contract's (time.ts); re-exported for the simulator's users.

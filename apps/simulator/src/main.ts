@@ -5,7 +5,8 @@ import { createFleet } from './fleet.ts';
 import { DEFAULT_FAULT_RATE } from './incidents.ts';
 import { parseOtaFaults } from './ota.ts';
 import { loadState, saveState } from './persist.ts';
-import { runSimulator } from './agent.ts';
+import { runSimulator, type SimulatorHandle } from './agent.ts';
+import { DEMO_PLATFORM_STATION, startThingsBoardPlatform, type ThingsBoardPlatform } from './thingsboard.ts';
 // The demo hook's receiver (a demo peer, never the product's): hosted here when asked.
 import { startHookCatcher, type HookCatcher } from '../../../scripts/hook-catcher.mjs';
 
@@ -25,6 +26,10 @@ import { startHookCatcher, type HookCatcher } from '../../../scripts/hook-catche
  *                     line a request; GET / lists them). `npm start` sets 8628, the demo hook's target, so its
  *                     alarms arrive without a second terminal. Unset: none. A port taken (`npm run hook-catcher`
  *                     already runs) is left to that one.
+ *   SIM_IOT_PLATFORM  a port: also play a ThingsBoard-compatible IoT platform there on 127.0.0.1 (thingsboard.ts;
+ *                     decision 0055) for the devices of station BE01, whose telemetry and faults then report through
+ *                     it instead of MQTT (tenant@thingsboard.org / tenant). `npm start` sets 8629, where the demo's IoT
+ *                     application points. Unset: none, every station on MQTT. A port taken: BE01 stays on MQTT.
  *   SIM_FLASH_MS      wall-clock ms a device flashing firmware stays offline (default 8000)
  *   SIM_OTA_FAULTS    injected firmware/log faults for demos: "SH01-PCS-01=flash,BE01-BMS-01=verify"
  *                     (issue | download | verify | flash | log)
@@ -71,6 +76,21 @@ async function main(): Promise<void> {
   }
 
   const fleet = createFleet(stations, seed);
+
+  let platform: ThingsBoardPlatform | null = null;
+  let handle: SimulatorHandle | null = null;
+  const platformStation = fleet.stations.find((s) => s.code === DEMO_PLATFORM_STATION);
+  if (env.SIM_IOT_PLATFORM && platformStation) {
+    const port = num('SIM_IOT_PLATFORM', 8629);
+    platform = await startThingsBoardPlatform({
+      port,
+      source: { station: platformStation, command: (device, command, params) => (handle ? handle.command(device, command, params) : Promise.resolve(null)) },
+    }).catch((err: unknown) => {
+      log(`the IoT platform did not start (${(err as { code?: string }).code ?? (err as Error).message}): ${DEMO_PLATFORM_STATION} reports over MQTT`);
+      return null;
+    });
+    if (platform) log(`a ThingsBoard-compatible platform on ${platform.url} for the devices of ${DEMO_PLATFORM_STATION}`);
+  }
   const clock = speed === 1 ? systemClock : acceleratedClock(speed);
   const resumed = stateFile && speed === 1 ? await loadState(stateFile, fleet, clock.now(), { randomFaultsPerDevicePerDay: faultRate }) : null;
   if (resumed) log(`resumed from ${stateFile}`);
@@ -83,9 +103,11 @@ async function main(): Promise<void> {
     randomFaultsPerDevicePerDay: faultRate,
     flashMs,
     otaFaults,
+    ...(platform ? { platform: { station: DEMO_PLATFORM_STATION, outlet: platform } } : {}),
     mqtt: { ...(env.MQTT_USERNAME ? { username: env.MQTT_USERNAME } : {}), ...(env.MQTT_PASSWORD ? { password: env.MQTT_PASSWORD } : {}) },
     log,
   });
+  handle = sim;
   const deviceCount = fleet.stations.reduce((a, s) => a + s.devices.length, 0);
   log(`${fleet.stations.length} stations, ${deviceCount} devices, every ${intervalMs} ms to ${mqttUrl}`);
 
@@ -106,6 +128,7 @@ async function main(): Promise<void> {
       .then(() => sim.stop())
       .then(() => broker?.close())
       .then(() => catcher?.close())
+      .then(() => platform?.close())
       .then(() => process.exit(0))
       .catch((err: unknown) => {
         log(`stop failed: ${(err as Error).message}`);

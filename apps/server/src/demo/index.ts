@@ -8,6 +8,7 @@ import { seedStatementDemo } from '../modules/statement/index.ts';
 import { seedDemandDemo, seedDemandTargets } from '../modules/demand/index.ts';
 import { seedStrategyDemo } from '../modules/strategy/index.ts';
 import { playFirmwareDemo } from '../modules/firmware/index.ts';
+import { startIotDemo } from '../modules/iot/index.ts';
 import { sweepReadings } from '../modules/meter/index.ts';
 import { demoHistoryDefaultDays, demoHistoryWanted, seedDemoHistory } from './demo-history.ts';
 import { seedDemoOnce } from './demo-seed.ts';
@@ -60,6 +61,8 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   // After the history's demand windows: their few pre-alarms (the days the storage ran short).
   await seedDemandDemo(running.ctx);
   const sim = startSimulatorProcess(config, mqtt, log);
+  // The IoT demo's first sync and relations, once the simulator's platform answers (BE01's devices report through it). Once.
+  startIotDemo(running.ctx);
   // The firmware rollouts and log capture run live against the simulated devices. Once.
   await playFirmwareDemo(running.ctx).catch((err: unknown) => log.warn({ err }, 'firmware demo not started'));
   return sim;

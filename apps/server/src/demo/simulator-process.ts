@@ -8,6 +8,8 @@ import type { DeviceBroker } from '../platform/context.ts';
 
 /** The port of the demo hook's target (hooks.demo.ts: DEMO_HOOK_CATCHER_URL), where the simulator hosts its receiver. */
 export const DEMO_HOOK_CATCHER_PORT = 8628;
+/** The port of the demo's IoT application (iot.demo.ts: DEMO_IOT_PLATFORM_URL), where the simulator plays a ThingsBoard platform. */
+export const DEMO_IOT_PLATFORM_PORT = 8629;
 
 export interface SimulatorProcess {
   stop(): Promise<void>;
@@ -26,7 +28,7 @@ export function wantsSimulator(config: Config, broker: DeviceBroker): boolean {
 /**
  * Runs apps/simulator's CLI as a child process against the server's broker, with its state
  * file in the data directory (registers keep counting across restarts), hosting the demo hook's
- * receiver (SIM_HOOK_CATCHER; the server itself hosts no peer). It stops with the server.
+ * receiver (SIM_HOOK_CATCHER) and the demo's IoT platform (SIM_IOT_PLATFORM; the server itself hosts no peer). It stops with the server.
  */
 export function startSimulatorProcess(config: Config, broker: DeviceBroker, log: Logger): SimulatorProcess {
   // The build bundles the simulator's CLI as dist/simulator.mjs; from the sources it runs under tsx.
@@ -37,6 +39,9 @@ export function startSimulatorProcess(config: Config, broker: DeviceBroker, log:
       // The demo hook's receiver (its target, 127.0.0.1:8628) lives with the demo stations: the demo
       // hook is delivered, not failing into an open circuit, without a second terminal.
       SIM_HOOK_CATCHER: process.env.SIM_HOOK_CATCHER ?? String(DEMO_HOOK_CATCHER_PORT),
+      // The demo's IoT application (decision 0055): station BE01's devices report through a
+      // ThingsBoard-compatible platform the simulator plays on 127.0.0.1:8629.
+      SIM_IOT_PLATFORM: process.env.SIM_IOT_PLATFORM ?? String(DEMO_IOT_PLATFORM_PORT),
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

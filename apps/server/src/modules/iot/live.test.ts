@@ -70,7 +70,7 @@ describe.each(dbTargets(import.meta.url))('IoT live data and commands on %s', (t
     await ingestOf(t.ctx)!.registry.load();
     tb = await startThingsBoardPeer({
       username: 'tenant@example.com', password: 'Tb-Live-Secret-1',
-      products: [{ id: 'prof-pcs', name: 'PCS', properties: [{ id: 'power_w' }, { id: 'cabinet_humidity' }], events: [] }],
+      products: [{ id: 'prof-pcs', name: 'PCS', properties: [{ id: 'power_w' }, { id: 'cabinet_humidity' }], events: [{ id: 'IGBT over temperature', level: 'CRITICAL' }] }],
       devices: [{ id: 'tb-1', name: tbDev.code, productId: 'prof-pcs', online: true }],
     });
     jl = await startJetLinksPeer({
@@ -182,6 +182,31 @@ describe.each(dbTargets(import.meta.url))('IoT live data and commands on %s', (t
     expect(late.status).toBeGreaterThanOrEqual(400);
     const ops = await t.ctx.db.select({ result: deviceOperation.result }).from(deviceOperation).where(and(eq(deviceOperation.deviceId, tbDev.id), eq(deviceOperation.command, 'switch')));
     expect(ops.map((o) => o.result)).toEqual(['ok', 'timeout']);
+  });
+
+  it('ThingsBoard: an alarm of a related type opens the console alarm, its clearing ends it; an unrelated type is ignored', async () => {
+    const [p] = await t.ctx.db.select().from(iotProduct).where(eq(iotProduct.externalId, 'prof-pcs'));
+    const [ev] = await t.ctx.db.select().from(iotEvent).where(eq(iotEvent.iotProductId, p!.id));
+    expect(ev).toMatchObject({ identifier: 'IGBT over temperature', level: 'CRITICAL' });
+    await okData(t.api.post('/iot/relate/event/add', token(), {
+      iotProductId: p!.id, iotDeviceId: null, productId: tbDev.productId, active: true, iotEventId: ev!.id, identifier: 'PCS_IGBT_FAULT',
+      valueMap: [{ platformValue: 'ACTIVE', status: 1, label: 'IGBT过温' }, { platformValue: 'CLEARED', status: 0, label: '已恢复' }],
+    }));
+    const alarms = async (status: string) => (await t.ctx.db.select().from(alarm).where(and(eq(alarm.deviceId, tbDev.id), eq(alarm.status, status)))).length;
+    // The stream subscribed the device's alarms when it opened; the route applied the relation before answering.
+    await until('the stream', () => tb.live.subscribed() > 0);
+    tb.live.event('tb-1', 'Unrelated alarm', {});
+    tb.live.event('tb-1', 'IGBT over temperature', { severity: 'CRITICAL' });
+    await until('the alarm', async () => {
+      await flushed();
+      return (await alarms('active')) === 1;
+    });
+    tb.live.event('tb-1', 'IGBT over temperature', { cleared: true });
+    await until('the alarm ended', async () => {
+      await flushed();
+      return (await alarms('ended')) === 1;
+    });
+    expect(await alarms('active')).toBe(0);
   });
 
   it('JetLinks: a related fault event opens an alarm, property reports arrive, a command is a function invoke through the parameter relation', async () => {
