@@ -60,10 +60,29 @@ export async function playDemo(running: RunningApp): Promise<SimulatorProcess | 
   await seedStatementDemo(running.ctx);
   // After the history's demand windows: their few pre-alarms (the days the storage ran short).
   await seedDemandDemo(running.ctx);
+  const simStarted = new Date();
   const sim = startSimulatorProcess(config, mqtt, log);
   // The IoT demo's first sync and relations, once the simulator's platform answers (BE01's devices report through it). Once.
   startIotDemo(running.ctx);
-  // The firmware rollouts and log capture run live against the simulated devices. Once.
-  await playFirmwareDemo(running.ctx).catch((err: unknown) => log.warn({ err }, 'firmware demo not started'));
+  // The firmware rollouts and log capture run live against the simulated devices. Once. Only when
+  // every station's devices report again: an upgrade command sent before the simulated device
+  // listens is lost, and the rollout pauses on a device that "did not answer within 30 s".
+  void stationsReporting(running, fleet.stations.map((st) => st.code), simStarted)
+    .then(() => playFirmwareDemo(running.ctx))
+    .catch((err: unknown) => log.warn({ err }, 'firmware demo not started'));
   return sim;
+}
+
+/** Resolves once a device of each station has been heard since `since` (at most a minute). */
+async function stationsReporting(running: RunningApp, codes: string[], since: Date): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (Date.now() < end) {
+    const { rows } = await running.ctx.database.sql.query<{ n: number }>(
+      `select count(distinct s.code)::int as n from device_latest l join device d on d.id = l.device_id join site s on s.id = d.site_id
+        where s.code = any($1) and l.last_seen_at >= $2`,
+      [codes, since.toISOString()],
+    );
+    if ((rows[0]?.n ?? 0) >= codes.length) return;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
 }
