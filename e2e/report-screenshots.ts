@@ -15,7 +15,7 @@ import { appUser } from '../apps/server/src/db/schema/system.ts';
 import { runDueSchedules } from '../apps/server/src/modules/report/report.schedule.ts';
 import { ConsoleApi } from './support/api.ts';
 import { seriousViolations } from './support/axe.ts';
-import { embedPeer } from './support/embed-peer.ts';
+import { embedPeer, openEmbeddedDashboard } from './support/embed-peer.ts';
 import { E2E_ADMIN_PASSWORD } from './support/server.ts';
 import { log, runScript, settled, shotPath, signedInPage, startDemoShots } from './support/shots.ts';
 
@@ -90,13 +90,8 @@ runScript(async () => {
   const secret = 'screenshot-metabase-embedding-secret-0123456789';
   const peer = await embedPeer(secret);
   try {
-    await api.post('/report/embed/edit', { enabled: true, tool: 'metabase', siteUrl: peer.url, secret, dashboards: [{ id: 7, name: 'Fleet overview' }] });
-    await page.getByRole('tab', { name: '外部报表' }).click();
-    await page.getByTestId('report-embed-settings').waitFor();
-    await page.getByRole('combobox', { name: '报表', exact: true }).click({ force: true });
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Fleet overview' }).first().click();
-    await page.getByTestId('report-embed-open').click();
-    await page.frameLocator('iframe[title="外部报表"]').getByTestId('locked').waitFor({ timeout: 30_000 });
+    const frame = await openEmbeddedDashboard(page, api, peer.url, secret);
+    await frame.getByTestId('locked').waitFor({ timeout: 30_000 });
     await settled(page, 800);
     const embedViolations = await seriousViolations(page);
     if (embedViolations.length) problems.push(`embed: ${JSON.stringify(embedViolations)}`);

@@ -15,7 +15,7 @@ import { animationsSettled } from './support/animations.ts';
 import { ConsoleApi } from './support/api.ts';
 import { seriousViolations } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
-import { embedPeer } from './support/embed-peer.ts';
+import { embedPeer, openEmbeddedDashboard } from './support/embed-peer.ts';
 import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -166,13 +166,7 @@ describe('report centre: preview, paging, background export and download', () =>
     const secret = 'e2e-metabase-embedding-secret-0123456789abcdef';
     const peer = await embedPeer(secret);
     try {
-      await api.post('/report/embed/edit', { enabled: true, tool: 'metabase', siteUrl: peer.url, secret, dashboards: [{ id: 7, name: 'Fleet overview' }] });
-      await page.getByRole('tab', { name: '外部报表' }).click();
-      await page.getByTestId('report-embed-settings').waitFor();
-      await page.getByRole('combobox', { name: '报表', exact: true }).click({ force: true });
-      await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Fleet overview' }).first().click();
-      await page.getByTestId('report-embed-open').click();
-      const frame = page.frameLocator('iframe[title="外部报表"]');
+      const frame = await openEmbeddedDashboard(page, api, peer.url, secret);
       await expect.poll(() => frame.getByTestId('locked').textContent(), { timeout: 30_000 }).toContain('site_id');
       expect(peer.seen).toHaveLength(1);
       expect(peer.seen[0]!.dashboard).toBe(7);

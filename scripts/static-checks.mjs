@@ -9,7 +9,8 @@ import { availableParallelism } from 'node:os';
 
 // The projects are those of the `typecheck` script, so the two lists cannot drift apart.
 const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const projects = [...scripts.typecheck.matchAll(/tsc -p (\S+)/g)].map((m) => m[1]);
+// TypeScript's native compiler (tsgo, @typescript/native-preview; decision 0058), one thread each.
+const projects = [...scripts.typecheck.matchAll(/tsgo -p (\S+)/g)].map((m) => m[1]);
 const checks = [
   // The type-aware lint holds its three programs (eslint.config.js) at once: it ran out of V8's
   // default heap (~4 GB here) with one program per workspace; with three it peaks at 4.0 GB
@@ -18,7 +19,7 @@ const checks = [
   { name: 'copy-paste', cmd: 'node', args: ['scripts/copy-paste.mjs'] },
   // The console's text catalogue (refresh merges it into the database) must match the code.
   { name: 'text catalogue', cmd: 'node', args: ['scripts/scan-texts.mjs', '--check'] },
-  ...projects.map((p) => ({ name: `typecheck ${p}`, cmd: 'npx', args: ['tsc', '-p', p] })),
+  ...projects.map((p) => ({ name: `typecheck ${p}`, cmd: 'npx', args: ['tsgo', '-p', p, '--singleThreaded'] })),
 ];
 
 function run({ name, cmd, args, env }) {

@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FrameLocator, Page } from 'playwright-core';
+import type { ConsoleApi } from './api.ts';
 
 /**
  * A stand-in for Metabase's static embedding endpoint, for the e2e runs: GET
@@ -26,4 +28,19 @@ export async function embedPeer(secret: string) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * Points the report centre's external tool at the stand-in (Metabase, one dashboard "Fleet
+ * overview") and opens that dashboard from the external-reports tab of /report/jimu: the page's
+ * frame then holds what the stand-in answered.
+ */
+export async function openEmbeddedDashboard(page: Page, api: ConsoleApi, peerUrl: string, secret: string): Promise<FrameLocator> {
+  await api.post('/report/embed/edit', { enabled: true, tool: 'metabase', siteUrl: peerUrl, secret, dashboards: [{ id: 7, name: 'Fleet overview' }] });
+  await page.getByRole('tab', { name: '外部报表' }).click();
+  await page.getByTestId('report-embed-settings').waitFor();
+  await page.getByRole('combobox', { name: '报表', exact: true }).click({ force: true });
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: 'Fleet overview' }).first().click();
+  await page.getByTestId('report-embed-open').click();
+  return page.frameLocator('iframe[title="外部报表"]');
 }

@@ -2,11 +2,10 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { device } from '../../db/schema/device.ts';
 import { firmwareLogCapture, firmwarePackage, firmwareRollout } from '../../db/schema/firmware.ts';
 import { site } from '../../db/schema/site.ts';
-import { appUser, company } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
-import type { AuthUser } from '../../platform/http/auth.ts';
 import { logAdd } from './log-capture.service.ts';
 import { rolloutAdd, rolloutStart } from './rollout.service.ts';
+import { serviceUser } from '../system/index.ts';
 
 /**
  * The demo's rollouts and log capture (SEED_DEMO, once: no rollout yet), made through the same
@@ -19,13 +18,8 @@ import { rolloutAdd, rolloutStart } from './rollout.service.ts';
 export async function playFirmwareDemo(ctx: AppContext): Promise<void> {
   const [has] = await ctx.db.select({ n: count() }).from(firmwareRollout);
   if ((has?.n ?? 0) > 0) return;
-  const [admin] = await ctx.db
-    .select({ id: appUser.id, username: appUser.username, name: appUser.name, companyId: appUser.companyId, path: company.path })
-    .from(appUser)
-    .innerJoin(company, eq(company.id, appUser.companyId))
-    .where(eq(appUser.username, 'admin'));
-  if (!admin) return;
-  const user: AuthUser = { id: admin.id, username: admin.username, name: admin.name, companyId: admin.companyId, companyPath: admin.path, buildIn: true, allSites: true, sessionId: 0 };
+  const user = await serviceUser(ctx, { username: 'admin' });
+  if (!user) return;
   const pkg = async (name: string, version: string) =>
     (await ctx.db.select({ id: firmwarePackage.id }).from(firmwarePackage).where(and(eq(firmwarePackage.name, name), eq(firmwarePackage.version, version), eq(firmwarePackage.state, 'released'))))[0]?.id;
   const sites = new Map((await ctx.db.select({ id: site.id, code: site.code }).from(site).where(inArray(site.code, ['SH01', 'BE01', 'LA01']))).map((s) => [s.code, s.id]));

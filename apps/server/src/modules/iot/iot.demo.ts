@@ -11,6 +11,7 @@ import { IOT_PASSWORD, sessionOf } from './config.service.ts';
 import { nudgeLive } from './live/live.service.ts';
 import { relateAdd } from './relate.service.ts';
 import { approve, syncFull } from './sync.service.ts';
+import { serviceUser } from '../system/index.ts';
 
 /**
  * The IoT demo (SEED_DEMO; decision 0055). Seed, once (no application yet): one ThingsBoard
@@ -49,15 +50,6 @@ export async function seedIotDemo({ config, db }: Pick<SeedContext, 'config' | '
     username: DEMO_IOT_USER, passwordEnc: secretBox(config.secretKey).seal(DEMO_IOT_PASSWORD, IOT_PASSWORD), requireApproval: true, enabled: true,
     remark: 'npm start：站点模拟器在 8629 端口扮演 ThingsBoard，柏林站（BE01）的设备经它上报', createdBy: admin?.id ?? null,
   });
-}
-
-async function adminUser(ctx: AppContext): Promise<AuthUser | null> {
-  const [a] = await ctx.db
-    .select({ id: appUser.id, username: appUser.username, name: appUser.name, companyId: appUser.companyId, path: company.path })
-    .from(appUser)
-    .innerJoin(company, eq(company.id, appUser.companyId))
-    .where(eq(appUser.username, 'admin'));
-  return a ? { id: a.id, username: a.username, name: a.name, companyId: a.companyId, companyPath: a.path, buildIn: true, allSites: true, sessionId: 0 } : null;
 }
 
 /** Relates, per platform product, what matches the bound devices' console product by identifier. */
@@ -105,7 +97,7 @@ export async function firstDemoSync(ctx: AppContext): Promise<boolean> {
   if (!c?.enabled) return true;
   const [applied] = await ctx.db.select({ n: count() }).from(iotSync).where(and(eq(iotSync.configId, c.id), eq(iotSync.state, 'applied')));
   if ((applied?.n ?? 0) > 0) return true;
-  const user = await adminUser(ctx);
+  const user = await serviceUser(ctx, { username: 'admin' });
   if (!user) return true;
   // Signed in first: while the platform does not answer, no failed run is recorded at each try.
   const [stored] = await ctx.db.select().from(iotConfig).where(eq(iotConfig.id, c.id));

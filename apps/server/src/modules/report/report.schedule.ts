@@ -21,6 +21,7 @@ import { assertCompany, assertSites, companyIdsInScope, inCompanyScope, likeEsca
 import { XLSX_MIME, type ExportLanguage } from '../../platform/xlsx/xlsx.ts';
 import { translatorOf } from '../i18n/index.ts';
 import { queueMail } from '../messaging/index.ts';
+import { serviceUser } from '../system/index.ts';
 import { reportPdf, reportXlsx } from './report.document.ts';
 import { buildReport } from './report.service.ts';
 
@@ -208,15 +209,6 @@ export async function runPage(ctx: AppContext, user: AuthUser, q: ReportRunPage)
 
 type ScheduleRow = typeof reportSchedule.$inferSelect;
 
-/** A user as the services see them (their company path: their scope), or null when gone or disabled. */
-async function authUserOf(ctx: AppContext, userId: number): Promise<AuthUser | null> {
-  const [u] = await ctx.db
-    .select({ id: appUser.id, username: appUser.username, name: appUser.name, companyId: appUser.companyId, companyPath: company.path, buildIn: appUser.buildIn, allSites: appUser.allSites })
-    .from(appUser)
-    .innerJoin(company, eq(company.id, appUser.companyId))
-    .where(and(eq(appUser.id, userId), eq(appUser.status, 1), isNull(appUser.deletedAt)));
-  return u ? { ...u, sessionId: 0 } : null;
-}
 
 /** The schedule's recipients: its users and the users of its roles, enabled, once each. */
 async function recipientsOf(ctx: AppContext, s: ScheduleRow) {
@@ -275,7 +267,7 @@ export async function runSchedule(ctx: AppContext, s: ScheduleRow, dueAt: Date):
       .orderBy(desc(mailAccount.isDefault), mailAccount.id)
       .limit(1);
     if (!account) throw new AppError('RULE_VIOLATION', REPORT_SCHEDULE_NO_ACCOUNT);
-    const ownerUser = s.ownerId === null ? null : await authUserOf(ctx, s.ownerId);
+    const ownerUser = s.ownerId === null ? null : await serviceUser(ctx, { id: s.ownerId });
     if (!ownerUser) throw new AppError('FORBIDDEN', REPORT_SCHEDULE_NO_SCOPE);
     const params: ReportParams = {
       template: s.template as ReportTemplate, siteIds: s.siteIds, ...period, granularity: s.granularity as ReportGranularity, currency: s.currency,
@@ -293,7 +285,7 @@ export async function runSchedule(ctx: AppContext, s: ScheduleRow, dueAt: Date):
         row.skipped = REPORT_SCHEDULE_NO_EMAIL;
         continue;
       }
-      const asRecipient = await authUserOf(ctx, r.id);
+      const asRecipient = await serviceUser(ctx, { id: r.id });
       const allowed = asRecipient ? await assertSites(ctx.db, asRecipient, s.siteIds).then(() => true, () => false) : false;
       if (!allowed) {
         row.skipped = REPORT_SCHEDULE_NO_SCOPE;

@@ -22,3 +22,4 @@ export const systemModule = defineModule({
 
 /** Notifications for other modules: write them in a transaction, deliver them after. */
 export { deliver, noticeLanguageOf, notifyUsers, type Delivery } from './notification.service.ts';
+export { serviceUser } from './service-user.ts';
