@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { demoDemandTarget, demoFleet } from '@ess/simulator';
 import type { RunningApp } from '../app.ts';
+import { pause } from '../platform/db/outage.ts';
 import { defineModule } from '../platform/module.ts';
 import { refreshRevenue } from '../modules/dashboard/index.ts';
 import { seedMaintenanceDemo } from '../modules/maintenance/index.ts';
@@ -83,6 +84,6 @@ async function stationsReporting(running: RunningApp, codes: string[], since: Da
       [codes, since.toISOString()],
     );
     if ((rows[0]?.n ?? 0) >= codes.length) return;
-    await new Promise((r) => setTimeout(r, 1000));
+    await pause(1000);
   }
 }

@@ -36,7 +36,10 @@ export async function thingsboardSubscribe(baseUrl: string, token: string, timeo
     if (!type || !device || !known.has(device)) return;
     const status = text(field(a, 'status')) ?? '';
     const cleared = field(a, 'cleared') === true || status.startsWith('CLEARED');
-    const at = (k: string) => (typeof field(a, k) === 'number' && (field(a, k) as number) > 0 ? (field(a, k) as number) : null);
+    const at = (k: string) => {
+      const v = field(a, k);
+      return typeof v === 'number' && v > 0 ? v : null;
+    };
     const ts = (cleared ? at('clearTs') ?? at('endTs') : at('startTs')) ?? at('createdTime') ?? Date.now();
     sink.event(device, type, ts, { state: cleared ? 'CLEARED' : 'ACTIVE', status, severity: text(field(a, 'severity')), message: text(field(field(a, 'details'), 'message')) });
   };
