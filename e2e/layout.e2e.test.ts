@@ -27,7 +27,8 @@ describe('every built screen with the demo stations: layout at 390, 1024 and 144
     expect(byWidth[390]).toEqual({ overflowing: [], titleCut: [] });
     expect(byWidth[1024]).toEqual({ overflowing: [], titleCut: [] });
     expect(violations).toEqual({});
-  });
+    // A hang guard: about three minutes on a quiet machine, past ten beside lint and another test file in CI.
+  }, 900_000);
 
   it('in German no built screen scrolls sideways or cuts its title at 390 or 1024 px', async () => {
     const { byWidth } = await layoutWalk(walk, 'de-DE', [390, 1024]);
