@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// The static half of `npm test`: the TypeScript check of every project, the type-aware lint and the
-// copy-paste check (scripts/copy-paste.mjs),
+// The static half of `npm test`: the TypeScript check of every project, the lint (ESLint, and oxlint's
+// type-aware rules) and the copy-paste check (scripts/copy-paste.mjs),
 // two at a time (CI machines have two cores), lint first as it is the longest. Each check's output
 // is printed when it ends; the script fails when any check fails.
 import { spawn } from 'node:child_process';
@@ -12,10 +12,11 @@ const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.me
 // TypeScript's native compiler (tsgo, @typescript/native-preview; decision 0058), one thread each.
 const projects = [...scripts.typecheck.matchAll(/tsgo -p (\S+)/g)].map((m) => m[1]);
 const checks = [
-  // The type-aware lint holds its three programs (eslint.config.js) at once: it ran out of V8's
-  // default heap (~4 GB here) with one program per workspace; with three it peaks at 4.0 GB
-  // resident (252 s of CPU), so the cap stays above it.
-  { name: 'lint', cmd: 'npx', args: ['eslint', '.', '--max-warnings', '0'], env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=8192`.trim() } },
+  // The lint in two parts (decision 0059): ESLint's rules that need no types and the React
+  // Compiler's checks, then typescript-eslint's type-aware rules on TypeScript's native compiler
+  // (oxlint --type-aware, .oxlintrc.json).
+  { name: 'lint', cmd: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
+  { name: 'type-aware lint', cmd: 'npx', args: ['oxlint', '--type-aware', '--deny-warnings'] },
   { name: 'copy-paste', cmd: 'node', args: ['scripts/copy-paste.mjs'] },
   // The console's text catalogue (refresh merges it into the database) must match the code.
   { name: 'text catalogue', cmd: 'node', args: ['scripts/scan-texts.mjs', '--check'] },
