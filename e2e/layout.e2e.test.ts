@@ -6,12 +6,12 @@ import { demoWalk, KNOWN, layoutWalk, ROUTES, SHOTS } from './support/route-walk
 
 /**
  * Every built screen as `npm start` shows it (the three demo stations, days of their history and
- * their revenue, then played live), in English and German, on a phone's 390 px and a small laptop's
- * 1024 px: no page scrolls sideways (tables and rows of filters scroll or wrap inside their cards)
- * and the header's title is whole; axe-core finds no serious or critical violation on any screen
- * with the demo's data in it (at 1440 px); on a phone the menu opens as a drawer; at 1440 px the
- * German device overview and business overview show every label whole. One walk per language
- * looks at each screen at every width (decision 0019).
+ * their revenue, then played live), on a phone's 390 px in English and German and on a small
+ * laptop's 1024 px in English: no page scrolls sideways (tables and rows of filters scroll or wrap
+ * inside their cards) and the header's title is whole; axe-core finds no serious or critical
+ * violation on any screen with the demo's data in it (at 1440 px); on a phone the menu opens as a
+ * drawer; at 1440 px the German device overview and business overview show every label whole. One
+ * walk per language looks at each screen at every width (decision 0019).
  */
 describe('every built screen with the demo stations: layout at 390, 1024 and 1440 px', { timeout: 600_000 }, () => {
   const walk = demoWalk('layout-e2e');
@@ -27,13 +27,12 @@ describe('every built screen with the demo stations: layout at 390, 1024 and 144
     expect(byWidth[390]).toEqual({ overflowing: [], titleCut: [] });
     expect(byWidth[1024]).toEqual({ overflowing: [], titleCut: [] });
     expect(violations).toEqual({});
-    // A hang guard: about three minutes on a quiet machine, past ten beside lint and another test file in CI.
-  }, 900_000);
+  }, 900_000); // A hang guard: under three minutes on a quiet machine, past ten beside the static checks in CI.
 
-  it('in German no built screen scrolls sideways or cuts its title at 390 or 1024 px', async () => {
-    const { byWidth } = await layoutWalk(walk, 'de-DE', [390, 1024]);
+  it('in German no built screen scrolls sideways or cuts its title at 390 px', async () => {
+    // German's long words at a phone's width, where room is shortest; the English walk looks at 1024 px.
+    const { byWidth } = await layoutWalk(walk, 'de-DE', [390]);
     expect(byWidth[390]).toEqual({ overflowing: [], titleCut: [] });
-    expect(byWidth[1024]).toEqual({ overflowing: [], titleCut: [] });
   });
 
   it('on a phone the menu opens as a drawer over the home page, whole, and closes on a choice', async () => {

@@ -23,7 +23,7 @@ import { seedShippedTranslations, shippedPacksKey } from '../src/modules/i18n/in
 const pgliteBuild = createHash('sha256').update(readFileSync(createRequire(import.meta.url).resolve('@electric-sql/pglite'))).digest('hex');
 
 function migrationsKey(): string {
-  const h = createHash('sha256').update(pgliteBuild);
+  const h = createHash('sha256').update(pgliteBuild).update('wal-segsize=1');
   const files = readdirSync(migrationsFolder, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.sql') || f.endsWith('.json')).sort();
   for (const f of files) h.update(f).update(readFileSync(join(migrationsFolder, f)));
   h.update(shippedPacksKey());
@@ -43,10 +43,16 @@ export function migratedPgliteImage(): Promise<Blob> {
         const p = join(tmpdir(), f);
         if (Date.now() - statSync(p).mtimeMs > 86_400_000) rmSync(p, { force: true });
       }
-      const client = await PGlite.create('memory://');
+      // WAL in 1 MB segments, and only two kept past a checkpoint: the image held three 16 MB
+      // segments (48 of its 90 MB), read and unpacked again on every test server's start.
+      const client = await PGlite.create('memory://', {
+        initDbStartParams: ['--wal-segsize=1'],
+        startParams: [...PGlite.defaultStartParams, '-c', 'min_wal_size=2MB', '-c', 'max_wal_size=8MB'],
+      });
       const db = drizzlePglite(client);
       await migratePglite(db, { migrationsFolder });
       await seedShippedTranslations(db as unknown as Db);
+      await client.exec('checkpoint');
       const image = await client.dumpDataDir('none');
       await client.close();
       // Several test processes may make it at once: each writes its own file and renames it.
