@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { deviceEndpoints } from '@ess/contract/device';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { envelope, json, mockFetch, recordUi } from '../test/http.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
 import { stringifyQuery } from './query-string.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { beforeEach, describe, expect, it } from 'vitest';
 import { envelope, json, mockFetch, recordUi } from '../test/http.ts';
 import { clearUserInfo, loadUserInfo, refreshUserInfo, useUserStore } from './user-store.ts';

@@ -6,10 +6,14 @@ import { afterAll, afterEach, vi } from 'vitest';
 // findBy/waitFor wait up to 10 s instead of 1 s before they fail (a hang guard, not a speed check).
 configure({ asyncUtilTimeout: 10_000 });
 
+/** A test of logic only runs in Node, without jsdom (`// @vitest-environment node`: no window to set up each time). */
+const dom = typeof window !== 'undefined';
+
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
+  if (!dom) return;
   localStorage.clear();
   sessionStorage.clear();
 });
@@ -18,7 +22,7 @@ afterEach(() => {
 // for a request made while its window closes (a chart's animation loop, a motion's next step), and
 // that timer's callback then fails on the closed window's location, an uncaught error of the run.
 afterAll(() => {
-  window.requestAnimationFrame = () => 0;
+  if (dom) window.requestAnimationFrame = () => 0;
 });
 
 /**
@@ -32,7 +36,7 @@ function widthQueryMatches(query: string): boolean {
 }
 
 // jsdom has no matchMedia; antd's responsive helpers and the layout ask it (a desktop of 1024 px by default).
-if (!window.matchMedia) {
+if (dom && !window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
     configurable: true,
     value: (query: string) => ({

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it, vi } from 'vitest';
 import type { MenuEntry } from '../../platform/menu.ts';
 import { guardNavigation, type GuardDeps } from './navigation-guard.ts';

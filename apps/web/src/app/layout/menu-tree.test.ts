@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { MenuProfile } from '../../platform/user-store.ts';
 import { buildMenuTree } from './menu-tree.ts';

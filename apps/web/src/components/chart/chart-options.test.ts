@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { HistorySeries } from '@ess/contract/device';
 import { describe, expect, it } from 'vitest';
 import { historyToSeries, LARGE_THRESHOLD, PERCENT_AXIS, timeChartOption, unitAxes, type TimeSeries } from './chart-options.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { roleAdd, userAdd } from '@ess/contract/system';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import {
   ALARM_LEVEL_LABELS, ALARM_RULE_KIND_LABELS, ALARM_STATUS_LABELS, ALARM_TYPE_LABELS,
 } from '@ess/contract/alarm';

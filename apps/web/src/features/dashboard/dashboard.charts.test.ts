@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { ArbitrageFeeCurve, ArbitrageQuantityCurve } from '@ess/contract/dashboard';
 import { describe, expect, it } from 'vitest';
 import { feeCurveOption, formatAmounts, formatMoney, quantityCurveOption } from './dashboard.charts.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { join } from 'node:path';
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
 import { GUN_STATES, RUN_STATES } from '@ess/contract/telemetry';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { AlarmKanbanSite, AlarmLevelCount } from '@ess/contract/alarm';
 import type { LiveSite } from '@ess/contract/comprehensive';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
 import { DEVICE_TYPE_LABELS } from '@ess/contract';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
 import { IOT_PLATFORM_OPTIONS, IOT_SYNC_STATE_LABELS } from '@ess/contract/iot';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import type { DeviceLatestRecord } from '@ess/contract/device';
 import { describe, expect, it } from 'vitest';
 import { energyCurveIdentifiers, energyDevices, stationDayStart } from './energy.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { DEVICE_STATUS_LABELS } from '@ess/contract/device';
 import { DEVICE_TYPE_LABELS, METER_PURPOSE_LABELS, THING_MODEL } from '@ess/contract/telemetry';
 import { describe, expect, it } from 'vitest';

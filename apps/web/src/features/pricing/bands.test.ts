@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { issueMessage, type PriceBand, type PriceCycleRecord } from '@ess/contract/pricing';
 import { describe, expect, it } from 'vitest';
 import {

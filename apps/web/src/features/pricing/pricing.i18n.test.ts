@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
 import { BILLING_SYSTEM_LABELS, ELECTRICITY_TYPE_LABELS, PARTITION_TEXTS, PRICE_MISSING, PRICE_PERIOD_LABELS } from '@ess/contract/pricing';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { DEFAULT_LOCALE, LOCALES } from '@ess/contract/constants';
 import { describe, expect, it } from 'vitest';
 import { contractTexts, screenTexts } from '../../test/i18n-coverage.ts';

@@ -1,3 +1,4 @@
+// @vitest-environment node
 import { API_BASE } from '@ess/contract/constants';
 import { authEndpoints } from '@ess/contract/auth';
 import { i18nEndpoints } from '@ess/contract/i18n';
