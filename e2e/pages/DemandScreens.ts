@@ -143,6 +143,8 @@ export class DemandScreens {
   async setWindowMode(i: number, label: string): Promise<void> {
     await this.windowRows().nth(i).getByTestId('window-mode').click();
     await this.page.locator(`${OPEN_DROPDOWN} .ant-select-item-option`).filter({ hasText: new RegExp(`^${label}$`) }).click();
+    // Closed before the next row's list opens: one still leaving showed its options beside the next one's.
+    await this.page.waitForFunction((sel) => !document.querySelector(sel), OPEN_DROPDOWN);
   }
 
   async setWindowPower(i: number, kw: number): Promise<void> {
