@@ -1,3 +1,4 @@
+import { exponentialBackoffMs } from '../../platform/backoff.ts';
 import type { HookOutcome } from './dispatch.http.ts';
 
 /**
@@ -22,8 +23,7 @@ export const MAX_BACKOFF_MS = 3_600_000;
 
 /** The wait after the n-th failed attempt (1-based): full jitter over the exponential ceiling. */
 export function backoffMs(attempt: number, baseMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.max(0, attempt - 1));
-  return Math.floor(random() * ceiling);
+  return Math.floor(random() * exponentialBackoffMs(attempt, baseMs, MAX_BACKOFF_MS));
 }
 
 /** A Retry-After header (seconds or an HTTP date) as milliseconds from now, capped; null when absent or unreadable. */

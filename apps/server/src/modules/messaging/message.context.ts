@@ -7,6 +7,7 @@ import { device } from '../../db/schema/device.ts';
 import { site } from '../../db/schema/site.ts';
 import { mailLog, smsLog } from '../../db/schema/messaging.ts';
 import { company } from '../../db/schema/system.ts';
+import { exponentialBackoffMs } from '../../platform/backoff.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
@@ -40,7 +41,7 @@ export const secretsOf = (ctx: AppContext): SecretBox => secretBox(ctx.config.se
 export const MAX_ATTEMPTS = 5;
 export const RETRY_BASE_MS = 60_000;
 export const RETRY_MAX_MS = 3_600_000;
-export const backoffMs = (attempts: number) => Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
+export const backoffMs = (attempts: number) => exponentialBackoffMs(attempts, RETRY_BASE_MS, RETRY_MAX_MS);
 
 export const MAIL_PASSWORD = 'mail.password';
 export const SMS_SECRET = 'sms.secret';

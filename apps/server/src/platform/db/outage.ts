@@ -1,3 +1,4 @@
+import { exponentialBackoffMs } from '../backoff.ts';
 import type { Logger } from '../logging.ts';
 
 /**
@@ -19,7 +20,7 @@ export function isConnectionError(err: unknown): boolean {
 
 /** Wait before the `attempt`-th retry of a failed write: 0.5 s doubling to 5 s. */
 export function retryDelayMs(attempt: number): number {
-  return Math.min(5000, 500 * 2 ** Math.max(0, attempt - 1));
+  return exponentialBackoffMs(attempt, 500, 5000);
 }
 
 /** Resolves after `ms` without keeping the process alive. */
