@@ -62,6 +62,28 @@ describe('every built screen with the demo stations: layout at 390, 1024 and 144
     await expect(button.getAttribute('aria-expanded')).resolves.toBe('false');
   });
 
+  it('on a phone, with more tabs than the strip shows: no serious accessibility violation, and the strip\'s actions list every open page', async () => {
+    const { page } = walk;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await walk.useLocale('zh-CN', '/monitor/device');
+    await walk.fewTabs();
+    const pages = ['/monitor/device', '/alarm/monitor', '/firmware/upgrade', '/overview/apparatus'];
+    for (const p of pages.slice(1)) await walk.visit(p);
+    // The strip overflows: its first tab is scrolled out of view.
+    const first = await page.locator('.ess-tab-strip .ant-tabs-tab').first().boundingBox();
+    const strip = await page.locator('.ess-tab-strip .ant-tabs-nav-wrap').boundingBox();
+    expect(first!.x).toBeLessThan(strip!.x);
+    // antd's own overflow button (a button inside the tab list, which may hold only tabs) is not shown.
+    await expect(page.locator('.ess-tab-strip .ant-tabs-nav-more').isVisible()).resolves.toBe(false);
+    expect((await seriousViolations(page)).filter((v) => !KNOWN(v))).toEqual([]);
+    await page.click('[data-testid=tab-actions]');
+    const listed = page.locator('.ant-dropdown:not(.ant-dropdown-hidden) .ant-dropdown-menu-item[data-menu-id*="-open:"]');
+    await listed.first().waitFor();
+    expect(await listed.count()).toBe(pages.length);
+    await page.keyboard.press('Escape');
+    await page.locator('.ant-dropdown:not(.ant-dropdown-hidden)').waitFor({ state: 'hidden' });
+  });
+
   it('at 1440 px in German the device overview, the business overview and the side menu show every label whole', async () => {
     const { page } = walk;
     await page.setViewportSize({ width: 1440, height: 900 });

@@ -35,7 +35,7 @@ export interface DemoWalk {
   settled(): Promise<void>;
   /** Switches the console's language (stored choice, then a reload) and waits for the page. */
   useLocale(locale: string, path: string): Promise<void>;
-  /** Closes every tab but the current one: the strip stays short (its overflow menu is looked at elsewhere). */
+  /** Closes every tab but the current one: the strip stays short (one that overflows has its own test). */
   fewTabs(): Promise<void>;
 }
 
