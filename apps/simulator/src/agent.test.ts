@@ -267,6 +267,24 @@ describe('MQTT agent, ticked by hand', () => {
     await waitFor(isTelemetry('SH01-EMS-01'), after);
   });
 
+  it('a command delivered again (QoS 1: same requestId) is answered as the first time and not run again', async () => {
+    const from = received.length;
+    const topic = deviceTopic('SH01', 'SH01-EMS-01', 'command');
+    const body = JSON.stringify({ requestId: 'again-1', command: 'reboot', params: {}, ts: Date.now() });
+    const isStatus = (online: boolean) => (m: Received) => m.kind === 'status' && m.deviceCode === 'SH01-EMS-01' && (m.body as { online: boolean }).online === online;
+    await observer.publishAsync(topic, body, { qos: 1 });
+    await waitFor(isStatus(false), from);
+    const during = await round();
+    await waitFor(isStatus(true), during);
+    // Back online, the broker hands the same command over again.
+    await observer.publishAsync(topic, body, { qos: 1 });
+    const replies = await waitForCount((m) => m.kind === 'command/reply' && (m.body as { requestId?: string }).requestId === 'again-1', 2, from);
+    expect(replies.map((m) => (m.body as { ok: boolean }).ok)).toEqual([true, true]);
+    const after = await round();
+    await waitFor(isTelemetry('SH01-EMS-01'), after);
+    expect(received.slice(from).filter(isStatus(false))).toHaveLength(1);
+  });
+
   it('stop publishes offline status for every device', async () => {
     await waitForCount((m) => m.kind === 'status', deviceCount);
     const from = received.length;

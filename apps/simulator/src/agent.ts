@@ -110,6 +110,8 @@ function connectPatiently(url: string, log: (m: string) => void, opts: IClientOp
   });
 }
 
+/** How many commands' requestIds the simulated devices remember, to know one delivered again. */
+const HANDLED_KEPT = 2000;
 const json = (x: TelemetryPayload | EventPayload | StatusPayload | CommandReply | OtaReport | LogReport) => JSON.stringify(x);
 
 /**
@@ -290,6 +292,8 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     await syncEvents(agent);
   };
 
+  /** The commands run lately, by station, device and requestId, with their replies (null: none was sent). */
+  const handled = new Map<string, Promise<Reply | null>>();
   const onCommand = async (agent: StationAgent, topic: string, payload: Buffer): Promise<void> => {
     const parsed = parseDeviceTopic(topic);
     if (!parsed || parsed.kind !== 'command' || parsed.siteCode !== agent.code) return;
@@ -309,7 +313,31 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
       await reply({ ok: false, error: `unknown device ${parsed.deviceCode}` });
       return;
     }
-    await execute(agent, station, device, body, reply);
+    if (!requestId) {
+      await execute(agent, station, device, body, reply);
+      return;
+    }
+    // QoS 1 delivers at least once: a command the broker hands over again (its acknowledgement lost
+    // in a cut) carries the same requestId. It is answered as the first time, not run again.
+    const key = `${agent.code}/${device.code}/${requestId}`;
+    const earlier = handled.get(key);
+    if (earlier) {
+      log(`${device.code} command ${requestId} delivered again: answered, not run again`);
+      const r = await earlier;
+      if (r) await reply(r);
+      return;
+    }
+    let answered: (r: Reply | null) => void = () => undefined;
+    handled.set(key, new Promise<Reply | null>((resolve) => (answered = resolve)));
+    if (handled.size > HANDLED_KEPT) handled.delete(handled.keys().next().value!);
+    try {
+      await execute(agent, station, device, body, async (r) => {
+        answered(r);
+        await reply(r);
+      });
+    } finally {
+      answered(null);
+    }
   };
 
   const publishAll = async (agent: StationAgent): Promise<void> => {

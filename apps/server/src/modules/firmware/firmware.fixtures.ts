@@ -39,16 +39,20 @@ export async function commandTap(url: string) {
   const client = connect(url, { clientId: `tap-${randomBytes(4).toString('hex')}`, clean: true });
   await new Promise<void>((resolve) => client.once('connect', () => resolve()));
   await client.subscribeAsync('ess/+/+/command', { qos: 1 });
-  const seen: { command: string; device: string; params: Record<string, unknown> }[] = [];
+  const seen: { command: string; device: string; requestId: string; params: Record<string, unknown> }[] = [];
   client.on('message', (topic, payload) => {
     const t = parseDeviceTopic(topic);
     if (t?.kind !== 'command') return;
-    const body = JSON.parse(payload.toString()) as { command: string; params: Record<string, unknown> };
-    seen.push({ command: body.command, device: t.deviceCode, params: body.params });
+    const body = JSON.parse(payload.toString()) as { command: string; requestId: string; params: Record<string, unknown> };
+    seen.push({ command: body.command, device: t.deviceCode, requestId: body.requestId, params: body.params });
   });
+  const of = (command: string, taskId?: number) => seen.filter((s) => s.command === command && (taskId === undefined || s.params.taskId === taskId));
   return {
     seen,
-    count: (command: string, taskId?: number) => seen.filter((s) => s.command === command && (taskId === undefined || s.params.taskId === taskId)).length,
+    /** The commands sent (each requestId once: QoS 1 may deliver one twice, which is not a second command). */
+    count: (command: string, taskId?: number) => new Set(of(command, taskId).map((s) => s.requestId)).size,
+    /** The messages the broker delivered, a command delivered again counted again. */
+    deliveries: (command: string, taskId?: number) => of(command, taskId).length,
     close: () => client.endAsync(true),
   };
 }
