@@ -29,7 +29,13 @@ export async function rolloutBench(
   const clock = manualClock(Date.now() - 60 * 60_000);
   const state = createState(fleet, clock.now());
   for (const st of state.stations.filter((x) => x.def.code === 'SH01')) Object.assign(st.dyn, { energy: capacityOf(st.def, st.dyn) * 0.5, socError: 0 });
-  const sim = await runSimulator({ mqttUrl: o.simMqttUrl ?? t.ctx.mqtt.url, fleet, intervalMs: 0, clock, state, flashMs: o.flashMs ?? 300, rebootMs: o.rebootMs ?? 300 });
+  // The simulator's last lines go into a failure's message: what the devices saw and did.
+  const simLog: string[] = [];
+  const log = (line: string) => {
+    simLog.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+    if (simLog.length > 200) simLog.shift();
+  };
+  const sim = await runSimulator({ mqttUrl: o.simMqttUrl ?? t.ctx.mqtt.url, fleet, intervalMs: 0, clock, state, flashMs: o.flashMs ?? 300, rebootMs: o.rebootMs ?? 300, log });
   const ingest = () => ingestOf(t.ctx)!;
   const tick = async () => {
     const before = ingest().counters.storedReports;
@@ -47,7 +53,7 @@ export async function rolloutBench(
       await until(what, async () => cond((seen.last = await one(rid))), ms, 200);
     } catch (err) {
       const l = seen.last;
-      throw new Error(`${(err as Error).message}: ${JSON.stringify({ state: l?.state, pause: l?.pauseReason, groups: l?.groups.map((g) => [g.no, g.state, g.counts.total, g.counts.success]), tasks: (await tasks(rid)).map((x) => [x.deviceCode, x.state, x.waitReason, x.reason]) })}`);
+      throw new Error(`${(err as Error).message}: ${JSON.stringify({ state: l?.state, pause: l?.pauseReason, groups: l?.groups.map((g) => [g.no, g.state, g.counts.total, g.counts.success]), tasks: (await tasks(rid)).map((x) => [x.deviceCode, x.state, x.waitReason, x.reason]) })}\nthe simulator's last lines:\n${simLog.slice(-60).join('\n')}`);
     }
     return seen.last!;
   };
