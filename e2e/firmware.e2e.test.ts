@@ -34,6 +34,8 @@ async function pick(page: Page, scope: ReturnType<Page['locator']>, label: strin
 
 /** Picks a node of an antd TreeSelect by the field's label. */
 async function pickTree(page: Page, scope: ReturnType<Page['locator']>, label: string, text: string): Promise<void> {
+  // The drawer has finished sliding in: a forced click on a field still outside the window fails (seen beside another browser test).
+  await animationsSettled(page);
   await scope.getByRole('combobox', { name: label, exact: true }).click({ force: true });
   await page.locator('.ant-select-dropdown:visible .ant-select-tree-node-content-wrapper').filter({ hasText: text }).first().click();
 }
