@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { animationsSettled } from '../support/animations.ts';
 
 /** The open action form (antd modal) of the maintenance screens. */
 const modal = (page: Page): Locator => page.locator('.ant-modal-wrap:visible .ant-modal-content');
@@ -37,6 +38,8 @@ export class MaintenanceScreens {
 
   /** Confirms the open action form of a test id, and waits until it has closed (the call succeeded). */
   async ok(form: string): Promise<void> {
+    // The dialog has finished zooming in: a click on its button while it still moves can land beside it.
+    await animationsSettled(this.page);
     await this.page.getByTestId(`${form}-ok`).click();
     await this.page.locator(`[data-testid=${form}]`).waitFor({ state: 'detached' });
   }
