@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApp } from '../apps/server/src/app.ts';
 import { LoginPage } from './pages/LoginPage.ts';
+import { animationsSettled } from './support/animations.ts';
 import { seriousViolations } from './support/axe.ts';
 import { launchBrowser } from './support/browser.ts';
 import { E2E_ADMIN_PASSWORD, startConsole } from './support/server.ts';
@@ -69,11 +70,16 @@ describe('site monitoring with live stations in Chromium', () => {
   });
 
   it('puts the station in maintenance with a note and shows who did it', async () => {
+    // Each dialog's button is clicked once the dialog has finished zooming in (the end's confirm was
+    // once lost beside a test running next to this one), and the first has gone before the second opens.
     await page.locator('[data-testid=handle-maintenance-start]').click();
     await page.locator('.ant-modal textarea').fill('更换2#簇接触器');
+    await animationsSettled(page);
     await page.locator('.ant-modal .ant-btn-primary').click();
     await page.locator('[data-testid=maintenance-tag]').waitFor();
+    await page.locator('.ant-modal').waitFor({ state: 'detached' });
     await page.locator('[data-testid=handle-maintenance-end]').click();
+    await animationsSettled(page);
     await page.locator('.ant-modal .ant-btn-primary').click();
     await page.locator('[data-testid=handle-maintenance-start]').waitFor();
   });
