@@ -51,8 +51,6 @@ export async function commandTap(url: string) {
     seen,
     /** The commands sent (each requestId once: QoS 1 may deliver one twice, which is not a second command). */
     count: (command: string, taskId?: number) => new Set(of(command, taskId).map((s) => s.requestId)).size,
-    /** The messages the broker delivered, a command delivered again counted again. */
-    deliveries: (command: string, taskId?: number) => of(command, taskId).length,
     close: () => client.endAsync(true),
   };
 }
