@@ -112,6 +112,7 @@ function connectPatiently(url: string, log: (m: string) => void, opts: IClientOp
 
 /** How many commands' requestIds the simulated devices remember, to know one delivered again. */
 const HANDLED_KEPT = 2000;
+const isFlash = (body: unknown) => typeof body === 'object' && body !== null && 'command' in body && body.command === 'otaFlash';
 const json = (x: TelemetryPayload | EventPayload | StatusPayload | CommandReply | OtaReport | LogReport) => JSON.stringify(x);
 
 /**
@@ -315,6 +316,13 @@ export async function runSimulator(options: SimulatorOptions): Promise<Simulator
     }
     if (!requestId) {
       await execute(agent, station, device, body, reply);
+      return;
+    }
+    if (isFlash(body) && ota.fault(device.code) === 'cut') {
+      // Injected: the connection breaks as the command arrives, which is lost with it.
+      ota.setFault(device.code, null);
+      log(`${device.code} otaFlash ${requestId} lost: the station's connection breaks (injected fault)`);
+      agent.client.stream.destroy();
       return;
     }
     // QoS 1 delivers at least once: a command the broker hands over again (its acknowledgement lost

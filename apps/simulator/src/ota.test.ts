@@ -352,6 +352,6 @@ describe('log file and settings', () => {
   it('parses SIM_OTA_FAULTS and refuses an unknown fault point', () => {
     expect(parseOtaFaults('SH01-PCS-01=flash, BE01-BMS-01=verify')).toEqual({ 'SH01-PCS-01': 'flash', 'BE01-BMS-01': 'verify' });
     expect(parseOtaFaults('')).toEqual({});
-    expect(() => parseOtaFaults('SH01-PCS-01=explode')).toThrow(/issue\|download\|verify\|flash\|log/);
+    expect(() => parseOtaFaults('SH01-PCS-01=explode')).toThrow(/issue\|download\|verify\|flash\|log\|cut/);
   });
 });

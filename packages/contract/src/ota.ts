@@ -139,7 +139,8 @@ export type LogReport = z.infer<typeof logReportSchema>;
 /**
  * Where a simulated device fails: `issue` = replies ok:false to otaDownload, `download` =
  * downloadFailed, `verify` = the bytes arrive corrupted → verifyFailed, `flash` = flashFailed (the
- * old version stays), `log` = the log upload fails.
+ * old version stays), `log` = the log upload fails, `cut` = the station's connection breaks as an
+ * otaFlash arrives: the command is lost with it (once; the station reconnects).
  */
-export const OTA_FAULT_POINTS = ['issue', 'download', 'verify', 'flash', 'log'] as const;
+export const OTA_FAULT_POINTS = ['issue', 'download', 'verify', 'flash', 'log', 'cut'] as const;
 export type OtaFaultPoint = (typeof OTA_FAULT_POINTS)[number];

@@ -73,6 +73,8 @@ export const reportScheduleRun = pgTable(
     error: varchar('error', { length: 1000 }),
     startedAt: tz('started_at').notNull().defaultNow(),
     finishedAt: tz('finished_at'),
+    /** A running run is held by the instance running it until then; null or past: cut short, taken up again. */
+    leaseUntil: tz('lease_until'),
   },
   (t) => [uniqueIndex('report_schedule_run_due_uq').on(t.scheduleId, t.dueAt), index('report_schedule_run_company_idx').on(t.companyId, t.startedAt)],
 );

@@ -10,7 +10,7 @@ import { device } from '../../db/schema/device.ts';
 import { firmwareLogDevice } from '../../db/schema/firmware.ts';
 import { site } from '../../db/schema/site.ts';
 import { strategy } from '../../db/schema/strategy.ts';
-import { storedPackage } from './firmware.fixtures.ts';
+import { commandTap, storedPackage } from './firmware.fixtures.ts';
 import { rolloutBench, type RolloutBench } from './rollout.test-helpers.ts';
 
 /**
@@ -98,6 +98,31 @@ describe.each(dbTargets(import.meta.url))('firmware rollouts with the simulator 
     await waitFor('the rollout to finish', rid, (r) => r.state === 'finished');
     expect((await tasks(rid))[0]).toMatchObject({ state: 'success', reason: '设备已是目标版本', reportedVersion: '1.0.6' });
   }, 60_000);
+
+  it('a flash lost with the station\'s connection goes again as the same command once the device is back: flashed once, success', async () => {
+    const code = 'LA01-TR-01';
+    const pkg = await storedPackage(t.ctx, { siteCode: 'LA01', deviceType: 'transformer', name: 'tr-monitor', version: '1.0.7' });
+    const tap = await commandTap(t.ctx.mqtt.url);
+    try {
+      sim.setOtaFault(code, 'cut');
+      const { id: rid } = await okData(t.api.post<{ id: number }>('/firmware/rollout/add', t.adminToken, {
+        name: '断线', target: { packageId: pkg.id, deviceIds: [id(code)] }, grouping: { canarySize: 1, groupSize: 1, groupPercent: null }, safeGate: false,
+      }));
+      await okData(t.api.post('/firmware/rollout/start', t.adminToken, { id: rid }));
+      // Without the watch, the task waited for its 2-minute flash deadline and failed.
+      await waitFor('the rollout to finish', rid, (r) => r.state === 'finished', 60_000);
+      const [task] = await tasks(rid);
+      expect(task).toMatchObject({ state: 'success', reportedVersion: '1.0.7' });
+      expect(b.simLog().some((l) => l.includes(`${code} otaFlash`) && l.includes('lost'))).toBe(true);
+      // One command (one requestId), published twice: the first lost with the connection.
+      expect(tap.count('otaFlash', task!.id)).toBe(1);
+      expect(tap.seen.filter((c) => c.command === 'otaFlash' && c.params.taskId === task!.id).length).toBe(2);
+      expect(sim.firmware(code).version).toBe('1.0.7');
+    } finally {
+      sim.setOtaFault(code, null);
+      await tap.close();
+    }
+  }, 90_000);
 
   it('the safe gate holds a BMS flash while its station discharges and lets it through in standby', async () => {
     const sh01 = sites.get('SH01')!;

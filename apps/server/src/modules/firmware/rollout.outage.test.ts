@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FirmwarePreviewResult } from '@ess/contract/firmware';
-import { DB_TARGETS, freshPostgres, Teardown } from '../../../test/harness.ts';
+import { DB_TARGETS, Teardown } from '../../../test/harness.ts';
+import { cuttablePostgres, unhandledRejections } from '../../../test/outage-fixtures.ts';
 import { okData } from '../../../test/factory.ts';
 import { hasMosquittoBinary, startMosquitto, startTcpProxy, type TcpProxy, type TestMosquitto } from '../../../test/ingest-fixtures.ts';
 import { firmwareTask } from '../../db/schema/firmware.ts';
@@ -27,32 +28,26 @@ describe.skipIf(!DB_TARGETS.includes('postgres') || !hasMosquittoBinary)('a firm
   let mosquitto: TestMosquitto;
   let tap: Awaited<ReturnType<typeof commandTap>>;
   const cleanup = new Teardown();
-  const rejections: unknown[] = [];
-  const onRejection = (e: unknown) => void rejections.push(e);
+  let rejections: unknown[] = [];
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onRejection);
-    const pg = await freshPostgres();
-    cleanup.add('the test database', pg.drop);
-    db = await startTcpProxy('127.0.0.1', Number(new URL(pg.url).port || 5432));
-    cleanup.add('the database proxy', () => db.close());
+    rejections = unhandledRejections(cleanup);
+    const pg = await cuttablePostgres(cleanup);
+    db = pg.proxy;
     mosquitto = await startMosquitto();
     cleanup.add('Mosquitto', () => mosquitto.stop());
     mq = await startTcpProxy('127.0.0.1', Number(new URL(mosquitto.url).port));
     cleanup.add('the broker proxy', () => mq.close());
     const viaProxy = `mqtt://127.0.0.1:${mq.port}`;
     b = await rolloutBench('postgres', {
-      flashMs: 1500, env: { MQTT_URL: viaProxy, MQTT_CLIENT_ID: `ess-fw-${randomBytes(3).toString('hex')}` }, shared: { databaseUrl: db.via(pg.url) }, simMqttUrl: viaProxy,
+      flashMs: 1500, env: { MQTT_URL: viaProxy, MQTT_CLIENT_ID: `ess-fw-${randomBytes(3).toString('hex')}` }, shared: { databaseUrl: pg.databaseUrl }, simMqttUrl: viaProxy,
     });
     cleanup.add('the simulator and the server', () => b.stop());
     tap = await commandTap(mosquitto.url);
     cleanup.add('the command tap', () => tap.close());
   }, 180_000);
   // The server's stop waits for the job queue (bounded at 15 s per step).
-  afterAll(async () => {
-    await cleanup.run();
-    process.off('unhandledRejection', onRejection);
-  }, 120_000);
+  afterAll(() => cleanup.run(), 120_000);
 
   it('continues when the database and the broker are back: every device on the version, none flashed twice, nothing lost', async () => {
     const { t } = b;

@@ -61,6 +61,8 @@ export async function rolloutBench(
   return {
     t, sim, clock, ids, sites, tick, one, tasks, waitFor,
     id: (code: string) => ids.get(code)!,
+    /** The simulator's log lines (the last 200). */
+    simLog: () => [...simLog],
     stop: async () => {
       await sim.stop();
       await t.stop();

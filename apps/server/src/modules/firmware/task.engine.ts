@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { FIRMWARE_DEVICE_PACKAGE_PATH, FIRMWARE_TASK_FAILED_STATES, type FirmwareWaitReason } from '@ess/contract/firmware';
 import { otaDownloadResult } from '@ess/contract';
 import { device } from '../../db/schema/device.ts';
+import { deviceLatest } from '../../db/schema/telemetry.ts';
 import { firmwarePackage, firmwareRollout, firmwareRolloutGroup, firmwareTask } from '../../db/schema/firmware.ts';
 import { site } from '../../db/schema/site.ts';
 import type { AppContext } from '../../platform/context.ts';
 import type { DbOrTx } from '../../platform/db/database.ts';
-import { writeThroughOutage } from '../../platform/db/outage.ts';
+import { pause, writeThroughOutage } from '../../platform/db/outage.ts';
 import { emit } from '../../platform/events/outbox.ts';
 import { perApp } from '../../platform/module.ts';
 import { notifyUsers, deliver } from '../system/index.ts';
-import { commandChannel, commandNotSent } from '../monitor/index.ts';
+import { statusExpr } from '../device/index.ts';
+import { commandChannel, commandNotSent, type CommandChannel, type CommandOutcome } from '../monitor/index.ts';
 import { signDeviceToken } from './device-token.ts';
 import { gateReason, insideWindows, onlineDevices, stationStates } from './gate.ts';
 import { firmwareSettings, type FirmwareSettings } from './setting.service.ts';
@@ -415,16 +417,21 @@ async function judgeFlashes(ctx: AppContext, e: EngineState, s: FirmwareSettings
   for (const [rolloutId, sites] of changedRollouts) await sendProgress(ctx, sites, { rolloutId });
 }
 
-async function sendFlash(ctx: AppContext, e: EngineState, s: FirmwareSettings, t: { id: number; rolloutId: number; siteId: number; code: string; siteCode: string; toVersion: string; commandId: string }) {
+type FlashClaim = { id: number; rolloutId: number; deviceId: number; siteId: number; code: string; siteCode: string; toVersion: string; commandId: string };
+
+async function sendFlash(ctx: AppContext, e: EngineState, s: FirmwareSettings, t: FlashClaim) {
   const ch = commandChannel(ctx);
   let outcome: 'ok' | 'refused' | 'silent' = 'silent';
   let reason: string | null = null;
   try {
     if (!ch) throw new Error('没有可用的 MQTT 连接');
-    const r = await ch.send(t.siteCode, t.code, 'otaFlash', { taskId: t.id, version: t.toVersion }, s.commandTimeoutSeconds * 1000);
-    if (r.outcome.kind === 'reply') {
-      outcome = r.outcome.reply.ok ? 'ok' : 'refused';
-      reason = r.outcome.reply.error ?? null;
+    // The task's claim id is the command's requestId: sent again (watchFlash), it is the same command.
+    const sentAt = Date.now();
+    let r: CommandOutcome | null = (await ch.send(t.siteCode, t.code, 'otaFlash', { taskId: t.id, version: t.toVersion }, s.commandTimeoutSeconds * 1000, t.commandId)).outcome;
+    if (r.kind === 'timeout') r = await watchFlash(ctx, e, s, ch, t, sentAt);
+    if (r?.kind === 'reply') {
+      outcome = r.reply.ok ? 'ok' : 'refused';
+      reason = r.reply.error ?? null;
     }
   } catch (err) {
     ctx.log.warn({ err, taskId: t.id }, 'otaFlash not sent');
@@ -435,7 +442,7 @@ async function sendFlash(ctx: AppContext, e: EngineState, s: FirmwareSettings, t
       return;
     }
   }
-  // No reply: the device may be flashing already (it goes offline): its reports, or the flash deadline, decide.
+  // No reply: the device is flashing (offline), or silent: its reports, or the flash deadline, decide.
   if (outcome === 'silent') return;
   const now = new Date();
   const moved = await writeThroughOutage(() => ctx.db.transaction(async (tx) => {
@@ -449,3 +456,56 @@ async function sendFlash(ctx: AppContext, e: EngineState, s: FirmwareSettings, t
   await sendProgress(ctx, [t.siteId], { rolloutId: t.rolloutId });
 }
 
+/** How often a flash that got no answer looks whether it was lost. */
+const WATCH_MS = 3000;
+
+/**
+ * A flash that got no answer is watched until a report moves its task or its deadline passes.
+ * Silence is what a device flashing looks like (it goes offline), but the command may also have
+ * been lost: with the server's broker connection (cut before the broker had it, or the broker
+ * handed it to a device's clean session that was gone), or with the device's connection (it went
+ * offline after the command was sent and came back, still on its old version, without a report).
+ * Then, once the device is online again (it subscribes before it says so, docs/mqtt.md), the same
+ * command goes again, with the same requestId: a device that had it answers as the first time and
+ * does not flash again. An answer ends the watch (null: none came). The watch lives in this
+ * instance: after its restart the deadline decides, as before.
+ */
+async function watchFlash(ctx: AppContext, e: EngineState, s: FirmwareSettings, ch: CommandChannel, t: FlashClaim, sentAt: number): Promise<CommandOutcome | null> {
+  let last = sentAt;
+  /** Seen back at the previous look too: its status's firmware has had time to be recorded (a device back on the target version is not sent to). */
+  let back = false;
+  for (;;) {
+    await pause(WATCH_MS);
+    if (e.stopped || ch.isClosed) return null;
+    const now = await silentFlash(ctx, e, t);
+    if (!now) return null;
+    const lost = ch.interruptedSince(last) || (now.offlineAt !== null && now.offlineAt.getTime() > last);
+    const ready = lost && ch.connected && now.status === 'online' && now.version !== t.toVersion;
+    if (!ready || !back) {
+      back = ready;
+      continue;
+    }
+    back = false;
+    last = Date.now();
+    ctx.log.info({ taskId: t.id, requestId: t.commandId }, 'otaFlash sent again: the command or its answer was lost');
+    try {
+      const r = (await ch.send(t.siteCode, t.code, 'otaFlash', { taskId: t.id, version: t.toVersion }, s.commandTimeoutSeconds * 1000, t.commandId)).outcome;
+      if (r.kind === 'reply') return r;
+    } catch (err) {
+      // Not taken by the broker (gone again): tried once more when it is back.
+      if (!commandNotSent(err)) throw err;
+    }
+  }
+}
+
+/** A watched flash's device now, or null when its task no longer waits for it (a report moved it, another claim, the deadline passed). */
+async function silentFlash(ctx: AppContext, e: EngineState, t: FlashClaim) {
+  const status = statusExpr(Date.now(), ctx.config.deviceOfflineTimeoutMs);
+  const [row] = await writeThroughOutage(() => ctx.db
+    .select({ status, offlineAt: deviceLatest.offlineAt, version: device.firmwareVersion })
+    .from(firmwareTask)
+    .innerJoin(device, eq(device.id, firmwareTask.deviceId))
+    .leftJoin(deviceLatest, eq(deviceLatest.deviceId, firmwareTask.deviceId))
+    .where(and(eq(firmwareTask.id, t.id), eq(firmwareTask.commandId, t.commandId), eq(firmwareTask.state, 'downloaded'), gt(firmwareTask.deadlineAt, new Date()))), RECORD_WITHIN_MS, () => e.stopped);
+  return row ?? null;
+}

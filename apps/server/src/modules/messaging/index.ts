@@ -50,7 +50,7 @@ export const messagingModule = defineModule({
 });
 
 export { processDue } from './delivery.send.ts';
-export { queueMail, attemptMail } from './mail.send.ts';
+export { queueMail, attemptMail, insertMail, mailSoon } from './mail.send.ts';
 export { mailVariantFor, renderMail } from './mail.template.service.ts';
 export { renderTemplate, variablesOf, smsSegments, htmlToText } from './message.template.ts';
 export { secretsOf, previewData, pickVariant, MAIL_PASSWORD, SMS_SECRET } from './message.context.ts';

@@ -3,6 +3,7 @@ import { and, eq, inArray, lt, or, isNull, lte, sql } from 'drizzle-orm';
 import type { MailTlsMode, MessageOrigin } from '@ess/contract/messaging';
 import { mailAccount, mailLog } from '../../db/schema/messaging.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
 import { backoffMs, MAIL_PASSWORD, MAX_ATTEMPTS, nextUtcMidnight, PERSIST_SENT_MS, secretsOf, utcDay, givingBackClaim, type LeaseNote } from './message.context.ts';
 import { smtpFailure, smtpTransport } from './mail.transport.ts';
 import { writeThroughOutage } from '../../platform/db/outage.ts';
@@ -45,13 +46,19 @@ export interface QueueMail {
 /** Writes a queued mail and asks the job queue to send it (the delivery engine's entry). */
 export async function queueMail(ctx: AppContext, m: QueueMail): Promise<number> {
   const id = await insertMail(ctx, m);
-  await ctx.jobs.send(MAIL_SEND_JOB, { logId: id });
+  await mailSoon(ctx, id);
   return id;
 }
 
-export async function insertMail(ctx: AppContext, m: QueueMail): Promise<number> {
-  const [acc] = m.accountId === null ? [] : await ctx.db.select({ name: mailAccount.name }).from(mailAccount).where(eq(mailAccount.id, m.accountId));
-  const [row] = await ctx.db
+/** Hands a queued mail to the send job (lost, the sweep sends it within SWEEP_MS). */
+export async function mailSoon(ctx: AppContext, logId: number): Promise<void> {
+  await ctx.jobs.send(MAIL_SEND_JOB, { logId });
+}
+
+/** The mail's log row, queued (in the caller's transaction when given); mailSoon sends it once that committed. */
+export async function insertMail(ctx: AppContext, m: QueueMail, db: DbOrTx = ctx.db): Promise<number> {
+  const [acc] = m.accountId === null ? [] : await db.select({ name: mailAccount.name }).from(mailAccount).where(eq(mailAccount.id, m.accountId));
+  const [row] = await db
     .insert(mailLog)
     .values({
       companyId: m.companyId, accountId: m.accountId, accountName: m.accountName ?? acc?.name ?? null, recipient: m.recipient, subject: m.subject.slice(0, 1000),

@@ -84,7 +84,10 @@ export async function queueSms(ctx: AppContext, m: SmsToQueue, variables: string
       language: m.template.language, origin: m.origin, eventId: m.eventId ?? null, eventType: m.eventType ?? null, ruleId: m.ruleId ?? null,
       state: 'queued', channelId: m.channelId, channelName: channel?.name ?? null, provider: channel?.provider ?? null,
       content: content.slice(0, 2000), params: templateParams(m.values, variables), providerTemplateCode: m.template.providerTemplateCode,
-      signName: m.template.signName ?? channel?.signName ?? null, segments: Math.min(32_767, smsSegments(content).segments), nextAttemptAt: sql`now()`,
+      signName: m.template.signName ?? channel?.signName ?? null, segments: Math.min(32_767, smsSegments(content).segments),
+      // This process's clock, in milliseconds, as the attempt's claim compares: the database's now() has microseconds
+      // and could fall after an attempt made within the same millisecond (the claim then missed it).
+      nextAttemptAt: new Date(),
     })
     .returning({ id: smsLog.id });
   return row!.id;

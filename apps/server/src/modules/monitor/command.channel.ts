@@ -122,13 +122,18 @@ export class CommandChannel {
     p.resolve({ kind: 'reply', reply: r.data, durationMs: Date.now() - p.startedAt });
   }
 
-  /** Publishes a command and waits for the device's reply, or `timeoutMs`. Throws when the broker is unreachable. */
+  /**
+   * Publishes a command and waits for the device's reply, or `timeoutMs`. Throws when the broker is
+   * unreachable. `requestId` (default: a new one) repeats an earlier command: a device that had it
+   * answers as the first time and does not run it again (docs/mqtt.md).
+   */
   async send(
     siteCode: string,
     deviceCode: string,
     command: DeviceCommandName,
     params: DeviceCommandPayload['params'],
     timeoutMs: number,
+    requestId: string = randomUUID(),
   ): Promise<{ requestId: string; outcome: CommandOutcome }> {
     if (this.closed) throw notSent(new Error('command channel closed'));
     let client: MqttClient;
@@ -137,7 +142,6 @@ export class CommandChannel {
     } catch (err) {
       throw notSent(err);
     }
-    const requestId = randomUUID();
     const startedAt = Date.now();
     const outcome = new Promise<CommandOutcome>((resolve) => {
       const timer = setTimeout(() => {
@@ -164,6 +168,16 @@ export class CommandChannel {
    */
   interruptedSince(sinceMs: number): boolean {
     return this.lostAt >= sinceMs || !this.client?.connected;
+  }
+
+  /** Whether the connection to the broker is up now. */
+  get connected(): boolean {
+    return this.client?.connected === true;
+  }
+
+  /** Closed at the instance's stop: nothing is sent any more. */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   async close(): Promise<void> {

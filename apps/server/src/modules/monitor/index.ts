@@ -8,4 +8,4 @@ export const monitorModule = defineModule({ name: 'monitor', routes: monitorRout
 // The module's public interface: what other modules (and the demo) may use.
 export { assertType, assertWithinDay } from './monitor.service.ts';
 /** Commands to devices and their replies (the demand guard sends demandGuard through it). */
-export { commandChannel, commandNotSent } from './command.channel.ts';
+export { commandChannel, commandNotSent, type CommandChannel, type CommandOutcome } from './command.channel.ts';

@@ -1,6 +1,6 @@
-import { mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { and, desc, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { DEFAULT_LOCALE, LOCALES, type Locale, type Page } from '@ess/contract';
 import {
   REPORT_MAIL_BODY, REPORT_MAIL_SUBJECT, REPORT_SCHEDULE_NAME_TAKEN, REPORT_SCHEDULE_NO_ACCOUNT, REPORT_SCHEDULE_NO_EMAIL,
@@ -13,14 +13,16 @@ import { mailAccount, mailLog } from '../../db/schema/messaging.ts';
 import { reportSchedule, reportScheduleRun, type ReportRunRecipientRow } from '../../db/schema/report.ts';
 import { appUser, company, role, userRole } from '../../db/schema/system.ts';
 import type { AppContext } from '../../platform/context.ts';
+import type { DbOrTx } from '../../platform/db/database.ts';
 import { pgErrorCode, UNIQUE_VIOLATION } from '../../platform/db/errors.ts';
+import { isConnectionError, writeThroughOutage } from '../../platform/db/outage.ts';
 import type { AuthUser } from '../../platform/http/auth.ts';
 import { AppError, found } from '../../platform/http/errors.ts';
 import { defineListQuery } from '../../platform/http/paging.ts';
 import { assertCompany, assertSites, companyIdsInScope, inCompanyScope, likeEscaped } from '../../platform/http/scope.ts';
 import { XLSX_MIME, type ExportLanguage } from '../../platform/xlsx/xlsx.ts';
 import { translatorOf } from '../i18n/index.ts';
-import { queueMail } from '../messaging/index.ts';
+import { insertMail, mailSoon } from '../messaging/index.ts';
 import { serviceUser } from '../system/index.ts';
 import { reportPdf, reportXlsx } from './report.document.ts';
 import { buildReport } from './report.service.ts';
@@ -224,41 +226,81 @@ async function recipientsOf(ctx: AppContext, s: ScheduleRow) {
 
 const localeOf = (language: string | null): Locale => ((LOCALES as readonly string[]).includes(language ?? '') ? (language as Locale) : DEFAULT_LOCALE);
 
-/** Schedules due at `now`, each claimed (only one instance wins it) and run. Answers the runs made. */
+/** How long a run is held by the instance running it (a run takes seconds): after that, or when given back, it is taken up again. */
+const RUN_LEASE_MS = 10 * 60_000;
+/** How long a run cut short by a database outage waits for it to give the run back (else its lease runs out). */
+const GIVE_BACK_WITHIN_MS = 120_000;
+
+type RunRow = typeof reportScheduleRun.$inferSelect;
+
+/**
+ * Runs cut short (by a database outage, or an instance that stopped mid-run) are taken up where
+ * they stopped, then the schedules due at `now` run, each claimed with its run in one transaction
+ * (only one instance wins it; a claim the database cut off changed nothing). Answers the runs made.
+ */
 export async function runDueSchedules(ctx: AppContext, now = new Date()): Promise<number[]> {
+  const runs: number[] = [];
+  const lease = () => new Date(now.getTime() + RUN_LEASE_MS);
+  const stalled = await ctx.db
+    .select({ run: reportScheduleRun, s: reportSchedule })
+    .from(reportScheduleRun)
+    .innerJoin(reportSchedule, eq(reportSchedule.id, reportScheduleRun.scheduleId))
+    .where(and(eq(reportScheduleRun.state, 'running'), or(isNull(reportScheduleRun.leaseUntil), lte(reportScheduleRun.leaseUntil, now))))
+    .orderBy(reportScheduleRun.id)
+    .limit(20);
+  for (const { run, s } of stalled) {
+    const [taken] = await ctx.db
+      .update(reportScheduleRun)
+      .set({ leaseUntil: lease() })
+      .where(and(eq(reportScheduleRun.id, run.id), eq(reportScheduleRun.state, 'running'), or(isNull(reportScheduleRun.leaseUntil), lte(reportScheduleRun.leaseUntil, now))))
+      .returning();
+    if (!taken) continue;
+    await carryOut(ctx, s, taken);
+    runs.push(run.id);
+  }
   const due = await ctx.db
     .select()
     .from(reportSchedule)
     .where(and(eq(reportSchedule.enabled, true), lte(reportSchedule.nextRunAt, now)))
     .orderBy(reportSchedule.nextRunAt)
     .limit(20);
-  const runs: number[] = [];
   for (const s of due) {
     const dueAt = s.nextRunAt!;
-    const [claimed] = await ctx.db
-      .update(reportSchedule)
-      .set({ nextRunAt: nextRunAfter({ ...s, frequency: s.frequency as ReportFrequency }, now), lastRunAt: now })
-      .where(and(eq(reportSchedule.id, s.id), eq(reportSchedule.nextRunAt, dueAt)))
-      .returning({ id: reportSchedule.id });
-    if (!claimed) continue;
-    const id = await runSchedule(ctx, s, dueAt);
-    if (id !== null) runs.push(id);
+    const when = { ...s, frequency: s.frequency as ReportFrequency };
+    const run = await ctx.db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(reportSchedule)
+        .set({ nextRunAt: nextRunAfter(when, now), lastRunAt: now })
+        .where(and(eq(reportSchedule.id, s.id), eq(reportSchedule.nextRunAt, dueAt)))
+        .returning({ id: reportSchedule.id });
+      if (!claimed) return null;
+      const [r] = await tx
+        .insert(reportScheduleRun)
+        .values({ scheduleId: s.id, companyId: s.companyId, dueAt, ...periodOf(when, dueAt), state: 'running', leaseUntil: lease() })
+        .onConflictDoNothing()
+        .returning();
+      return r ?? null;
+    });
+    if (!run) continue;
+    await carryOut(ctx, s, run);
+    runs.push(run.id);
   }
   return runs;
 }
 
-/** One run of a schedule for its due time (null: that run exists already). */
-export async function runSchedule(ctx: AppContext, s: ScheduleRow, dueAt: Date): Promise<number | null> {
-  const when = { ...s, frequency: s.frequency as ReportFrequency };
-  const period = periodOf(when, dueAt);
-  const [run] = await ctx.db
-    .insert(reportScheduleRun)
-    .values({ scheduleId: s.id, companyId: s.companyId, dueAt, ...period, state: 'running' })
-    .onConflictDoNothing()
-    .returning({ id: reportScheduleRun.id });
-  if (!run) return null;
-  const finish = (state: ReportRunState, recipients: ReportRunRecipientRow[], error: string | null) =>
-    ctx.db.update(reportScheduleRun).set({ state, recipients, error, finishedAt: new Date() }).where(eq(reportScheduleRun.id, run.id));
+/**
+ * Carries out a run: the report built as its owner, then each recipient in turn, recorded on the
+ * run in the same transaction as their mail (a run taken up again skips those already recorded,
+ * so nobody gets the report twice). A database outage leaves the run running and gives it back for
+ * the next sweep; any other error ends it failed with the reason.
+ */
+async function carryOut(ctx: AppContext, s: ScheduleRow, run: RunRow): Promise<void> {
+  const done = new Set(run.recipients.map((r) => r.userId));
+  const record = (db: DbOrTx, row: ReportRunRecipientRow) =>
+    db.update(reportScheduleRun).set({ recipients: sql`${reportScheduleRun.recipients} || ${JSON.stringify([row])}::jsonb` }).where(eq(reportScheduleRun.id, run.id));
+  const finish = (state: ReportRunState, error: string | null) =>
+    ctx.db.update(reportScheduleRun).set({ state, error, finishedAt: new Date(), leaseUntil: null }).where(and(eq(reportScheduleRun.id, run.id), eq(reportScheduleRun.state, 'running')));
+  const period = { start: run.start, end: run.end };
   try {
     const [account] = await ctx.db
       .select({ id: mailAccount.id })
@@ -274,21 +316,17 @@ export async function runSchedule(ctx: AppContext, s: ScheduleRow, dueAt: Date):
     };
     const report = await buildReport(ctx, ownerUser, params);
     const format = s.format as ReportFormat;
-    const zone = utcOffsetMinutes(dueAt.getTime(), s.timeZone);
+    const zone = utcOffsetMinutes(run.dueAt.getTime(), s.timeZone);
     const files = new Map<Locale, { fileName: string; path: string; lang: ExportLanguage }>();
-    const out: ReportRunRecipientRow[] = [];
     for (const r of await recipientsOf(ctx, s)) {
+      if (done.has(r.id)) continue;
       const locale = localeOf(r.language);
       const row: ReportRunRecipientRow = { userId: r.id, name: r.name, email: r.email, language: locale, mailId: null, skipped: null };
-      out.push(row);
-      if (!r.email) {
-        row.skipped = REPORT_SCHEDULE_NO_EMAIL;
-        continue;
-      }
-      const asRecipient = await serviceUser(ctx, { id: r.id });
+      const asRecipient = r.email ? await serviceUser(ctx, { id: r.id }) : null;
       const allowed = asRecipient ? await assertSites(ctx.db, asRecipient, s.siteIds).then(() => true, () => false) : false;
-      if (!allowed) {
-        row.skipped = REPORT_SCHEDULE_NO_SCOPE;
+      if (!r.email || !allowed) {
+        row.skipped = r.email ? REPORT_SCHEDULE_NO_SCOPE : REPORT_SCHEDULE_NO_EMAIL;
+        await record(ctx.db, row);
         continue;
       }
       let file = files.get(locale);
@@ -297,24 +335,39 @@ export async function runSchedule(ctx: AppContext, s: ScheduleRow, dueAt: Date):
         const buf = format === 'xlsx' ? await reportXlsx(report, lang) : await reportPdf(report, lang, () => undefined);
         const rel = join('report-mail', `${run.id}-${locale}.${format}`);
         await mkdir(reportMailDir(ctx), { recursive: true });
-        await writeFile(join(ctx.config.dataDir, rel), buf);
+        // Whole or not at all: a run taken up again writes it anew while a mail of the first try may be reading it.
+        const path = join(ctx.config.dataDir, rel);
+        await writeFile(`${path}.part`, buf);
+        await rename(`${path}.part`, path);
         file = { fileName: `${lang.t(REPORT_TEMPLATE_LABELS[params.template])}-${period.start}-${period.end}.${format}`, path: rel, lang };
         files.set(locale, file);
       }
       const { t } = file.lang;
       const subject = t(REPORT_MAIL_SUBJECT, s.name, period.start, period.end);
       const text = t(REPORT_MAIL_BODY, s.name, period.start, period.end);
-      row.mailId = await queueMail(ctx, {
-        companyId: s.companyId, accountId: account.id, recipient: r.email, subject, text, html: `<p>${escapeHtml(text)}</p>`, origin: 'report', userId: r.id,
+      const mail = {
+        companyId: s.companyId, accountId: account.id, recipient: r.email, subject, text, html: `<p>${escapeHtml(text)}</p>`, origin: 'report' as const, userId: r.id,
         attachments: [{ fileName: file.fileName, contentType: format === 'xlsx' ? XLSX_MIME : 'application/pdf', path: file.path }],
+      };
+      row.mailId = await ctx.db.transaction(async (tx) => {
+        const id = await insertMail(ctx, mail, tx);
+        await record(tx, { ...row, mailId: id });
+        return id;
       });
+      // Lost with the database, the mail sweep sends it.
+      await mailSoon(ctx, row.mailId).catch((err: unknown) => ctx.log.warn({ err, mailId: row.mailId }, 'report mail left to the sweep'));
     }
-    await finish('sent', out, null);
+    await finish('sent', null);
   } catch (err) {
+    if (isConnectionError(err)) {
+      ctx.log.warn({ err, scheduleId: s.id, runId: run.id }, 'scheduled report cut short by a database outage; taken up again when it is back');
+      await writeThroughOutage(() => ctx.db.update(reportScheduleRun).set({ leaseUntil: null }).where(and(eq(reportScheduleRun.id, run.id), eq(reportScheduleRun.state, 'running'))), GIVE_BACK_WITHIN_MS)
+        .catch(() => undefined);
+      return;
+    }
     ctx.log.warn({ err, scheduleId: s.id }, 'scheduled report failed');
-    await finish('failed', [], err instanceof AppError ? err.tip : '报表生成失败');
+    await writeThroughOutage(() => finish('failed', err instanceof AppError ? err.tip : '报表生成失败'), GIVE_BACK_WITHIN_MS);
   }
-  return run.id;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

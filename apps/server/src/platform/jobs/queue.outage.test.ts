@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modules } from '../../modules/index.ts';
 import { defineModule } from '../module.ts';
-import { DB_TARGETS, freshPostgres, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
+import { DB_TARGETS, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
+import { cuttablePostgres, unhandledRejections } from '../../../test/outage-fixtures.ts';
 import { until } from '../../../test/factory.ts';
-import { startTcpProxy, type TcpProxy } from '../../../test/ingest-fixtures.ts';
+import type { TcpProxy } from '../../../test/ingest-fixtures.ts';
 
 /**
  * A job that finishes while the database is away (PostgreSQL behind a TCP proxy that is cut):
@@ -21,8 +22,7 @@ describe.skipIf(!DB_TARGETS.includes('postgres'))('a job finishing during a data
   let t: TestApp;
   let proxy: TcpProxy;
   const cleanup = new Teardown();
-  const rejections: unknown[] = [];
-  const onRejection = (e: unknown) => void rejections.push(e);
+  let rejections: unknown[] = [];
   /** Cuts the database as the handler returns; back 1.5 s later. */
   const cutAndRestore = async () => {
     await proxy.cut();
@@ -50,18 +50,13 @@ describe.skipIf(!DB_TARGETS.includes('postgres'))('a job finishing during a data
   };
 
   beforeAll(async () => {
-    process.on('unhandledRejection', onRejection);
-    const pg = await freshPostgres();
-    cleanup.add('the test database', pg.drop);
-    proxy = await startTcpProxy('127.0.0.1', Number(new URL(pg.url).port || 5432));
-    cleanup.add('the database proxy', () => proxy.close());
-    t = await startTestApp('postgres', {}, { databaseUrl: proxy.via(pg.url) }, [...modules, cutModule]);
+    rejections = unhandledRejections(cleanup);
+    const db = await cuttablePostgres(cleanup);
+    proxy = db.proxy;
+    t = await startTestApp('postgres', {}, { databaseUrl: db.databaseUrl }, [...modules, cutModule]);
     cleanup.add('the server', () => t.stop());
   });
-  afterAll(async () => {
-    await cleanup.run();
-    process.off('unhandledRejection', onRejection);
-  });
+  afterAll(() => cleanup.run());
 
   it('its completion is recorded once the database is back, with no unhandled rejection', async () => {
     await t.ctx.jobs.send(CUT_JOB, {});

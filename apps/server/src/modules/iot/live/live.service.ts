@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { iotConfig, iotDevice, iotProduct, iotUnmapped } from '../../../db/schema/iot.ts';
 import type { AppContext } from '../../../platform/context.ts';
+import { isConnectionError, OutageLog, writeThroughOutage } from '../../../platform/db/outage.ts';
 import { perApp } from '../../../platform/module.ts';
 import { ingestOf } from '../../telemetry/index.ts';
 import { sessionOf } from '../config.service.ts';
@@ -17,6 +18,8 @@ const RECONCILE_MS = 30_000;
 const UNMAPPED_FLUSH_MS = 5000;
 const SAMPLES = 5;
 const DEVICES = 20;
+/** How long a device's connectivity is held through a database outage before it is given up (the next change writes it again). */
+const STATE_WITHIN_MS = 120_000;
 
 interface Seen {
   companyId: number;
@@ -37,8 +40,13 @@ export class LiveManager {
   private chain: Promise<void> = Promise.resolve();
   private seen = new Map<string, Seen>();
   private stopped = false;
+  /** The last write of each platform device's connectivity (they go in order, each through an outage). */
+  private readonly states = new Map<number, Promise<void>>();
+  private readonly outage: OutageLog;
 
-  constructor(private readonly ctx: AppContext) {}
+  constructor(private readonly ctx: AppContext) {
+    this.outage = new OutageLog(ctx.log, 'iot unmapped keys flush');
+  }
 
   start(): Promise<void> {
     this.timer = setInterval(() => void this.reconcile(), RECONCILE_MS);
@@ -55,6 +63,7 @@ export class LiveManager {
     await this.chain;
     await Promise.all([...this.subscribers.values()].map((s) => s.sub.stop()));
     this.subscribers.clear();
+    await Promise.all(this.states.values());
     await this.flushUnmapped();
   }
 
@@ -100,10 +109,7 @@ export class LiveManager {
     const out: LiveOutput = {
       publish: (topic, payload) => ingestOf(ctx)?.handle(topic, Buffer.from(JSON.stringify(payload)), false),
       unmapped: (d, key, value, ts) => this.noteUnmapped(configId, d, key, value, ts),
-      connectivity: (d, online) => {
-        void ctx.db.update(iotDevice).set({ state: online ? 'online' : 'offline' }).where(eq(iotDevice.id, d.iotDeviceId))
-          .catch((err: unknown) => ctx.log.warn({ err, configId }, 'iot device state not written'));
-      },
+      connectivity: (d, online) => this.writeState(configId, d.iotDeviceId, online ? 'online' : 'offline'),
     };
     const open = async () => {
       const [c] = await ctx.db.select().from(iotConfig).where(eq(iotConfig.id, configId));
@@ -111,6 +117,18 @@ export class LiveManager {
       return sessionOf(ctx, c);
     };
     return new ConfigSubscriber(configId, open, out, ctx.log.child({ part: 'iot-live' }));
+  }
+
+  /** A platform device's connectivity, written after the device's earlier one, held through a database outage. */
+  private writeState(configId: number, iotDeviceId: number, state: 'online' | 'offline'): void {
+    const write = () => writeThroughOutage(() => this.ctx.db.update(iotDevice).set({ state }).where(eq(iotDevice.id, iotDeviceId)), STATE_WITHIN_MS, () => this.stopped);
+    const next = (this.states.get(iotDeviceId) ?? Promise.resolve())
+      .then(write)
+      .then(() => undefined, (err: unknown) => this.ctx.log.warn({ err, configId }, 'iot device state not written'));
+    this.states.set(iotDeviceId, next);
+    void next.then(() => {
+      if (this.states.get(iotDeviceId) === next) this.states.delete(iotDeviceId);
+    });
   }
 
   private noteUnmapped(configId: number, d: LiveDevice, key: string, value: unknown, ts: number): void {
@@ -153,9 +171,32 @@ export class LiveManager {
           },
         });
     } catch (err) {
+      if (isConnectionError(err) && !this.stopped) {
+        // The database is away: kept, with what comes meanwhile, for the next flush.
+        for (const r of rows) this.keep(r);
+        this.outage.failed(err, { keys: this.seen.size });
+        return;
+      }
       // A product deleted by a sync meanwhile (its foreign key): the keys seen go with it.
       this.ctx.log.warn({ err }, 'iot unmapped keys not written');
+      return;
     }
+    this.outage.ok({ keys: rows.length });
+  }
+
+  /** Puts back a key a flush could not write, merged with what was seen of it since. */
+  private keep(r: Seen): void {
+    const id = `${r.configId}|${r.iotProductId}|${r.key}`;
+    const now = this.seen.get(id);
+    if (!now) {
+      this.seen.set(id, r);
+      return;
+    }
+    now.count += r.count;
+    now.first = Math.min(now.first, r.first);
+    now.last = Math.max(now.last, r.last);
+    now.samples = [...new Set([...now.samples, ...r.samples])].slice(0, SAMPLES);
+    for (const d of r.devices) if (!now.devices.some((x) => x.externalId === d.externalId) && now.devices.length < DEVICES) now.devices.push(d);
   }
 }
 

@@ -1,0 +1,1 @@
+ALTER TABLE "report_schedule_run" ADD COLUMN "lease_until" timestamp with time zone;
