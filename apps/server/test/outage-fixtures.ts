@@ -1,5 +1,6 @@
 import pg from 'pg';
-import { freshPostgres, type Teardown } from './harness.ts';
+import { freshPostgres, startTestApp, type Teardown, type TestApp } from './harness.ts';
+import type { RawConfig } from '../src/platform/config.ts';
 import { startTcpProxy, type TcpProxy } from './ingest-fixtures.ts';
 
 export interface CuttablePostgres {
@@ -32,4 +33,13 @@ export function unhandledRejections(cleanup: Teardown): unknown[] {
     return Promise.resolve();
   });
   return seen;
+}
+
+/** A test server on a cuttable PostgreSQL, with the unhandled rejections seen; all stopped at cleanup. */
+export async function appOnCuttablePostgres(cleanup: Teardown, env: Partial<RawConfig> = {}): Promise<CuttablePostgres & { t: TestApp; rejections: unknown[] }> {
+  const rejections = unhandledRejections(cleanup);
+  const db = await cuttablePostgres(cleanup);
+  const t = await startTestApp('postgres', env, { databaseUrl: db.databaseUrl });
+  cleanup.add('the server', () => t.stop());
+  return { ...db, t, rejections };
 }

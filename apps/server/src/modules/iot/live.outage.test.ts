@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IotSyncDetail } from '@ess/contract/iot';
 import { iotDevice, iotProduct, iotProperty } from '../../db/schema/iot.ts';
 import { startThingsBoardPeer, type PlatformPeer } from '../../../test/iot-peers.ts';
-import { DB_TARGETS, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
-import { cuttablePostgres, unhandledRejections, type CuttablePostgres } from '../../../test/outage-fixtures.ts';
+import { DB_TARGETS, Teardown, type TestApp } from '../../../test/harness.ts';
+import { appOnCuttablePostgres, type CuttablePostgres } from '../../../test/outage-fixtures.ts';
 import { newDevice, newSite, okData, seededCompanies } from '../../../test/factory.ts';
 import { sleep, until, type TcpProxy } from '../../../test/ingest-fixtures.ts';
 import { ingestOf } from '../telemetry/index.ts';
@@ -32,11 +32,7 @@ describe.skipIf(!DB_TARGETS.includes('postgres'))('an IoT live stream through a 
   let rejections: unknown[] = [];
 
   beforeAll(async () => {
-    rejections = unhandledRejections(cleanup);
-    const db = await cuttablePostgres(cleanup);
-    ({ proxy, q } = db);
-    t = await startTestApp('postgres', { INGEST_BATCH_MS: '50', LATEST_FLUSH_MS: '100' }, { databaseUrl: db.databaseUrl });
-    cleanup.add('the server', () => t.stop());
+    ({ t, proxy, q, rejections } = await appOnCuttablePostgres(cleanup, { INGEST_BATCH_MS: '50', LATEST_FLUSH_MS: '100' }));
     const { east } = await seededCompanies(t);
     dev = await newDevice(t, (await newSite(t, east.id)).id, { type: 'pcs' });
     await ingestOf(t.ctx)!.registry.load();

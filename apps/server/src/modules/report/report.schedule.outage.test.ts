@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReportScheduleRecord } from '@ess/contract/report';
-import { DB_TARGETS, startTestApp, Teardown, type TestApp } from '../../../test/harness.ts';
-import { cuttablePostgres, unhandledRejections, type CuttablePostgres } from '../../../test/outage-fixtures.ts';
+import { DB_TARGETS, Teardown, type TestApp } from '../../../test/harness.ts';
+import { appOnCuttablePostgres, type CuttablePostgres } from '../../../test/outage-fixtures.ts';
 import { smtpPeer, type SmtpPeer } from '../../../test/smtp-peer.ts';
 import { newSite, newUser, okData, seededCompanies, until, type FactoryUser } from '../../../test/factory.ts';
 import { sleep, type TcpProxy } from '../../../test/ingest-fixtures.ts';
@@ -35,11 +35,7 @@ describe.skipIf(!DB_TARGETS.includes('postgres'))('a scheduled report through a 
   let rejections: unknown[] = [];
 
   beforeAll(async () => {
-    rejections = unhandledRejections(cleanup);
-    const db = await cuttablePostgres(cleanup);
-    ({ proxy, q } = db);
-    t = await startTestApp('postgres', {}, { databaseUrl: db.databaseUrl });
-    cleanup.add('the server', () => t.stop());
+    ({ t, proxy, q, rejections } = await appOnCuttablePostgres(cleanup));
     peer = await smtpPeer();
     cleanup.add('the SMTP peer', () => peer.close());
     const { east } = await seededCompanies(t);
