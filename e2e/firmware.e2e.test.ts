@@ -88,7 +88,10 @@ describe('firmware: package upload, a rollout approved by a second user, per-dev
     await drawer.getByTestId('upload-file').setInputFiles({ name: 'hvac-5.2.0.bin', mimeType: 'application/octet-stream', buffer: FILE });
     await drawer.getByTestId('upload-submit').click();
     const shown = drawer.getByTestId('uploaded-package').getByTestId('sha256');
-    await shown.waitFor({ timeout: 60_000 });
+    // On a timeout, what the form says (a field it refused, the upload's progress) goes into the failure.
+    await shown.waitFor({ timeout: 60_000 }).catch(async (err: unknown) => {
+      throw new Error(`${(err as Error).message}\nthe upload drawer shows: ${await drawer.innerText().catch(() => '(gone)')}`);
+    });
     expect((await shown.textContent())?.trim()).toBe(SHA256);
     await drawer.getByTestId('upload-close').click();
     await admin.locator('main .ant-table-row').filter({ hasText: '5.2.0' }).first().waitFor();

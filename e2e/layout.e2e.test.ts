@@ -56,6 +56,8 @@ describe('every built screen with the demo stations: layout at 390, 1024 and 144
     await page.screenshot({ path: `${SHOTS}/phone-drawer.png`, animations: 'disabled', caret: 'hide' });
     // A page in another directory: the directory opens, the page is chosen, the drawer closes.
     await drawer.locator('[data-menu-id$="-/overview"]').click();
+    // The directory has finished opening (a click during its slide missed the link once, on a loaded machine).
+    await animationsSettled(page);
     await drawer.locator('a[href="/overview/apparatus"]').click();
     await page.waitForURL((u) => u.pathname === '/overview/apparatus');
     await page.locator('.ess-menu-drawer-root.ant-drawer-open').waitFor({ state: 'detached' });
