@@ -241,18 +241,20 @@ type RunRow = typeof reportScheduleRun.$inferSelect;
 export async function runDueSchedules(ctx: AppContext, now = new Date()): Promise<number[]> {
   const runs: number[] = [];
   const lease = () => new Date(now.getTime() + RUN_LEASE_MS);
+  /** Running, and its holder's lease given back or run out. */
+  const stalledRun = and(eq(reportScheduleRun.state, 'running'), or(isNull(reportScheduleRun.leaseUntil), lte(reportScheduleRun.leaseUntil, now)));
   const stalled = await ctx.db
     .select({ run: reportScheduleRun, s: reportSchedule })
     .from(reportScheduleRun)
     .innerJoin(reportSchedule, eq(reportSchedule.id, reportScheduleRun.scheduleId))
-    .where(and(eq(reportScheduleRun.state, 'running'), or(isNull(reportScheduleRun.leaseUntil), lte(reportScheduleRun.leaseUntil, now))))
+    .where(stalledRun)
     .orderBy(reportScheduleRun.id)
     .limit(20);
   for (const { run, s } of stalled) {
     const [taken] = await ctx.db
       .update(reportScheduleRun)
       .set({ leaseUntil: lease() })
-      .where(and(eq(reportScheduleRun.id, run.id), eq(reportScheduleRun.state, 'running'), or(isNull(reportScheduleRun.leaseUntil), lte(reportScheduleRun.leaseUntil, now))))
+      .where(and(eq(reportScheduleRun.id, run.id), stalledRun))
       .returning();
     if (!taken) continue;
     await carryOut(ctx, s, taken);

@@ -33,6 +33,11 @@ interface Seen {
   last: number;
 }
 
+/** A device sending the key, once each, up to DEVICES. */
+function addDevice(s: Seen, d: Seen['devices'][number]): void {
+  if (!s.devices.some((x) => x.externalId === d.externalId) && s.devices.length < DEVICES) s.devices.push(d);
+}
+
 export class LiveManager {
   readonly subscribers = new Map<number, { sub: ConfigSubscriber; updatedAt: number; companyId: number }>();
   private timer: NodeJS.Timeout | null = null;
@@ -145,7 +150,7 @@ export class LiveManager {
     s.last = Math.max(s.last, ts);
     const sample = (typeof value === 'string' ? value : JSON.stringify(value) ?? 'null').slice(0, 64);
     s.samples = [sample, ...s.samples.filter((x) => x !== sample)].slice(0, SAMPLES);
-    if (!s.devices.some((x) => x.externalId === d.externalId) && s.devices.length < DEVICES) s.devices.push({ externalId: d.externalId, name: d.name });
+    addDevice(s, { externalId: d.externalId, name: d.name });
   }
 
   /** Writes the keys seen since the last flush (counts added, samples and devices merged). */
@@ -196,7 +201,7 @@ export class LiveManager {
     now.first = Math.min(now.first, r.first);
     now.last = Math.max(now.last, r.last);
     now.samples = [...new Set([...now.samples, ...r.samples])].slice(0, SAMPLES);
-    for (const d of r.devices) if (!now.devices.some((x) => x.externalId === d.externalId) && now.devices.length < DEVICES) now.devices.push(d);
+    for (const d of r.devices) addDevice(now, d);
   }
 }
 
